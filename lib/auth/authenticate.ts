@@ -1,0 +1,19 @@
+import { errors } from '../http/errors.ts';
+import type { DirectoryStore, Workspace } from '../store/types.ts';
+import { hashApiKey } from './api-key.ts';
+
+export interface Principal {
+  keyId: string;
+  workspace: Workspace;
+}
+
+/** Resolves a `Service-API-Key` value to its workspace, or throws the 401 the spec prescribes. */
+export async function authenticate(directory: DirectoryStore, apiKey: string | undefined, now = Date.now()): Promise<Principal> {
+  if (!apiKey || !apiKey.trim()) throw errors.apiKeyEmpty();
+  const key = await directory.getApiKeyByHash(hashApiKey(apiKey.trim()));
+  if (!key || key.revokedAt) throw errors.apiKeyInvalid();
+  if (key.expiresAt && Date.parse(key.expiresAt) <= now) throw errors.apiKeyExpired();
+  const workspace = await directory.getWorkspace(key.workspaceId);
+  if (!workspace) throw errors.apiKeyInvalid();
+  return { keyId: key.keyId, workspace };
+}

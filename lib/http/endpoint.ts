@@ -1,0 +1,122 @@
+/**
+ * The middleware stack every API function shares: header normalisation,
+ * structured logging, the envelope, authentication and branch resolution. A
+ * function supplies only its query schema and what it does with the input.
+ */
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { authenticate, type Principal } from '../auth/authenticate.ts';
+import { storeFromEnv, type Store } from '../store/index.ts';
+import { isValidBranchName } from '../workspaces/branch-name.ts';
+import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
+import { ApiError, errors } from './errors.ts';
+import { parseInput } from './input.ts';
+import { logger } from './logger.ts';
+
+export type BranchMode = 'none' | 'optional' | 'required';
+
+export interface Call<Q> {
+  query: Q;
+  path: Record<string, string | undefined>;
+  principal: Principal;
+  /** The resolved branch: the Service-Branch header, or the workspace's default branch when it is optional and absent. */
+  branch: string;
+  store: Store;
+}
+
+export interface Reply {
+  data: unknown;
+  paging?: Paging;
+}
+
+interface CallContext extends Context {
+  principal?: Principal;
+  branch?: string;
+}
+
+type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>;
+
+const requestIdOf = (request: Request) => request.event.requestContext?.requestId ?? request.context.awsRequestId;
+
+const authentication = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+  before: async (request) => {
+    request.context.principal = await authenticate(storeFromEnv().directory, request.event.headers['service-api-key']);
+  },
+});
+
+const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+  before: async (request) => {
+    if (mode === 'none') return;
+    const { workspace } = request.context.principal!;
+    const header = request.event.headers['service-branch'];
+    if (header === undefined || header === '') {
+      if (mode === 'required') throw errors.branchRequired();
+      request.context.branch = workspace.defaultBranch;
+      return;
+    }
+    if (!isValidBranchName(header)) throw errors.invalidBranch(header);
+    if (!(await storeFromEnv().directory.getBranch(workspace.id, header))) throw errors.branchNotFound(header);
+    request.context.branch = header;
+  },
+});
+
+/** Turns whatever the handler returned or threw into an enveloped response, logging one line per request. */
+const envelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => {
+  const started = new WeakMap<object, number>();
+  const finish = (request: Request, response: APIGatewayProxyResult) => {
+    request.response = response;
+    logger.info('request', {
+      method: request.event.httpMethod,
+      route: request.event.resource,
+      status: response.statusCode,
+      durationMs: Date.now() - (started.get(request) ?? Date.now()),
+    });
+  };
+  return {
+    before: (request) => {
+      started.set(request, Date.now());
+      logger.appendKeys({ apiRequestId: requestIdOf(request) });
+    },
+    after: (request) => {
+      const reply = request.response as unknown as Reply;
+      finish(request, jsonResponse(200, successEnvelope(reply.data, reply.paging), requestIdOf(request)));
+    },
+    onError: (request) => {
+      let error = request.error;
+      if (!(error instanceof ApiError)) {
+        logger.error('unexpected failure', error as Error);
+        error = errors.internal();
+      }
+      const { status, code, message, data } = error as ApiError;
+      finish(request, jsonResponse(status, failureEnvelope(code, message, data), requestIdOf(request)));
+    },
+  };
+};
+
+export interface EndpointOptions<Q extends z.ZodType> {
+  query: Q;
+  branch: BranchMode;
+}
+
+export function endpoint<Q extends z.ZodType>(options: EndpointOptions<Q>, run: (call: Call<z.output<Q>>) => Promise<Reply>) {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>()
+    .use(httpHeaderNormalizer())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(envelope())
+    .use(authentication())
+    .use(branchResolution(options.branch))
+    .handler(async (event, context) => {
+      const query = parseInput(options.query, event.queryStringParameters ?? {}, 'query');
+      const reply = await run({
+        query,
+        path: event.pathParameters ?? {},
+        principal: context.principal!,
+        branch: context.branch ?? '',
+        store: storeFromEnv().store,
+      });
+      return reply as unknown as APIGatewayProxyResult;
+    });
+}

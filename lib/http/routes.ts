@@ -1,0 +1,79 @@
+/**
+ * The route table: the one list of operations. The CDK stack makes an API
+ * Gateway method and a function from each entry, the local runtime serves the
+ * same entries with the same handlers, and the OpenAPI document is written from it.
+ */
+import { z } from 'zod';
+import { getQuerySchema, legacyListQuerySchema, listQuerySchema } from '../entities/queries.ts';
+import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/schema.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  operationId: string;
+  method: HttpMethod;
+  /** In API Gateway's form: `{name}` is a path parameter. */
+  path: string;
+  /** The file in `functions/` (without extension) whose `handler` serves the route. */
+  handler: string;
+  summary: string;
+  deprecated?: boolean;
+  branch: 'none' | 'optional' | 'required';
+  query: z.ZodObject;
+  response: { data: z.ZodType; paged: boolean };
+  /** What the function may do to the table; the stack grants exactly this. */
+  tableAccess: 'read' | 'readWrite';
+}
+
+const listEntities = {
+  path: '/dev/v1/{entityType}',
+  method: 'GET',
+  branch: 'optional',
+  response: { data: z.array(entitySummarySchema), paged: true },
+  tableAccess: 'read',
+} as const;
+
+const getEntity = {
+  path: '/dev/v1/{entityType}/{entityId}',
+  method: 'GET',
+  branch: 'optional',
+  query: getQuerySchema,
+  tableAccess: 'read',
+} as const;
+
+export const routes = {
+  listEntities: {
+    ...listEntities,
+    operationId: 'listEntities',
+    handler: 'list-entities',
+    summary: 'List rules or workflows of a branch',
+    query: listQuerySchema,
+  },
+  listEntitiesLegacy: {
+    ...listEntities,
+    operationId: 'listEntitiesLegacy',
+    path: '/dev/{entityType}',
+    handler: 'list-entities-legacy',
+    summary: 'List rules or workflows of a branch (legacy path)',
+    deprecated: true,
+    query: legacyListQuerySchema,
+  },
+  getEntity: {
+    ...getEntity,
+    operationId: 'getEntity',
+    handler: 'get-entity',
+    summary: 'Get a rule or workflow with its version history',
+    response: { data: entityDetailSchema, paged: false },
+  },
+  getEntityLegacy: {
+    ...getEntity,
+    operationId: 'getEntityLegacy',
+    path: '/dev/{entityType}/{entityId}',
+    handler: 'get-entity-legacy',
+    summary: 'Get a rule or workflow (legacy path)',
+    deprecated: true,
+    response: { data: entityRecordSchema, paged: false },
+  },
+} satisfies Record<string, Route>;
+
+export const routeList: readonly Route[] = Object.values(routes);

@@ -1,0 +1,28 @@
+/**
+ * `npm start`: embedded DynamoDB, the table, the demo workspace, and the API
+ * on http://127.0.0.1:$PORT, all in one process.
+ */
+import { startLocalRuntime } from './runtime.ts';
+
+const runtime = await startLocalRuntime({
+  port: Number(process.env.PORT ?? 3000),
+  dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+  dataDir: process.env.DATA_DIR || undefined,
+  apiKey: process.env.SERVICE_API_KEY || undefined,
+});
+
+console.log(`
+Rules service (local) listening on ${runtime.url}
+  embedded DynamoDB: ${runtime.dynamoEndpoint} (table ${runtime.tableName}${process.env.DATA_DIR ? `, kept in ${process.env.DATA_DIR}` : ', in memory'})
+  demo workspace:    demo (branches main, staging)
+  API key:           ${runtime.apiKey}
+  OpenAPI:           ${runtime.url}/openapi.json
+
+Try:
+  curl -s -H 'Service-API-Key: ${runtime.apiKey}' '${runtime.url}/dev/v1/rule?pageSize=5'
+`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void runtime.close().then(() => process.exit(0));
+  });

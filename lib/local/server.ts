@@ -1,0 +1,98 @@
+/**
+ * The local API: a real HTTP server that turns each request into the proxy
+ * event API Gateway would send and calls the function the stack deploys for
+ * that route. It answers unknown routes, wrong methods and oversize bodies as
+ * the gateway does.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
+import { failureEnvelope, requestIdHeader } from '../http/envelope.ts';
+import { gatewayResponses, maxRequestBytes, methodNotAllowed, payloadTooLarge, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
+import { routeList, type Route } from '../http/routes.ts';
+import { openApiDocument } from '../openapi/document.ts';
+import { lambdaContext, toProxyEvent } from './proxy-event.ts';
+import { createRouter } from './router.ts';
+
+export interface LocalApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+const handlers = new Map<string, Promise<Handler>>();
+
+/** The function module of a route, imported on first use as Lambda would load it on a cold start. */
+function handlerOf(route: Route): Promise<Handler> {
+  let handler = handlers.get(route.handler);
+  if (!handler) {
+    handler = import(`../../functions/${route.handler}.ts`).then((module: { handler: Handler }) => module.handler);
+    handlers.set(route.handler, handler);
+  }
+  return handler;
+}
+
+function send(response: ServerResponse, status: number, headers: Record<string, string | number | boolean>, body: string) {
+  response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+function sendGatewayAnswer(response: ServerResponse, answer: GatewayAnswer, headers: Record<string, string> = {}) {
+  const body = JSON.stringify(failureEnvelope(answer.code, answer.message, {}));
+  send(response, answer.status, { 'content-type': 'application/json', [requestIdHeader]: randomUUID(), ...headers }, body);
+}
+
+/** Reads the body, or returns undefined once it passes API Gateway's limit. */
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  if (Number(request.headers['content-length'] ?? 0) > maxRequestBytes) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxRequestBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function startLocalApi(options: { port?: number; host?: string } = {}): Promise<LocalApi> {
+  const match = createRouter(routeList);
+  const server = createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      if (request.method === 'GET' && url.pathname === '/openapi.json') {
+        send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(openApiDocument()));
+        return;
+      }
+      const body = await readBody(request);
+      if (!body) {
+        sendGatewayAnswer(response, payloadTooLarge, { connection: 'close' });
+        return;
+      }
+      const found = match(request.method ?? 'GET', url.pathname);
+      if (!found) return sendGatewayAnswer(response, routeNotFound);
+      if ('allowed' in found) return sendGatewayAnswer(response, methodNotAllowed, { allow: found.allowed.join(', ') });
+      const handler = await handlerOf(found.route);
+      const event = toProxyEvent(request, url, found.route, found.pathParameters, body);
+      const result = (await handler(event, lambdaContext(found.route), () => undefined)) as APIGatewayProxyResult;
+      send(response, result.statusCode, { ...result.headers }, result.body);
+    } catch (error) {
+      // The functions answer their own failures; this is the gateway's 502 for a function that crashed.
+      console.error('local gateway: function failed', error);
+      sendGatewayAnswer(response, gatewayResponses.INTEGRATION_FAILURE!);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

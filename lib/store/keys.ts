@@ -1,0 +1,38 @@
+/**
+ * Key layout of the single table (see ./README.md). Workspace ids, entity ids
+ * and version labels never contain ":", and git forbids it in branch names, so
+ * ":" separates key segments unambiguously.
+ */
+import type { EntityType } from '../entities/schema.ts';
+import type { EntityRef } from './types.ts';
+
+export interface ItemKey {
+  PK: string;
+  SK: string;
+}
+
+/** Sorts below every printable character, so "ab" < "ab c" < "abc" hold in the index as they do by name. */
+const nameIdSeparator = '\u0001';
+
+export const workspaceKey = (workspaceId: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: 'WORKSPACE' });
+export const branchKey = (workspaceId: string, branch: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: `BRANCH:${branch}` });
+export const branchPrefix = 'BRANCH:';
+
+export const apiKeyKey = (hash: string): ItemKey => ({ PK: `APIKEY:${hash}`, SK: 'APIKEY' });
+export const apiKeysOfWorkspace = (workspaceId: string) => `APIKEYS:${workspaceId}`;
+
+/** The partition holding a branch's entities of one type, and their counter. */
+export const entityPartition = (workspaceId: string, branch: string, entityType: EntityType) => `ENT:${workspaceId}:${branch}:${entityType}`;
+export const entityKey = (ref: EntityRef): ItemKey => ({ PK: entityPartition(ref.workspaceId, ref.branch, ref.entityType), SK: `E:${ref.id}` });
+export const counterKey = (workspaceId: string, branch: string, entityType: EntityType): ItemKey => ({
+  PK: entityPartition(workspaceId, branch, entityType),
+  SK: 'COUNT',
+});
+export const kindPartition = (partition: string, kind: string) => `${partition}:${kind}`;
+export const nameSortKey = (name: string, id: string) => `${name.toLowerCase()}${nameIdSeparator}${id}`;
+export const timeSortKey = (timestamp: string, id: string) => `${timestamp}${nameIdSeparator}${id}`;
+
+export const versionPartition = (ref: EntityRef) => `VER:${ref.workspaceId}:${ref.branch}:${ref.entityType}:${ref.id}`;
+/** Zero-padded so that versions sort by number. */
+export const versionSortKey = (version: string) => `V:${version.slice(1).padStart(9, '0')}`;
+export const versionKey = (ref: EntityRef, version: string): ItemKey => ({ PK: versionPartition(ref), SK: versionSortKey(version) });

@@ -1,0 +1,76 @@
+/** Workspace administration: what the CLI and the demo seed do. */
+import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
+import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
+import { isValidBranchName } from './branch-name.ts';
+
+const workspaceIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+const now = () => new Date().toISOString();
+
+function assertBranchName(name: string) {
+  if (!isValidBranchName(name)) throw new Error(`"${name}" is not a valid branch name (git ref rules)`);
+}
+
+/** Creates a workspace with its default branch; running it again changes nothing. */
+export async function createWorkspace(store: DirectoryStore, input: { id: string; name?: string; defaultBranch?: string }): Promise<Workspace> {
+  if (!workspaceIdPattern.test(input.id)) throw new Error(`"${input.id}" is not a valid workspace id: lower-case letters, digits and "-", at most 63`);
+  const defaultBranch = input.defaultBranch ?? 'main';
+  assertBranchName(defaultBranch);
+  const createdAt = now();
+  const workspace = await store.createWorkspace({ id: input.id, name: input.name ?? input.id, defaultBranch, createdAt });
+  await store.createBranch({ workspaceId: workspace.id, name: workspace.defaultBranch, createdAt });
+  return workspace;
+}
+
+async function requireWorkspace(store: DirectoryStore, workspaceId: string) {
+  const workspace = await store.getWorkspace(workspaceId);
+  if (!workspace) throw new Error(`no workspace "${workspaceId}"`);
+  return workspace;
+}
+
+export async function addBranch(store: DirectoryStore, workspaceId: string, name: string) {
+  assertBranchName(name);
+  await requireWorkspace(store, workspaceId);
+  return store.createBranch({ workspaceId, name, createdAt: now() });
+}
+
+/**
+ * Makes an API key for a workspace. The key is returned once; only its hash is
+ * kept. `secret` lets the local runtime use a key given in its environment.
+ */
+export async function createApiKey(
+  store: DirectoryStore,
+  workspaceId: string,
+  options: { label?: string; expiresAt?: string; secret?: string } = {},
+): Promise<{ key: string; record: ApiKey }> {
+  await requireWorkspace(store, workspaceId);
+  if (options.expiresAt !== undefined && Number.isNaN(Date.parse(options.expiresAt))) throw new Error(`"${options.expiresAt}" is not a date`);
+  const key = options.secret ?? generateApiKey();
+  const existing = await store.getApiKeyByHash(hashApiKey(key));
+  if (existing) {
+    if (existing.workspaceId !== workspaceId) throw new Error('that key belongs to another workspace');
+    return { key, record: existing };
+  }
+  const record: ApiKey = {
+    keyId: generateKeyId(),
+    workspaceId,
+    label: options.label ?? '',
+    createdAt: now(),
+    ...(options.expiresAt && { expiresAt: new Date(options.expiresAt).toISOString() }),
+  };
+  await store.createApiKey(hashApiKey(key), record);
+  return { key, record };
+}
+
+export async function revokeApiKey(store: DirectoryStore, workspaceId: string, keyId: string) {
+  const key = await store.updateApiKey(workspaceId, keyId, { revokedAt: now() });
+  if (!key) throw new Error(`workspace "${workspaceId}" has no key "${keyId}"`);
+  return key;
+}
+
+export async function expireApiKey(store: DirectoryStore, workspaceId: string, keyId: string, at = now()) {
+  if (Number.isNaN(Date.parse(at))) throw new Error(`"${at}" is not a date`);
+  const key = await store.updateApiKey(workspaceId, keyId, { expiresAt: new Date(at).toISOString() });
+  if (!key) throw new Error(`workspace "${workspaceId}" has no key "${keyId}"`);
+  return key;
+}
