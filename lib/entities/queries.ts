@@ -1,40 +1,49 @@
-/** Query parameters of the entity operations; the same schemas validate requests and describe them in OpenAPI. */
-import { z } from 'zod';
-import { entityStatuses, versionLabelSchema } from './schema.ts';
+/**
+ * Query parameters of the entity operations; the same schemas validate
+ * requests and describe them in OpenAPI. Written with zod/mini, which
+ * tree-shakes: the full zod would double every function's bundle.
+ */
+import * as z from 'zod/mini';
+import { entityStatuses, versionLabelPattern } from './kinds.ts';
 
-const integer = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `must be an integer from ${min} to ${max}` })
-    .int({ error: `must be an integer from ${min} to ${max}` })
-    .min(min, { error: `must be an integer from ${min} to ${max}` })
-    .max(max, { error: `must be an integer from ${min} to ${max}` })
-    .default(fallback);
+const integer = (min: number, max: number, fallback: number, description: string) => {
+  const error = `must be an integer from ${min} to ${max}`;
+  return z._default(z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error })), fallback).register(
+    z.globalRegistry,
+    { description },
+  );
+};
 
 /** An empty filter (`?name=`) means no filter, as it does in most list APIs. */
 const filter = (max: number, description: string) =>
   z
-    .string()
-    .max(max)
-    .optional()
-    .transform((value) => value || undefined)
-    .describe(description);
+    .pipe(
+      z.optional(z.string().check(z.maxLength(max, { error: `must be at most ${max} characters` }))),
+      z.transform((value) => value || undefined),
+    )
+    .register(z.globalRegistry, { description });
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 export const maxPageSize = 100;
 
 export const legacyListQuerySchema = z.object({
-  pageNo: integer(1, 1_000_000, 1).describe('page number, from 1'),
-  pageSize: integer(1, maxPageSize, 10).describe('items per page'),
+  pageNo: integer(1, 1_000_000, 1, 'page number, from 1'),
+  pageSize: integer(1, maxPageSize, 10, 'items per page'),
   name: filter(200, 'case-insensitive substring of the name'),
   type: filter(64, 'exact kind, such as decisionTable, ruleSet, simpleRule or workflow'),
 });
 
-export const listQuerySchema = legacyListQuerySchema.extend({
-  status: z.enum(entityStatuses).optional().describe('draft or published'),
-  sortBy: z.enum(['name', 'createdAt', 'updatedAt']).default('name'),
-  sortDir: z.enum(['asc', 'desc']).default('asc'),
+export const listQuerySchema = z.extend(legacyListQuerySchema, {
+  status: z.optional(oneOf(entityStatuses)).register(z.globalRegistry, { description: 'draft or published' }),
+  sortBy: z._default(oneOf(['name', 'createdAt', 'updatedAt']), 'name'),
+  sortDir: z._default(oneOf(['asc', 'desc']), 'asc'),
 });
 export type ListQueryParams = z.output<typeof listQuerySchema>;
 
 export const getQuerySchema = z.object({
-  version: versionLabelSchema.optional().describe('a published version label such as v1; absent for the working copy'),
+  version: z
+    .optional(z.string().check(z.regex(versionLabelPattern, { error: 'must be a published version label such as v1' })))
+    .register(z.globalRegistry, { description: 'a published version label such as v1; absent for the working copy' }),
 });

@@ -3,14 +3,9 @@
  * pulled files, types the domain and store, and feeds the OpenAPI document.
  */
 import { z } from 'zod';
+import { entityStatuses, workflowKind } from './kinds.ts';
 
-export const entityTypes = ['rule', 'workflow'] as const;
-export type EntityType = (typeof entityTypes)[number];
-
-export const ruleKinds = ['decisionTable', 'ruleSet', 'simpleRule'] as const;
-export type RuleKind = (typeof ruleKinds)[number];
-/** Workflows have one kind; `type` still names it so that both entity types share a shape. */
-export const workflowKind = 'workflow';
+export * from './kinds.ts';
 
 export const entityIdSchema = z
   .string()
@@ -19,8 +14,6 @@ export const entityIdSchema = z
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
 const text = (max: number) =>
   z.string().max(max).regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
-
-export const versionLabelSchema = z.string().regex(/^v[1-9][0-9]{0,8}$/, 'a published version label such as v1');
 
 /** An expression over the input document; a later issue gives it an evaluator. */
 const expression = z.string().min(1).max(4000);
@@ -137,12 +130,6 @@ export const entityInputSchema = z.discriminatedUnion('type', [
   z.object({ ...common, type: z.literal(workflowKind), definition: workflow }),
 ]);
 export type EntityInput = z.infer<typeof entityInputSchema>;
-export type EntityKind = EntityInput['type'];
-
-export const entityTypeOf = (kind: EntityKind): EntityType => (kind === workflowKind ? 'workflow' : 'rule');
-
-export const entityStatuses = ['draft', 'published'] as const;
-export type EntityStatus = (typeof entityStatuses)[number];
 
 const timestamp = z.string().datetime();
 

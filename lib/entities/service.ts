@@ -3,7 +3,8 @@
  * writes (import, seed, and later pull) over the store interface.
  */
 import { entityChecksum } from './checksum.ts';
-import { entityTypeOf, type EntityDetail, type EntityInput, type EntityRecord } from './schema.ts';
+import { entityTypeOf } from './kinds.ts';
+import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
 import { RevisionConflict, type EntityRef, type EntityStore, type StoredEntity } from '../store/types.ts';
 

@@ -7,7 +7,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type { $ZodType, output } from 'zod/v4/core';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
@@ -43,7 +43,7 @@ const requestIdOf = (request: Request) => request.event.requestContext?.requestI
 
 const authentication = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
-    request.context.principal = await authenticate(storeFromEnv().directory, request.event.headers['service-api-key']);
+    request.context.principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
   },
 });
 
@@ -51,7 +51,7 @@ const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxy
   before: async (request) => {
     if (mode === 'none') return;
     const { workspace } = request.context.principal!;
-    const header = request.event.headers['service-branch'];
+    const header = request.event.headers?.['service-branch'];
     if (header === undefined || header === '') {
       if (mode === 'required') throw errors.branchRequired();
       request.context.branch = workspace.defaultBranch;
@@ -96,12 +96,12 @@ const envelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   };
 };
 
-export interface EndpointOptions<Q extends z.ZodType> {
+export interface EndpointOptions<Q extends $ZodType> {
   query: Q;
   branch: BranchMode;
 }
 
-export function endpoint<Q extends z.ZodType>(options: EndpointOptions<Q>, run: (call: Call<z.output<Q>>) => Promise<Reply>) {
+export function endpoint<Q extends $ZodType>(options: EndpointOptions<Q>, run: (call: Call<output<Q>>) => Promise<Reply>) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>()
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, { resetKeys: true }))

@@ -1,4 +1,4 @@
-import { entityTypes, type EntityType } from '../entities/schema.ts';
+import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import type { EntityRef } from '../store/types.ts';
 import type { Call } from './endpoint.ts';
 import { errors } from './errors.ts';

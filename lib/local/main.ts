@@ -4,6 +4,9 @@
  */
 import { startLocalRuntime } from './runtime.ts';
 
+// Node 20 is fine for local use (Lambda runs Node 22); the SDK's notice about its future Node 22 minimum is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const runtime = await startLocalRuntime({
   port: Number(process.env.PORT ?? 3000),
   dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),

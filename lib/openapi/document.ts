@@ -1,7 +1,9 @@
 /** The OpenAPI 3.1 document, written from the route table and the zod schemas that validate requests. */
 import { z } from 'zod';
+import { safeParse } from 'zod/v4/core';
 import { entityIdSchema, entityTypes } from '../entities/schema.ts';
 import { routeList, type Route } from '../http/routes.ts';
+import { responses } from './responses.ts';
 import { gatewayResponses, methodNotAllowed } from '../http/gateway-responses.ts';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
@@ -44,8 +46,9 @@ function operation(route: Route) {
   }));
   const queryParameters = Object.entries(route.query.shape).map(([name, schema]) => {
     const { description, ...rest } = jsonSchema(schema as z.ZodType, 'input');
-    return { name, in: 'query', required: !(schema as z.ZodType).safeParse(undefined).success, description, schema: rest };
+    return { name, in: 'query', required: !safeParse(schema, undefined).success, description, schema: rest };
   });
+  const response = responses[route.operationId as keyof typeof responses];
   const branch =
     route.branch === 'none'
       ? []
@@ -59,7 +62,7 @@ function operation(route: Route) {
       200: {
         description: 'success',
         headers: { 'x-request-id': { schema: { type: 'string' } } },
-        content: { 'application/json': { schema: jsonSchema(envelope(route.response.data), 'output') } },
+        content: { 'application/json': { schema: jsonSchema(envelope(response.data), 'output') } },
       },
       400: failure('invalid_request, invalid_branch, branch_not_found or branch_required; data holds field details for invalid_request'),
       401: failure('service_api_key_empty, service_api_key_invalid or service_api_key_expired; data is null'),

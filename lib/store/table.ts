@@ -16,7 +16,7 @@ export interface IndexDefinition {
 /** Attributes that list and summary reads need; everything else stays in the base table. */
 const summaryAttributes = [
   'id', 'name', 'nameKey', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt',
-  'keyId', 'label', 'expiresAt', 'revokedAt',
+  'keyId', 'workspaceId', 'label', 'expiresAt', 'revokedAt',
 ] as const;
 
 const index = (n: number): IndexDefinition => ({

@@ -27,10 +27,13 @@ export interface ApiKey {
   revokedAt?: string;
 }
 
-export interface EntityRef {
+export interface EntityScope {
   workspaceId: string;
   branch: string;
   entityType: EntityType;
+}
+
+export interface EntityRef extends EntityScope {
   id: string;
 }
 
@@ -42,10 +45,7 @@ export interface StoredEntity extends EntityRecord, Audit {
   countedAs?: string;
 }
 
-export interface ListQuery {
-  workspaceId: string;
-  branch: string;
-  entityType: EntityType;
+export interface ListQuery extends EntityScope {
   pageNo: number;
   pageSize: number;
   name?: string;
@@ -86,6 +86,13 @@ export interface EntityStore {
    * (0: the entity must not exist). Throws RevisionConflict otherwise.
    */
   putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind): Promise<void>;
+  /**
+   * Bulk path (pulls, benchmarks): writes many working copies of one branch and
+   * type in batches, without revision checks, then recounts the branch.
+   */
+  writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[]): Promise<void>;
+  /** Sets the branch's counters from the index: the repair after bulk writes. */
+  recount(scope: EntityScope): Promise<void>;
   /** Stores a published snapshot unless that version exists; returns false when it did. */
   putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo): Promise<boolean>;
 }

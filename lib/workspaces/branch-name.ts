@@ -5,7 +5,8 @@
  */
 export function isValidBranchName(name: string): boolean {
   if (name.length === 0 || Buffer.byteLength(name) > 255) return false;
-  if (name === '@' || name === 'HEAD' || name.startsWith('-')) return false;
+  // git's rule against the ref "@" concerns whole ref names: "refs/heads/@" is valid, and `git branch @` makes it.
+  if (name === 'HEAD' || name.startsWith('-')) return false;
   // Control characters, DEL, space and the characters git reserves for revision syntax.
   if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return false;
   if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;

@@ -1,4 +1,5 @@
 import {
+  BatchWriteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -28,6 +29,7 @@ import {
   type ApiKey,
   type Branch,
   type EntityRef,
+  type EntityScope,
   type ListQuery,
   type Page,
   type Store,
@@ -204,20 +206,7 @@ export class DynamoStore implements Store {
   }
 
   async putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind) {
-    const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
-    const set = setAll({
-      ...pick(entity as unknown as Item, storedFields),
-      entityType: ref.entityType,
-      nameKey: entity.name.toLowerCase(),
-      [byName.partitionKey]: partition,
-      [byName.sortKey]: nameSortKey(entity.name, entity.id),
-      [byKindName.partitionKey]: kindPartition(partition, kind),
-      [byKindName.sortKey]: nameSortKey(entity.name, entity.id),
-      [byCreated.partitionKey]: partition,
-      [byCreated.sortKey]: timeSortKey(entity.createdAt, entity.id),
-      [byUpdated.partitionKey]: partition,
-      [byUpdated.sortKey]: timeSortKey(entity.updatedAt, entity.id),
-    });
+    const set = setAll(entityAttributes(ref, entity, kind));
     let stored: Item | undefined;
     try {
       ({ Attributes: stored } = await this.client.send(
@@ -283,6 +272,39 @@ export class DynamoStore implements Store {
     );
   }
 
+  async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[]) {
+    const requests = entities.map(({ entity, kind }) => {
+      const ref = { ...scope, id: entity.id };
+      return { PutRequest: { Item: { ...entityKey(ref), ...entityAttributes(ref, entity, kind), countedAs: kind } } };
+    });
+    for (let i = 0; i < requests.length; i += batchWriteLimit) await this.batchWrite(requests.slice(i, i + batchWriteLimit));
+    await this.recount(scope);
+  }
+
+  /** One BatchWriteItem, repeating what DynamoDB leaves unprocessed (throttling) with backoff. */
+  private async batchWrite(requests: object[]) {
+    let pending = requests;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 25 * 2 ** attempt)));
+      if (attempt > 10) throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} attempts`);
+      const { UnprocessedItems } = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
+      pending = UnprocessedItems?.[this.tableName] ?? [];
+    }
+  }
+
+  async recount(scope: EntityScope) {
+    const items = await this.queryAll({
+      IndexName: byName.name,
+      KeyConditionExpression: `${byName.partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': entityPartition(scope.workspaceId, scope.branch, scope.entityType) },
+      ...projection(['type']),
+    });
+    const counter: Item = { ...counterKey(scope.workspaceId, scope.branch, scope.entityType), [totalAttribute]: items.length };
+    for (const { type } of items) counter[kindCountAttribute(type as string)] = ((counter[kindCountAttribute(type as string)] as number) ?? 0) + 1;
+    // Replaced whole, so that a kind no longer present reads 0 rather than its old count.
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: counter }));
+  }
+
   async listEntities(query: ListQuery): Promise<Page<Summary>> {
     const partition = entityPartition(query.workspaceId, query.branch, query.entityType);
     const useKindIndex = query.sortBy === 'name' && query.kind !== undefined;
@@ -339,6 +361,26 @@ export class DynamoStore implements Store {
     } while (ExclusiveStartKey && items.length < pageSize);
     return items;
   }
+}
+
+const batchWriteLimit = 25;
+
+/** Every attribute of an entity's working-copy item but its key and count bookkeeping. */
+function entityAttributes(ref: EntityRef, entity: StoredEntity, kind: EntityKind): Item {
+  const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
+  return {
+    ...pick(entity as unknown as Item, storedFields),
+    entityType: ref.entityType,
+    nameKey: entity.name.toLowerCase(),
+    [byName.partitionKey]: partition,
+    [byName.sortKey]: nameSortKey(entity.name, entity.id),
+    [byKindName.partitionKey]: kindPartition(partition, kind),
+    [byKindName.sortKey]: nameSortKey(entity.name, entity.id),
+    [byCreated.partitionKey]: partition,
+    [byCreated.sortKey]: timeSortKey(entity.createdAt, entity.id),
+    [byUpdated.partitionKey]: partition,
+    [byUpdated.sortKey]: timeSortKey(entity.updatedAt, entity.id),
+  };
 }
 
 const apiKeyFields = ['keyId', 'workspaceId', 'label', 'createdAt', 'expiresAt', 'revokedAt'] as const;

@@ -1,0 +1,8 @@
+/** The deployed stack's name and output keys: the stack declares them and the CLI reads them, so this file imports nothing. */
+export const stackName = 'RulesService';
+
+export const stackOutputs = {
+  /** The stage URL, ending in `/`; route paths are appended to it. */
+  apiUrl: 'ApiUrl',
+  tableName: 'TableName',
+} as const;

@@ -1,0 +1,154 @@
+/**
+ * The REST API, driven by the route table: a Lambda proxy method per route, a
+ * mock `ANY` method answering 405 on every path that has methods, and gateway
+ * responses that put API Gateway's own answers in envelope form.
+ */
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
+  ResponseType,
+  RestApi,
+  type Method,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { failureEnvelope, requestIdHeader } from '../lib/http/envelope.ts';
+import type { GatewayAnswer } from '../lib/http/gateway-responses.ts';
+import type { Route } from '../lib/http/routes.ts';
+
+/** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */
+export const stageName = 'api';
+
+export const throttling = { rateLimit: 100, burstLimit: 200 } as const;
+
+const jsonContentType = 'application/json';
+
+/**
+ * The envelope of a failure as a response template. API Gateway substitutes
+ * `$`-variables in gateway response templates and runs mock integration
+ * templates through VTL, so a `$` or `#` in the text would not come out as
+ * written: refuse it rather than escape it.
+ */
+export function envelopeTemplate(answer: GatewayAnswer): string {
+  const body = JSON.stringify(failureEnvelope(answer.code, answer.message, {}));
+  if (/[$#]/.test(body)) throw new Error(`Gateway answer ${answer.code}: "$" and "#" cannot be used in a template: ${body}`);
+  return body;
+}
+
+export function serviceRestApi(scope: Construct, id: string): RestApi {
+  const accessLogs = new LogGroup(scope, `${id}AccessLogs`, { retention: RetentionDays.THREE_MONTHS });
+  const api = new RestApi(scope, id, {
+    description: 'Rule and workflow management',
+    endpointTypes: [EndpointType.REGIONAL],
+    // Execution logging needs the account-level role that lets API Gateway write to CloudWatch Logs.
+    cloudWatchRole: true,
+    deployOptions: {
+      stageName,
+      throttlingRateLimit: throttling.rateLimit,
+      throttlingBurstLimit: throttling.burstLimit,
+      loggingLevel: MethodLoggingLevel.ERROR,
+      // Full request and response logging would write API keys to the logs.
+      dataTraceEnabled: false,
+      metricsEnabled: true,
+      accessLogDestination: new LogGroupLogDestination(accessLogs),
+      accessLogFormat: AccessLogFormat.custom(
+        JSON.stringify({
+          requestId: AccessLogField.contextRequestId(),
+          requestTime: AccessLogField.contextRequestTime(),
+          ip: AccessLogField.contextIdentitySourceIp(),
+          method: AccessLogField.contextHttpMethod(),
+          resourcePath: AccessLogField.contextResourcePath(),
+          protocol: AccessLogField.contextProtocol(),
+          status: AccessLogField.contextStatus(),
+          responseLength: AccessLogField.contextResponseLength(),
+          responseLatency: AccessLogField.contextResponseLatency(),
+          integrationLatency: AccessLogField.contextIntegrationLatency(),
+          errorResponseType: AccessLogField.contextErrorResponseType(),
+        }),
+      ),
+    },
+  });
+  // RestApi always adds an `Endpoint` output with a generated name; the stack has its own, stable one.
+  api.node.tryRemoveChild('Endpoint');
+  return api;
+}
+
+const pathParameters = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+/** A Lambda proxy method per route, on the resource of the route's path. */
+export function addRouteMethods(
+  api: RestApi,
+  routes: readonly Route[],
+  functionFor: (route: Route) => IFunction,
+): Map<Route, Method> {
+  // Path parameters are declared required. Bodies are validated only against
+  // request models, and no method declares one: the functions validate bodies
+  // themselves, so that a bad body gets the function's error envelope.
+  const validator = api.addRequestValidator('RequestValidator', { validateRequestParameters: true, validateRequestBody: true });
+  const methods = new Map<Route, Method>();
+  for (const route of routes) {
+    const method = api.root.resourceForPath(route.path).addMethod(
+      route.method,
+      // The test-invoke permission is left out: each method's function may be called by the deployed stage only.
+      new LambdaIntegration(functionFor(route), { proxy: true, allowTestInvoke: false }),
+      {
+        operationName: route.operationId,
+        requestValidator: validator,
+        requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
+      },
+    );
+    methods.set(route, method);
+  }
+  return methods;
+}
+
+/**
+ * An `ANY` method on every path that has methods: API Gateway prefers the
+ * specific method, so ANY catches exactly "known path, wrong method", which
+ * would otherwise be a 403 Missing Authentication Token.
+ */
+export function addMethodNotAllowed(api: RestApi, paths: Iterable<string>, answer: GatewayAnswer): Method[] {
+  const status = String(answer.status);
+  const integration = new MockIntegration({
+    requestTemplates: { [jsonContentType]: JSON.stringify({ statusCode: 200 }) },
+    // A body of another content type goes to the mock as is; the one (default) response below answers whatever comes back.
+    passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+    integrationResponses: [
+      {
+        statusCode: status,
+        responseTemplates: { [jsonContentType]: envelopeTemplate(answer) },
+        responseParameters: { [`method.response.header.${requestIdHeader}`]: 'context.requestId' },
+      },
+    ],
+  });
+  return [...new Set(paths)].map((path) =>
+    api.root.resourceForPath(path).addMethod('ANY', integration, {
+      operationName: 'methodNotAllowed',
+      methodResponses: [{ statusCode: status, responseParameters: { [`method.response.header.${requestIdHeader}`]: true } }],
+    }),
+  );
+}
+
+/**
+ * A gateway response per entry, keyed by API Gateway's response type. Gateway
+ * response headers take request parameters or static values only, not
+ * `$context`, so the request id header cannot be set here; API Gateway sends
+ * its own `x-amzn-RequestId` on these responses.
+ */
+export function addGatewayResponses(api: RestApi, answers: Record<string, GatewayAnswer>): void {
+  for (const [type, answer] of Object.entries(answers)) {
+    api.addGatewayResponse(type, {
+      type: ResponseType.of(type),
+      statusCode: String(answer.status),
+      responseHeaders: { 'content-type': `'${jsonContentType}'` },
+      templates: { [jsonContentType]: envelopeTemplate(answer) },
+    });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The service: the DynamoDB table, a function per route of `lib/http/routes.ts`
+ * and the REST API in front of them. Later parts (queue and worker, KMS key,
+ * scheduled sweeper) are added here with the same helpers: `ServiceFunction`
+ * for a function, `grantTable` for its table access.
+ */
+import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-responses.ts';
+import { routeList, type Route } from '../lib/http/routes.ts';
+import { stackOutputs as outputNames } from './outputs.ts';
+import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, serviceRestApi, throttling } from './rest-api.ts';
+import { ServiceFunction } from './service-function.ts';
+import { serviceTable } from './service-table.ts';
+
+export { stackName as stackId, stackOutputs as outputNames } from './outputs.ts';
+
+export type TableAccess = Route['tableAccess'];
+
+const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+export class RulesServiceStack extends Stack {
+  readonly table: Table;
+  readonly api: RestApi;
+  /** The function serving each route, by operation id. */
+  readonly routeFunctions = new Map<string, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, props: StackProps = {}) {
+    super(scope, id, { description: 'Rule and workflow management service', ...props });
+
+    this.table = serviceTable(this, 'Table');
+    this.api = serviceRestApi(this, 'Api');
+
+    const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
+    const notAllowedMethods = addMethodNotAllowed(this.api, routeList.map((route) => route.path), methodNotAllowed);
+    addGatewayResponses(this.api, gatewayResponses);
+
+    // cdk-nag findings accepted on purpose, each on the narrowest construct it concerns.
+    for (const method of routeMethods.values()) {
+      Validations.of(method).acknowledge(
+        {
+          id: 'AwsSolutions-APIG4',
+          reason: 'Callers authenticate with the Service-API-Key header, checked by the function (lib/auth), so that a missing or bad key gets the envelope 401 of spec 5.1 and 7.',
+        },
+        { id: 'AwsSolutions-COG4', reason: 'Authentication is by service API key (spec 5.1), not by Cognito user pool.' },
+      );
+    }
+    for (const method of notAllowedMethods) {
+      Validations.of(method).acknowledge(
+        { id: 'AwsSolutions-APIG4', reason: 'The mock answers a fixed 405 envelope; it reaches no backend and reveals nothing beyond what 403 would.' },
+        { id: 'AwsSolutions-COG4', reason: 'The mock answers a fixed 405 envelope; it reaches no backend.' },
+      );
+    }
+    Validations.of(this.api.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: `No WAF web ACL yet: the stage is throttled (${throttling.rateLimit} rps, burst ${throttling.burstLimit}) and every operation needs an API key checked by the function. Revisit with the deployment account.`,
+    });
+    Validations.of(this.api.node.findChild('CloudWatchRole')).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: 'The account-level role API Gateway uses to write execution logs; the AWS managed policy is the one AWS documents for it.',
+    });
+
+    new CfnOutput(this, outputNames.apiUrl, { value: this.api.url, description: 'URL of the API stage' });
+    new CfnOutput(this, outputNames.tableName, { value: this.table.tableName, description: 'Name of the DynamoDB table' });
+  }
+
+  /** Grants a function exactly the named access to the table and its indexes. */
+  grantTable(fn: ServiceFunction, access: TableAccess): void {
+    if (access === 'read') this.table.grantReadData(fn.role);
+    else this.table.grantReadWriteData(fn.role);
+    const tableId = this.getLogicalId(this.table.node.defaultChild as CfnTable);
+    Validations.of(fn.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
+      reason: 'Queries use the global secondary indexes of the service table; the wildcard stands for the index names of this one table.',
+    });
+  }
+
+  private routeFunction(route: Route): ServiceFunction {
+    const fn = new ServiceFunction(this, `${pascalCase(route.operationId)}Function`, {
+      handler: route.handler,
+      description: `${route.method} ${route.path}`,
+      environment: { TABLE_NAME: this.table.tableName },
+    });
+    this.grantTable(fn, route.tableAccess);
+    this.routeFunctions.set(route.operationId, fn);
+    return fn;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The operator's CLI: workspaces, branches, API keys and imports, against the
+ * local runtime's table or a deployed one. `rules help` lists the commands.
+ */
+import { parseArgs } from 'node:util';
+import { ImportRejected, importEntities } from '../entities/import.ts';
+import { createStore } from '../store/index.ts';
+import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
+import { readImportSources } from './files.ts';
+import { defaultLocalEndpoint, resolveTarget } from './target.ts';
+
+export const usage = `Usage: rules <command> [options]
+
+Commands:
+  workspace create <workspace> [--name NAME] [--default-branch BRANCH]
+  branch add <workspace> <branch>
+  branch list <workspace>
+  key create <workspace> [--label LABEL] [--expires-at ISO-DATE]   prints the key once; only its hash is kept
+  key list <workspace>
+  key revoke <workspace> <keyId>
+  key expire <workspace> <keyId> [--at ISO-DATE]                   default: now
+  import <workspace> <branch> <file-or-dir>... [--publish]         JSON records, validated all before any is written
+
+Target (default: the local runtime, ${defaultLocalEndpoint}, table rules-local):
+  --local                 the local runtime started by npm start
+  --endpoint URL          a DynamoDB endpoint (with --table)
+  --table NAME            a table by name (env TABLE_NAME)
+  --stack NAME            a deployed stack: the table from its TableName output
+  --region REGION         AWS region (env AWS_REGION)
+`;
+
+const options = {
+  local: { type: 'boolean' },
+  endpoint: { type: 'string' },
+  table: { type: 'string' },
+  stack: { type: 'string' },
+  region: { type: 'string' },
+  name: { type: 'string' },
+  'default-branch': { type: 'string' },
+  label: { type: 'string' },
+  'expires-at': { type: 'string' },
+  at: { type: 'string' },
+  publish: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export class UsageError extends Error {}
+
+/** Runs one command; returns what it prints. Throws UsageError or the operation's error. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const [group, action, ...rest] = positionals;
+  if (values.help || !group || group === 'help') return usage;
+  const arg = (i: number, name: string) => {
+    const value = [action, ...rest][i];
+    if (!value) throw new UsageError(`missing <${name}>\n\n${usage}`);
+    return value;
+  };
+  const store = createStore(await resolveTarget(values, env));
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+  switch (`${group} ${group === 'import' ? '' : action}`.trim()) {
+    case 'workspace create': {
+      const workspace = await createWorkspace(store, { id: arg(1, 'workspace'), name: values.name, defaultBranch: values['default-branch'] });
+      return json(workspace);
+    }
+    case 'branch add':
+      return json(await addBranch(store, arg(1, 'workspace'), arg(2, 'branch')));
+    case 'branch list':
+      return json(await store.listBranches(arg(1, 'workspace')));
+    case 'key create': {
+      const { key, record } = await createApiKey(store, arg(1, 'workspace'), { label: values.label, expiresAt: values['expires-at'] });
+      return `${json(record)}\nAPI key (shown once, keep it secret): ${key}`;
+    }
+    case 'key list':
+      return json(await store.listApiKeys(arg(1, 'workspace')));
+    case 'key revoke':
+      return json(await revokeApiKey(store, arg(1, 'workspace'), arg(2, 'keyId')));
+    case 'key expire':
+      return json(await expireApiKey(store, arg(1, 'workspace'), arg(2, 'keyId'), values.at));
+    case 'import': {
+      const [workspaceId, branch, ...paths] = [action, ...rest];
+      if (!workspaceId || !branch || paths.length === 0) throw new UsageError(`import needs <workspace> <branch> <file-or-dir>...\n\n${usage}`);
+      if (!(await store.getBranch(workspaceId, branch))) throw new Error(`workspace "${workspaceId}" has no branch "${branch}"`);
+      const outcomes = await importEntities(store, { workspaceId, branch }, await readImportSources(paths), { actor: 'cli', publish: values.publish });
+      return outcomes.map((o) => `${o.outcome.padEnd(9)} ${o.entityType} ${o.id}${o.version ? ` (${o.version})` : ''}  ${o.origin}`).join('\n');
+    }
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
+  }
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  // Node 20 is fine for local use (Lambda runs Node 22); the SDK's notice about its future Node 22 minimum is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  try {
+    console.log(await runCli(argv));
+  } catch (error) {
+    if (error instanceof ImportRejected) console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
+    else console.error(`rules: ${(error as Error).message}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

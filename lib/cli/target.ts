@@ -1,0 +1,29 @@
+/** Which table the CLI works on: the local runtime's, a named one, or a deployed stack's. */
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import type { DynamoConfig } from '../store/dynamo/client.ts';
+import { stackOutputs } from '../../cdk/outputs.ts';
+import { localTableName } from '../local/runtime.ts';
+
+export interface TargetOptions {
+  local?: boolean;
+  endpoint?: string;
+  table?: string;
+  stack?: string;
+  region?: string;
+}
+
+export const defaultLocalEndpoint = 'http://127.0.0.1:8000';
+
+export async function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = process.env): Promise<DynamoConfig> {
+  const region = options.region ?? env.AWS_REGION;
+  if (options.stack) {
+    const cloudFormation = new CloudFormationClient({ region });
+    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: options.stack }));
+    const tableName = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === stackOutputs.tableName)?.OutputValue;
+    if (!tableName) throw new Error(`stack ${options.stack} has no ${stackOutputs.tableName} output`);
+    return { tableName, region };
+  }
+  const tableName = options.table ?? env.TABLE_NAME;
+  if (tableName && !options.local) return { tableName, endpoint: options.endpoint ?? env.DYNAMODB_ENDPOINT, region };
+  return { tableName: localTableName, endpoint: options.endpoint ?? env.DYNAMODB_ENDPOINT ?? defaultLocalEndpoint, region };
+}

@@ -1,0 +1,312 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
+import { throttling } from '../../cdk/rest-api.ts';
+import { ServiceFunction } from '../../cdk/service-function.ts';
+import { failureEnvelope, requestIdHeader } from '../../lib/http/envelope.ts';
+import { gatewayResponses, methodNotAllowed } from '../../lib/http/gateway-responses.ts';
+import { routeList, type Route } from '../../lib/http/routes.ts';
+import { allIndexes, tableDefinition } from '../../lib/store/table.ts';
+
+/** The feature flags of cdk.json, so the tests build what `cdk synth` builds. */
+const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+
+/** An app that skips bundling and the (slow) built-in CloudFormation validation. */
+const fastApp = () => new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+
+const stack = new RulesServiceStack(fastApp(), stackId);
+const template = Template.fromStack(stack);
+const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+
+const logicalId = (construct: IConstruct) => stack.resolve((construct.node.defaultChild as any).logicalId) as string;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const onlyOfType = (type: string) => {
+  const found = ofType(type);
+  expect(found, type).toHaveLength(1);
+  return found[0]!;
+};
+const tableId = logicalId(stack.table);
+const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+
+/** Full path (`/dev/v1/{entityType}`) of every API Gateway resource, by logical id. */
+const resourcePaths = (() => {
+  const rootId = logicalId(stack.api);
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known !== undefined) return known;
+    const props = resources[id]!.Properties;
+    const parent = props.ParentId['Fn::GetAtt']?.[0] === rootId ? '' : pathOf(props.ParentId.Ref);
+    const path = `${parent}/${props.PathPart}`;
+    paths.set(id, path);
+    return path;
+  };
+  for (const [id] of ofType('AWS::ApiGateway::Resource')) pathOf(id);
+  return paths;
+})();
+const resourceIdFor = (path: string) => [...resourcePaths].find(([, p]) => p === path)?.[0];
+const methodsOn = (path: string) =>
+  ofType('AWS::ApiGateway::Method')
+    .map(([, m]) => m.Properties)
+    .filter((m) => m.ResourceId.Ref === resourceIdFor(path));
+
+const routePaths = [...new Set(routeList.map((route) => route.path))];
+const envelopeOf = (template: string) => JSON.parse(template);
+
+/** Every IAM statement that applies to a role. */
+const statementsOf = (roleId: string, policies = resources) =>
+  Object.values(policies)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Effect: string }[]);
+const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
+const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+const functionOf = (route: Route) => stack.routeFunctions.get(route.operationId)!;
+
+describe('functions', () => {
+  it('has one Node.js 22 arm64 function per route', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routeList.length);
+    for (const route of routeList) {
+      const fn = functionOf(route);
+      expect(fn, route.operationId).toBeDefined();
+      const props = resources[logicalId(fn.function)]!.Properties;
+      expect(props).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 256,
+        Timeout: 10,
+        Role: { 'Fn::GetAtt': [logicalId(fn.role), 'Arn'] },
+        LoggingConfig: { LogGroup: { Ref: logicalId(fn.logGroup) } },
+      });
+      expect(props.Environment.Variables).toEqual({ TABLE_NAME: { Ref: tableId }, POWERTOOLS_SERVICE_NAME: 'rules-service' });
+      expect(resources[logicalId(fn.logGroup)]!.Properties.RetentionInDays).toBeGreaterThan(0);
+    }
+  });
+
+  it("grants a 'read' route read access to the table and its indexes only", () => {
+    const readRoutes = routeList.filter((route) => route.tableAccess === 'read');
+    expect(readRoutes.length).toBeGreaterThan(0);
+    for (const route of readRoutes) {
+      const fn = functionOf(route);
+      const statements = statementsOf(logicalId(fn.role));
+      expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+      const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+      expect(logs.length + dynamo.length).toBe(statements.length);
+      // Logs: only its own log group.
+      for (const s of logs) {
+        expect(actionsOf(s).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+        expect(s.Resource).toEqual({ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] });
+      }
+      // DynamoDB: reads only, on the table and its indexes only.
+      const actions = dynamo.flatMap(actionsOf);
+      expect(actions).toContain('dynamodb:Query');
+      expect(actions).toContain('dynamodb:GetItem');
+      for (const write of writeActions) expect(actions, route.operationId).not.toContain(write);
+      expect(actions.some((a) => a.includes('*'))).toBe(false);
+      for (const s of dynamo) for (const resource of [s.Resource].flat()) expect([tableArn, indexArn]).toContainEqual(resource);
+    }
+  });
+
+  it("grants 'readWrite' write actions too (the helper later functions use)", () => {
+    const other = new RulesServiceStack(fastApp(), stackId);
+    const writer = new ServiceFunction(other, 'Writer', { handler: 'get-entity' });
+    other.grantTable(writer, 'readWrite');
+    const otherResources = Template.fromStack(other).toJSON().Resources;
+    const roleId = other.resolve((writer.role.node.defaultChild as any).logicalId);
+    const actions = statementsOf(roleId, otherResources).flatMap(actionsOf);
+    for (const action of [...writeActions, 'dynamodb:Query']) expect(actions).toContain(action);
+  });
+});
+
+describe('API', () => {
+  it('has every route as a Lambda proxy method on its path', () => {
+    for (const route of routeList) {
+      const resourceId = resourceIdFor(route.path);
+      expect(resourceId, route.path).toBeDefined();
+      const method = methodsOn(route.path).find((m) => m.HttpMethod === route.method);
+      expect(method, `${route.method} ${route.path}`).toBeDefined();
+      expect(method).toMatchObject({
+        OperationName: route.operationId,
+        AuthorizationType: 'NONE',
+        Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
+      });
+      // The integration invokes the route's own function.
+      expect(JSON.stringify(method.Integration.Uri)).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalId(functionOf(route).function), 'Arn'] }));
+    }
+  });
+
+  it('answers a wrong method on a known path with a 405 envelope from a mock', () => {
+    for (const path of routePaths) {
+      const any = methodsOn(path).filter((m) => m.HttpMethod === 'ANY');
+      expect(any, path).toHaveLength(1);
+      const { Integration, MethodResponses } = any[0];
+      expect(Integration.Type).toBe('MOCK');
+      expect(JSON.parse(Integration.RequestTemplates['application/json'])).toEqual({ statusCode: 200 });
+      expect(Integration.IntegrationResponses).toHaveLength(1);
+      const [response] = Integration.IntegrationResponses;
+      expect(response.StatusCode).toBe('405');
+      expect(response.SelectionPattern).toBeUndefined();
+      expect(envelopeOf(response.ResponseTemplates['application/json'])).toEqual(failureEnvelope(methodNotAllowed.code, methodNotAllowed.message, {}));
+      expect(response.ResponseParameters).toEqual({ [`method.response.header.${requestIdHeader}`]: 'context.requestId' });
+      expect(MethodResponses).toEqual([
+        { StatusCode: '405', ResponseParameters: { [`method.response.header.${requestIdHeader}`]: true } },
+      ]);
+    }
+    // Only paths with operations get one: /dev and /dev/v1 stay 404.
+    template.resourcePropertiesCountIs('AWS::ApiGateway::Method', { HttpMethod: 'ANY' }, routePaths.length);
+    for (const path of ['/dev', '/dev/v1']) expect(methodsOn(path)).toEqual([]);
+  });
+
+  it('puts every gateway response in envelope form', () => {
+    const entries = Object.entries(gatewayResponses);
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', entries.length);
+    for (const [type, answer] of entries) {
+      const found = template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
+      const [response] = Object.values(found).map((r) => r.Properties);
+      expect(response, type).toBeDefined();
+      expect(response.StatusCode).toBe(String(answer.status));
+      expect(response.ResponseParameters).toEqual({ 'gatewayresponse.header.content-type': "'application/json'" });
+      expect(envelopeOf(response.ResponseTemplates['application/json'])).toEqual(failureEnvelope(answer.code, answer.message, {}));
+    }
+  });
+
+  it('throttles the stage and logs access in JSON and errors', () => {
+    const [, stage] = onlyOfType('AWS::ApiGateway::Stage');
+    expect(stage.Properties.MethodSettings).toEqual([
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        ThrottlingRateLimit: throttling.rateLimit,
+        ThrottlingBurstLimit: throttling.burstLimit,
+        LoggingLevel: 'ERROR',
+        MetricsEnabled: true,
+        DataTraceEnabled: false,
+      }),
+    ]);
+    const format = JSON.parse(stage.Properties.AccessLogSetting.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      method: '$context.httpMethod',
+      resourcePath: '$context.resourcePath',
+      status: '$context.status',
+      responseLength: '$context.responseLength',
+      integrationLatency: '$context.integrationLatency',
+    });
+    expect(JSON.stringify(stage.Properties.AccessLogSetting.DestinationArn)).toContain(logicalId(stack.node.findChild('ApiAccessLogs')));
+    template.resourceCountIs('AWS::ApiGateway::Account', 1);
+  });
+});
+
+describe('table', () => {
+  it('is built from the table definition', () => {
+    const [id, table] = onlyOfType('AWS::DynamoDB::Table');
+    expect(id).toBe(tableId);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    const props = table.Properties;
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(props.TimeToLiveSpecification).toEqual({ AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true });
+    expect(props.KeySchema).toEqual([
+      { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+      { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+    ]);
+    const keyNames = [tableDefinition.partitionKey, tableDefinition.sortKey, ...allIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+    expect(props.AttributeDefinitions).toHaveLength(keyNames.length);
+    expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' }))));
+    expect(props.GlobalSecondaryIndexes).toHaveLength(allIndexes.length);
+    for (const index of allIndexes) {
+      expect(props.GlobalSecondaryIndexes).toContainEqual({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projectedAttributes] },
+      });
+    }
+  });
+});
+
+describe('outputs', () => {
+  it('has the API URL and the table name, and nothing else', () => {
+    template.hasOutput(outputNames.apiUrl, { Value: Match.objectLike({ 'Fn::Join': Match.anyValue() }) });
+    template.hasOutput(outputNames.tableName, { Value: { Ref: tableId } });
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([outputNames.apiUrl, outputNames.tableName].sort());
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('has no unacknowledged finding, error or warning', () => {
+    const { violations } = new AwsSolutionsChecks().validateScope(stack);
+    const summary = violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(summary.filter((s) => s.startsWith('error'))).toEqual([]);
+    expect(summary).toEqual([]);
+  });
+
+  it('stops synthesis on an unacknowledged finding, even a warning (the check is live)', () => {
+    const app = fastApp();
+    const probe = new Stack(app, 'Probe');
+    // No point-in-time recovery: AwsSolutions-DDB3, a warning.
+    new Table(probe, 'Bare', { partitionKey: { name: 'PK', type: AttributeType.STRING } });
+    expect(new AwsSolutionsChecks().validateScope(probe).violations.map((v) => v.ruleName)).toContain('AwsSolutions-DDB3');
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
+  });
+
+  it(
+    'lets the app synthesize with the checks and the built-in CloudFormation validation',
+    () => {
+      const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+      new RulesServiceStack(app, stackId);
+      Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+      expect(() => app.synth()).not.toThrow();
+    },
+    30_000,
+  );
+});
+
+describe('bundling', () => {
+  it(
+    'bundles a function with the real settings into one loadable ES module with the SDK inside',
+    async () => {
+      const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
+      try {
+        const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
+        const probe = new Stack(app, 'BundleProbe');
+        new ServiceFunction(probe, 'GetEntity', { handler: 'get-entity' });
+        app.synth();
+        const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
+        expect(assets).toHaveLength(1);
+        const dir = join(outdir, assets[0]!);
+        expect(readdirSync(dir)).toEqual(['index.mjs']);
+        const file = join(dir, 'index.mjs');
+        const code = readFileSync(file, 'utf8');
+        expect(code.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
+        // The SDK is bundled, not left to the runtime's copy. Only the SDK's own
+        // optional signers (SigV4a, CRT), required inside try/catch, stay outside.
+        expect(code).toContain('DynamoDB_20120810');
+        const external = [...code.matchAll(/(?:from\s*|require\(|import\()["']([^"']+)["']/g)].map((m) => m[1]!);
+        expect(external.filter((name) => !name.startsWith('node:') && !/^@aws-sdk\/signature-v4(a|-crt)$/.test(name))).toEqual([]);
+        expect(statSync(file).size).toBeLessThan(2 * 1024 * 1024);
+        const module = await import(pathToFileURL(file).href);
+        expect(typeof module.handler).toBe('function');
+      } finally {
+        rmSync(outdir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
+});
