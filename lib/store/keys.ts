@@ -24,10 +24,15 @@ export const apiKeysOfWorkspace = (workspaceId: string) => `APIKEYS:${workspaceI
 /** The partition holding a branch's entities of one type, and their counter. */
 export const entityPartition = (workspaceId: string, branch: string, entityType: EntityType) => `ENT:${workspaceId}:${branch}:${entityType}`;
 export const entityKey = (ref: EntityRef): ItemKey => ({ PK: entityPartition(ref.workspaceId, ref.branch, ref.entityType), SK: `E:${ref.id}` });
-export const counterKey = (workspaceId: string, branch: string, entityType: EntityType): ItemKey => ({
-  PK: entityPartition(workspaceId, branch, entityType),
-  SK: 'COUNT',
-});
+/** The counter of a branch's entities of one type, or of one kind of them. */
+export const counterKey = (partition: string, kind?: string): ItemKey => ({ PK: partition, SK: kind ? `COUNT:${kind}` : 'COUNT' });
+export const counterPrefix = 'COUNT';
+/**
+ * The index sort key of counters. Names hold no control characters and
+ * timestamps start with a digit, so a counter sorts before every entity of
+ * its index partition: a query from the start reads the count with the page.
+ */
+export const counterSortKey = '\u0001';
 export const kindPartition = (partition: string, kind: string) => `${partition}:${kind}`;
 export const nameSortKey = (name: string, id: string) => `${name.toLowerCase()}${nameIdSeparator}${id}`;
 export const timeSortKey = (timestamp: string, id: string) => `${timestamp}${nameIdSeparator}${id}`;

@@ -17,6 +17,8 @@ export interface IndexDefinition {
 const summaryAttributes = [
   'id', 'name', 'nameKey', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt',
   'keyId', 'workspaceId', 'label', 'expiresAt', 'revokedAt',
+  // Counters sit at the head of the entity index partitions (see keys.ts).
+  'total',
 ] as const;
 
 const index = (n: number): IndexDefinition => ({

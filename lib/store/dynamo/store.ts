@@ -15,6 +15,8 @@ import {
   branchKey,
   branchPrefix,
   counterKey,
+  counterPrefix,
+  counterSortKey,
   entityKey,
   entityPartition,
   kindPartition,
@@ -57,7 +59,6 @@ function projection(fields: readonly string[]) {
 }
 
 const totalAttribute = 'total';
-const kindCountAttribute = (kind: string) => `kind_${kind}`;
 
 export class DynamoStore implements Store {
   constructor(
@@ -228,48 +229,51 @@ export class DynamoStore implements Store {
   }
 
   /**
-   * Brings the branch's counters in line with one entity without transactions
-   * (the embedded DynamoDB has none), in retry-safe steps:
-   * 1. apply the delta to the counter and mark the entity pending there, unless it is marked already;
+   * Brings the branch's counters (one for the type, one per kind) in line with
+   * one entity without transactions (the embedded DynamoDB has none), in
+   * retry-safe steps:
+   * 1. apply each delta and mark the entity pending on that counter, unless it is marked already;
    * 2. record on the entity the kind it is now counted as;
-   * 3. clear the pending mark.
+   * 3. clear the pending marks.
    * A writer that stops between steps leaves the entity's countedAs stale, so
    * its retry (the domain treats such an entity as unwritten) repeats the
-   * steps, and step 1's condition keeps the delta from applying twice.
+   * steps, and step 1's condition keeps a delta from applying twice.
    */
   private async settleCount(ref: EntityRef, countedAs: string | undefined, kind: EntityKind) {
     if (countedAs === kind) return;
-    const counter = counterKey(ref.workspaceId, ref.branch, ref.entityType);
+    const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
+    const deltas: [string | undefined, number][] = [[kind, 1]];
+    deltas.push(countedAs === undefined ? [undefined, 1] : [countedAs, -1]);
     const pending = new Set([ref.id]);
-    const names: Record<string, string> = { '#total': totalAttribute, '#new': kindCountAttribute(kind) };
-    const values: Record<string, unknown> = { ':one': 1, ':pending': pending, ':id': ref.id };
-    let add = '#new :one, pending :pending';
-    if (countedAs === undefined) add += ', #total :one';
-    else {
-      names['#old'] = kindCountAttribute(countedAs);
-      values[':minusOne'] = -1;
-      add += ', #old :minusOne';
-    }
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: counter,
-          UpdateExpression: `ADD ${add}`,
-          ConditionExpression: 'attribute_not_exists(pending) OR NOT contains(pending, :id)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+    for (const [counterKind, delta] of deltas) {
+      const set = setAll(counterIndexKeys(partition, counterKind));
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: counterKey(partition, counterKind),
+            UpdateExpression: `${set.expression} ADD #total :delta, pending :pending`,
+            ConditionExpression: 'attribute_not_exists(pending) OR NOT contains(pending, :id)',
+            ExpressionAttributeNames: { ...set.names, '#total': totalAttribute },
+            ExpressionAttributeValues: { ...set.values, ':delta': delta, ':pending': pending, ':id': ref.id },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
     }
     await this.client.send(
       new UpdateCommand({ TableName: this.tableName, Key: entityKey(ref), UpdateExpression: 'SET countedAs = :kind', ExpressionAttributeValues: { ':kind': kind } }),
     );
-    await this.client.send(
-      new UpdateCommand({ TableName: this.tableName, Key: counter, UpdateExpression: 'DELETE pending :pending', ExpressionAttributeValues: { ':pending': pending } }),
-    );
+    for (const [counterKind] of deltas)
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: counterKey(partition, counterKind),
+          UpdateExpression: 'DELETE pending :pending',
+          ExpressionAttributeValues: { ':pending': pending },
+        }),
+      );
   }
 
   async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[]) {
@@ -293,16 +297,31 @@ export class DynamoStore implements Store {
   }
 
   async recount(scope: EntityScope) {
-    const items = await this.queryAll({
-      IndexName: byName.name,
-      KeyConditionExpression: `${byName.partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': entityPartition(scope.workspaceId, scope.branch, scope.entityType) },
-      ...projection(['type']),
-    });
-    const counter: Item = { ...counterKey(scope.workspaceId, scope.branch, scope.entityType), [totalAttribute]: items.length };
-    for (const { type } of items) counter[kindCountAttribute(type as string)] = ((counter[kindCountAttribute(type as string)] as number) ?? 0) + 1;
-    // Replaced whole, so that a kind no longer present reads 0 rather than its old count.
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: counter }));
+    const partition = entityPartition(scope.workspaceId, scope.branch, scope.entityType);
+    const [entities, counters] = await Promise.all([
+      this.queryAll({
+        IndexName: byName.name,
+        KeyConditionExpression: `${byName.partitionKey} = :pk AND ${byName.sortKey} > :counter`,
+        ExpressionAttributeValues: { ':pk': partition, ':counter': counterSortKey },
+        ...projection(['type']),
+      }),
+      this.queryAll({
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': counterPrefix },
+        ProjectionExpression: 'SK',
+      }),
+    ]);
+    const totals = new Map<string | undefined, number>([[undefined, entities.length]]);
+    // Kinds no longer present must read 0, not their old count.
+    for (const { SK } of counters) if (SK !== counterPrefix) totals.set((SK as string).slice(counterPrefix.length + 1), 0);
+    for (const { type } of entities) totals.set(type as string, (totals.get(type as string) ?? 0) + 1);
+    for (const [kind, total] of totals)
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...counterKey(partition, kind), ...counterIndexKeys(partition, kind), [totalAttribute]: total },
+        }),
+      );
   }
 
   async listEntities(query: ListQuery): Promise<Page<Summary>> {
@@ -317,10 +336,7 @@ export class DynamoStore implements Store {
     };
     const offset = (query.pageNo - 1) * query.pageSize;
     const filter = listFilter(query, useKindIndex);
-    if (!filter) {
-      const [totalCount, items] = await Promise.all([this.count(query), this.pageAt(base, index, offset, query.pageSize)]);
-      return { totalCount, items };
-    }
+    if (!filter) return this.pageAt(query, base, index, offset);
     // A filter needs the true total, so read the whole (compact) index partition once.
     const summary = projection(summaryFields);
     const matches = await this.queryAll({
@@ -333,34 +349,70 @@ export class DynamoStore implements Store {
     return { totalCount: matches.length, items: matches.slice(offset, offset + query.pageSize).map(toSummary) };
   }
 
-  private async count(query: ListQuery): Promise<number> {
-    const attribute = query.kind === undefined ? totalAttribute : kindCountAttribute(query.kind);
-    const item = await this.get(counterKey(query.workspaceId, query.branch, query.entityType), [attribute]);
-    return Number(item?.[attribute] ?? 0);
-  }
-
-  /** One page of an unfiltered index partition: skips `offset` entries reading keys only, then reads the page. */
-  private async pageAt(base: Omit<QueryCommandInput, 'TableName'>, index: IndexDefinition, offset: number, pageSize: number) {
+  /**
+   * One page of an unfiltered index partition: skips `offset` entities reading
+   * keys only, then reads the page. Ascending, the partition's counter comes
+   * first and gives the total in the same requests; descending, it comes last,
+   * so it is read beside the page.
+   */
+  private async pageAt(query: ListQuery, base: Omit<QueryCommandInput, 'TableName'>, index: IndexDefinition, offset: number): Promise<Page<Summary>> {
+    const partition = entityPartition(query.workspaceId, query.branch, query.entityType);
+    const counterRead = query.sortDir === 'desc' ? this.get(counterKey(partition, query.kind), [totalAttribute]) : undefined;
+    let totalCount = 0;
+    let counterAhead = counterRead === undefined;
+    /** Takes the counter out of a batch of index items, noting its total. */
+    const entitiesOf = (items: Item[] = []) =>
+      items.filter((item) => {
+        if (item[index.sortKey] !== counterSortKey) return true;
+        totalCount = Number(item[totalAttribute] ?? 0);
+        counterAhead = false;
+        return false;
+      });
     let ExclusiveStartKey: Item | undefined;
     for (let toSkip = offset; toSkip > 0; ) {
       const page = await this.client.send(
-        new QueryCommand({ ...base, TableName: this.tableName, ExclusiveStartKey, Limit: toSkip, ProjectionExpression: index.sortKey }),
+        new QueryCommand({
+          ...base,
+          TableName: this.tableName,
+          ExclusiveStartKey,
+          Limit: toSkip + (counterAhead ? 1 : 0),
+          ...projection([index.sortKey, totalAttribute]),
+        }),
       );
-      toSkip -= page.Count ?? 0;
+      toSkip -= entitiesOf(page.Items).length;
       ExclusiveStartKey = page.LastEvaluatedKey;
-      if (!ExclusiveStartKey) return [];
+      if (!ExclusiveStartKey) break;
     }
     const items: Summary[] = [];
-    const summary = projection(summaryFields);
-    do {
+    const fields = projection([...summaryFields, index.sortKey, totalAttribute]);
+    while (offset === 0 || ExclusiveStartKey) {
       const page = await this.client.send(
-        new QueryCommand({ ...base, ...summary, TableName: this.tableName, ExclusiveStartKey, Limit: pageSize - items.length }),
+        new QueryCommand({
+          ...base,
+          ...fields,
+          TableName: this.tableName,
+          ExclusiveStartKey,
+          Limit: query.pageSize - items.length + (counterAhead ? 1 : 0),
+        }),
       );
-      items.push(...(page.Items ?? []).map(toSummary));
+      items.push(...entitiesOf(page.Items).map(toSummary));
       ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey && items.length < pageSize);
-    return items;
+      if (!ExclusiveStartKey || items.length >= query.pageSize) break;
+    }
+    if (counterRead) totalCount = Number((await counterRead)?.[totalAttribute] ?? 0);
+    return { totalCount, items: items.slice(0, query.pageSize) };
   }
+}
+
+/** Index keys that put a counter at the head of its index partitions: the kind index for a kind's, the others for the type's. */
+function counterIndexKeys(partition: string, kind: string | undefined): Item {
+  if (kind !== undefined) return { [byKindName.partitionKey]: kindPartition(partition, kind), [byKindName.sortKey]: counterSortKey };
+  return Object.fromEntries(
+    [byName, byCreated, byUpdated].flatMap((index) => [
+      [index.partitionKey, partition],
+      [index.sortKey, counterSortKey],
+    ]),
+  );
 }
 
 const batchWriteLimit = 25;
