@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   BatchWriteCommand,
   GetCommand,
@@ -225,26 +226,52 @@ export class DynamoStore implements Store {
       if (isConditionFailure(error)) throw new RevisionConflict(ref);
       throw error;
     }
-    await this.settleCount(ref, stored?.countedAs as string | undefined, kind);
+    await this.settleCount(ref, stored);
   }
 
   /**
    * Brings the branch's counters (one for the type, one per kind) in line with
-   * one entity without transactions (the embedded DynamoDB has none), in
-   * retry-safe steps:
-   * 1. apply each delta and mark the entity pending on that counter, unless it is marked already;
-   * 2. record on the entity the kind it is now counted as;
-   * 3. clear the pending marks.
-   * A writer that stops between steps leaves the entity's countedAs stale, so
-   * its retry (the domain treats such an entity as unwritten) repeats the
-   * steps, and step 1's condition keeps a delta from applying twice.
+   * one entity's kind, without transactions (the embedded DynamoDB has none).
+   * The entity item serialises the change: a writer first claims the move from
+   * `countedAs` to the entity's current kind on the entity, then applies the
+   * counter deltas, each conditional on the claim's token not being applied to
+   * that counter yet, then completes the claim. A claim left by a writer that
+   * stopped, or held by a concurrent one, is taken over with the same token,
+   * so no delta applies twice and no move is lost; the loop ends once the
+   * entity is counted as what it is.
    */
-  private async settleCount(ref: EntityRef, countedAs: string | undefined, kind: EntityKind) {
-    if (countedAs === kind) return;
+  private async settleCount(ref: EntityRef, written: Item | undefined) {
+    let state = written;
+    for (let round = 0; state && state.countedAs !== state.type; round++) {
+      if (round > 20) throw new Error(`counters of ${ref.entityType} ${ref.id} did not settle`);
+      let claim = state.countClaim as CountClaim | undefined;
+      if (!claim) {
+        claim = { id: randomUUID(), to: state.type as string, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
+        try {
+          await this.client.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: entityKey(ref),
+              UpdateExpression: 'SET countClaim = :claim',
+              ConditionExpression: `attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
+              ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          claim = undefined;
+        }
+      }
+      if (claim) await this.completeClaim(ref, claim);
+      state = await this.get(entityKey(ref), ['type', 'countedAs', 'countClaim'], true);
+    }
+  }
+
+  private async completeClaim(ref: EntityRef, claim: CountClaim) {
     const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
-    const deltas: [string | undefined, number][] = [[kind, 1]];
-    deltas.push(countedAs === undefined ? [undefined, 1] : [countedAs, -1]);
-    const pending = new Set([ref.id]);
+    const deltas: [string | undefined, number][] =
+      claim.from === undefined ? [[undefined, 1], [claim.to, 1]] : [[claim.from, -1], [claim.to, 1]];
+    const token = new Set([`${ref.id}:${claim.id}`]);
     for (const [counterKind, delta] of deltas) {
       const set = setAll(counterIndexKeys(partition, counterKind));
       try {
@@ -252,26 +279,37 @@ export class DynamoStore implements Store {
           new UpdateCommand({
             TableName: this.tableName,
             Key: counterKey(partition, counterKind),
-            UpdateExpression: `${set.expression} ADD #total :delta, pending :pending`,
-            ConditionExpression: 'attribute_not_exists(pending) OR NOT contains(pending, :id)',
+            UpdateExpression: `${set.expression} ADD #total :delta, pending :token`,
+            ConditionExpression: 'attribute_not_exists(pending) OR NOT contains(pending, :tokenValue)',
             ExpressionAttributeNames: { ...set.names, '#total': totalAttribute },
-            ExpressionAttributeValues: { ...set.values, ':delta': delta, ':pending': pending, ':id': ref.id },
+            ExpressionAttributeValues: { ...set.values, ':delta': delta, ':token': token, ':tokenValue': [...token][0] },
           }),
         );
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }
     }
-    await this.client.send(
-      new UpdateCommand({ TableName: this.tableName, Key: entityKey(ref), UpdateExpression: 'SET countedAs = :kind', ExpressionAttributeValues: { ':kind': kind } }),
-    );
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: entityKey(ref),
+          UpdateExpression: 'SET countedAs = :to REMOVE countClaim',
+          ConditionExpression: 'countClaim.id = :claimId',
+          ExpressionAttributeValues: { ':to': claim.to, ':claimId': claim.id },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    // Only after the claim is complete: a token cleared earlier could let a takeover apply its delta again.
     for (const [counterKind] of deltas)
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: counterKey(partition, counterKind),
-          UpdateExpression: 'DELETE pending :pending',
-          ExpressionAttributeValues: { ':pending': pending },
+          UpdateExpression: 'DELETE pending :token',
+          ExpressionAttributeValues: { ':token': token },
         }),
       );
   }
@@ -416,6 +454,14 @@ function counterIndexKeys(partition: string, kind: string | undefined): Item {
 }
 
 const batchWriteLimit = 25;
+
+/** A move of an entity between counters, claimed on the entity while it is applied. */
+interface CountClaim {
+  id: string;
+  /** The kind it was counted as; absent when it was not counted yet. */
+  from?: string;
+  to: string;
+}
 
 /** Every attribute of an entity's working-copy item but its key and count bookkeeping. */
 function entityAttributes(ref: EntityRef, entity: StoredEntity, kind: EntityKind): Item {

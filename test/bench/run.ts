@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: bundle size and start-up of every function against a
+ * DynamoDB-client-only floor, warm list latency against a bare query, and the
+ * DynamoDB reads of a list call at growing sizes. Prints the tables and writes
+ * them, with the method, to test/bench/RESULTS.md. Not a test: vitest does not
+ * collect it.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { version as esbuildVersion } from 'esbuild';
+import type { Store } from '../../lib/store/types.ts';
+import { bareReads } from './bare-query.ts';
+import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';
+import { buildBundles, installedVersion, repoRoot } from './bundles.ts';
+import { capacityReplayer } from './capacity.ts';
+import { loadListFunction } from './list-call.ts';
+import { measureListLatency, type LatencyFigures } from './list-latency.ts';
+import { measureReads, type ReadFigures } from './reads.ts';
+import { resultsMarkdown, summary, type Results } from './report.ts';
+import { meterRequests } from './request-meter.ts';
+import { measureStartup } from './startup.ts';
+
+const startupRuns = 21;
+const latencySizes = [1_000, 10_000];
+const readSizes = [1_000, 10_000, 100_000];
+const latencyOptions = { warmup: 50, calls: 300, maxMs: 60_000 };
+
+// Chosen before any function module loads: the logger reads it once. Lambda's default would be INFO.
+process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+const started = new Date();
+
+async function bundlesAndStartup() {
+  const outDir = await mkdtemp(join(tmpdir(), 'rules-bench-'));
+  try {
+    log('bundling');
+    const { floor, functions } = await buildBundles(outDir);
+    log(`timing start-up: ${startupRuns} processes per bundle`);
+    const samples = measureStartup([floor, ...functions].map((b) => b.file), startupRuns);
+    const figures = (bundle: typeof floor) => ({ bundle, startupMs: samples.get(bundle.file)! });
+    return { floor: figures(floor), functions: functions.map(figures) };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+async function loadSize(store: Store, entities: number) {
+  log(`loading ${entities.toLocaleString('en-US')} entities`);
+  const ms = await loadBranch(store, entities);
+  log(`  ${(ms / 1000).toFixed(1)} s`);
+  return { entities, ms, rssBytes: process.memoryUsage().rss };
+}
+
+async function main() {
+  const bundles = await bundlesAndStartup();
+
+  const table = await startBenchTable();
+  const list = await loadListFunction(table.apiKey);
+  const bare = bareReads(table.config);
+  const meter = meterRequests(table.config.endpoint);
+  const replayer = capacityReplayer(table.config.endpoint);
+  try {
+    const loads = [];
+    for (const entities of latencySizes) loads.push(await loadSize(table.store, entities));
+
+    const latency: LatencyFigures[] = [];
+    for (const entities of latencySizes) {
+      log(`warm latency at ${entities.toLocaleString('en-US')} entities`);
+      latency.push(await measureListLatency(list, table.store, bare, entities, latencyOptions));
+    }
+
+    for (const entities of readSizes.filter((n) => !latencySizes.includes(n))) loads.push(await loadSize(table.store, entities));
+
+    const reads: ReadFigures[] = [];
+    for (const entities of readSizes) {
+      log(`metering reads at ${entities.toLocaleString('en-US')} entities`);
+      reads.push(...(await measureReads(list, meter, replayer, branchFor(entities), entities)));
+    }
+
+    const cpu = cpus();
+    const results: Results = {
+      startedAt: started,
+      durationMs: Date.now() - started.getTime(),
+      machine: `Node ${process.version}, ${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
+      versions: `esbuild ${esbuildVersion}, @aws-sdk/client-dynamodb ${await installedVersion('@aws-sdk/client-dynamodb')}, dynalite ${await installedVersion('dynalite')}`,
+      settings: {
+        startupRuns,
+        ...latencyOptions,
+        logLevel: process.env.POWERTOOLS_LOG_LEVEL!,
+        directoryCacheTtl: process.env.DIRECTORY_CACHE_TTL_MS ? `${process.env.DIRECTORY_CACHE_TTL_MS} ms (DIRECTORY_CACHE_TTL_MS)` : '30 s (the default)',
+      },
+      ...bundles,
+      loads,
+      latency,
+      reads,
+    };
+    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), resultsMarkdown(results));
+    console.log(`\n${summary(results)}\n`);
+    log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
+  } finally {
+    replayer.close();
+    bare.close();
+    await table.dynamo.close();
+  }
+}
+
+await main();
