@@ -1,0 +1,111 @@
+/** The operator CLI against an embedded DynamoDB: every command, and its refusals. */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../lib/auth/api-key.ts';
+import { runCli, UsageError } from '../../lib/cli/main.ts';
+import { ImportRejected } from '../../lib/entities/import.ts';
+import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
+import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
+import { createStore, type Store } from '../../lib/store/index.ts';
+import { simpleRule, workflow } from '../helpers/entities.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+let dynamo: EmbeddedDynamo;
+let store: Store;
+let cli: (...args: string[]) => Promise<string>;
+
+beforeAll(async () => {
+  dynamo = await startEmbeddedDynamo();
+  const config = { tableName: 'cli-test', endpoint: dynamo.endpoint };
+  await ensureTable(config);
+  store = createStore(config);
+  cli = (...args) => runCli([...args, '--endpoint', dynamo.endpoint, '--table', config.tableName], {});
+});
+
+afterAll(() => dynamo?.close());
+
+describe('workspaces and branches', () => {
+  it('creates a workspace with its default branch, idempotently', async () => {
+    const created = JSON.parse(await cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'trunk'));
+    expect(created).toMatchObject({ id: 'acme', name: 'Acme', defaultBranch: 'trunk' });
+    expect(JSON.parse(await cli('workspace', 'create', 'acme'))).toEqual(created);
+    expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['trunk']);
+  });
+
+  it('adds branches, refusing names git would refuse and unknown workspaces', async () => {
+    await cli('branch', 'add', 'acme', 'feature/pricing');
+    expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['feature/pricing', 'trunk']);
+    await expect(cli('branch', 'add', 'acme', 'bad..name')).rejects.toThrow(/not a valid branch name/);
+    await expect(cli('branch', 'add', 'nobody', 'main')).rejects.toThrow(/no workspace "nobody"/);
+    await expect(cli('workspace', 'create', 'Not Valid')).rejects.toThrow(/not a valid workspace id/);
+  });
+});
+
+describe('API keys', () => {
+  it('prints a new key once and keeps only its hash', async () => {
+    const output = await cli('key', 'create', 'acme', '--label', 'ci', '--expires-at', '2030-01-01');
+    const key = /API key \(shown once, keep it secret\): (\S+)/.exec(output)?.[1];
+    expect(key).toMatch(/^rsk_[A-Za-z0-9_-]{43}$/);
+    const stored = await store.getApiKeyByHash(hashApiKey(key!));
+    expect(stored).toMatchObject({ workspaceId: 'acme', label: 'ci', expiresAt: '2030-01-01T00:00:00.000Z' });
+    const listed = await cli('key', 'list', 'acme');
+    expect(listed).not.toContain(key!);
+    expect(listed).not.toContain(hashApiKey(key!));
+    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ keyId: stored!.keyId, label: 'ci' })]);
+  });
+
+  it('revokes and expires keys by id, within their workspace only', async () => {
+    const { keyId } = JSON.parse((await cli('key', 'create', 'acme')).split('\nAPI key')[0]!);
+    expect(JSON.parse(await cli('key', 'expire', 'acme', keyId, '--at', '2020-05-01'))).toMatchObject({ keyId, expiresAt: '2020-05-01T00:00:00.000Z' });
+    expect(JSON.parse(await cli('key', 'revoke', 'acme', keyId)).revokedAt).toBeTruthy();
+    await cli('workspace', 'create', 'other');
+    await expect(cli('key', 'revoke', 'other', keyId)).rejects.toThrow(/has no key/);
+    await expect(cli('key', 'expire', 'acme', keyId, '--at', 'someday')).rejects.toThrow(/not a date/);
+  });
+});
+
+describe('import', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rules-cli-'));
+  mkdirSync(join(dir, 'rules'));
+  mkdirSync(join(dir, 'workflows'));
+  writeFileSync(join(dir, 'rules', 'one.json'), JSON.stringify(simpleRule('one', 'One')));
+  writeFileSync(join(dir, 'rules', 'more.json'), JSON.stringify([simpleRule('two', 'Two'), simpleRule('three', 'Three')]));
+  writeFileSync(join(dir, 'rules', 'notes.txt'), 'not a record');
+  writeFileSync(join(dir, 'workflows', 'flow.json'), JSON.stringify(workflow('flow', 'Flow')));
+
+  it('imports a directory tree of JSON records, publishing them, and re-imports as unchanged', async () => {
+    const first = await cli('import', 'acme', 'trunk', dir, '--publish');
+    expect(first.split('\n').map((line) => line.split(/\s+/).slice(0, 4).join(' '))).toEqual([
+      'created rule two (v1)',
+      'created rule three (v1)',
+      'created rule one (v1)',
+      'created workflow flow (v1)',
+    ]);
+    expect(await cli('import', 'acme', 'trunk', join(dir, 'rules', 'one.json'))).toMatch(/^unchanged rule one/);
+    const page = await store.listEntities({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', pageNo: 1, pageSize: 10, sortBy: 'name', sortDir: 'asc' });
+    expect(page.totalCount).toBe(3);
+  });
+
+  it('writes nothing when any record is invalid, naming each problem', async () => {
+    const bad = join(dir, 'bad');
+    mkdirSync(bad);
+    writeFileSync(join(bad, 'a.json'), JSON.stringify(simpleRule('four', 'Four')));
+    writeFileSync(join(bad, 'b.json'), JSON.stringify({ id: 'five', name: '', type: 'simpleRule', definition: {} }));
+    const error = await cli('import', 'acme', 'trunk', bad).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportRejected);
+    expect((error as ImportRejected).problems.map((p) => `${p.origin.split('/').pop()} ${p.field}`)).toEqual(['b.json name', 'b.json definition.when', 'b.json definition.then']);
+    expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'four' })).toBeUndefined();
+    writeFileSync(join(bad, 'c.json'), '{ not json');
+    await expect(cli('import', 'acme', 'trunk', join(bad, 'c.json'))).rejects.toThrow(/c\.json: not valid JSON/);
+    await expect(cli('import', 'acme', 'nope', dir)).rejects.toThrow(/has no branch "nope"/);
+  });
+});
+
+it('answers usage errors with the usage text', async () => {
+  await expect(cli('frobnicate')).rejects.toThrow(UsageError);
+  await expect(cli('key', 'revoke', 'acme')).rejects.toThrow(/missing <keyId>/);
+  expect(await runCli(['help'])).toContain('Usage: rules <command>');
+});
