@@ -4,7 +4,8 @@
  * scheduled sweeper) are added here with the same helpers: `ServiceFunction`
  * for a function, `grantTable` for its table access.
  */
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
@@ -23,6 +24,7 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 
 export class RulesServiceStack extends Stack {
   readonly table: Table;
+  readonly credentialsKey: Key;
   readonly api: RestApi;
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
@@ -31,6 +33,12 @@ export class RulesServiceStack extends Stack {
     super(scope, id, { description: 'Rule and workflow management service', ...props });
 
     this.table = serviceTable(this, 'Table');
+    this.credentialsKey = new Key(this, 'CredentialsKey', {
+      description: 'Seals the API-key credentials of workspaces (envelope encryption)',
+      enableKeyRotation: true,
+      // Retained with the table: without the key, the sealed values kept there could never be opened.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.api = serviceRestApi(this, 'Api');
 
     const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
@@ -77,13 +85,22 @@ export class RulesServiceStack extends Stack {
     });
   }
 
+  /** Grants a function exactly what it does with the credentials key: make data keys, open them, or both. */
+  grantCredentialsKey(fn: ServiceFunction, access: NonNullable<Route['keyAccess']>): void {
+    if (access !== 'decrypt') this.credentialsKey.grant(fn.role, 'kms:GenerateDataKey');
+    if (access !== 'encrypt') this.credentialsKey.grant(fn.role, 'kms:Decrypt');
+  }
+
   private routeFunction(route: Route): ServiceFunction {
     const fn = new ServiceFunction(this, `${pascalCase(route.operationId)}Function`, {
       handler: route.handler,
       description: `${route.method} ${route.path}`,
-      environment: { TABLE_NAME: this.table.tableName },
+      environment: { TABLE_NAME: this.table.tableName, ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }) },
+      // Room for the outbound client's own 15 s limit, inside API Gateway's 29 s.
+      ...(route.outbound && { timeout: Duration.seconds(20) }),
     });
     this.grantTable(fn, route.tableAccess);
+    if (route.keyAccess) this.grantCredentialsKey(fn, route.keyAccess);
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }

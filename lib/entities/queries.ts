@@ -28,9 +28,13 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
 
 export const maxPageSize = 100;
 
-export const legacyListQuerySchema = z.object({
+/** Paging as every list has it (spec 4.1 and 8). */
+export const pageQuerySchema = z.object({
   pageNo: integer(1, 1_000_000, 1, 'page number, from 1'),
   pageSize: integer(1, maxPageSize, 10, 'items per page'),
+});
+
+export const legacyListQuerySchema = z.extend(pageQuerySchema, {
   name: filter(200, 'case-insensitive substring of the name'),
   type: filter(64, 'exact kind, such as decisionTable, ruleSet, simpleRule or workflow'),
 });

@@ -6,7 +6,7 @@ import { entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
-import { RevisionConflict, type EntityRef, type EntityStore, type StoredEntity } from '../store/types.ts';
+import { RevisionConflict, describeRef, type EntityRef, type EntityStore, type StoredEntity } from '../store/types.ts';
 
 const recordOf = ({ id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt }: EntityRecord): EntityRecord => ({
   id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt,
@@ -106,7 +106,7 @@ export function publishEntity(store: EntityStore, ref: EntityRef, actor: string,
     if (!created) {
       // A publish that stopped after the snapshot: finish it, unless the snapshot holds other content.
       const existing = await store.getVersion(ref, version);
-      if (existing?.checksum !== entity.checksum) throw new RevisionConflict(ref);
+      if (existing?.checksum !== entity.checksum) throw new RevisionConflict(describeRef(ref));
     }
     await store.putEntity(
       ref,

@@ -13,13 +13,14 @@ import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
 import { ApiError, errors } from './errors.ts';
-import { parseInput } from './input.ts';
+import { jsonBody, parseInput } from './input.ts';
 import { logger } from './logger.ts';
 
 export type BranchMode = 'none' | 'optional' | 'required';
 
-export interface Call<Q> {
+export interface Call<Q, B = unknown> {
   query: Q;
+  body: B;
   path: Record<string, string | undefined>;
   principal: Principal;
   /** The resolved branch: the Service-Branch header, or the workspace's default branch when it is optional and absent. */
@@ -30,6 +31,8 @@ export interface Call<Q> {
 export interface Reply {
   data: unknown;
   paging?: Paging;
+  /** 200 unless said otherwise, e.g. 201 for a create. */
+  status?: number;
 }
 
 interface CallContext extends Context {
@@ -82,7 +85,7 @@ const envelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
     },
     after: (request) => {
       const reply = request.response as unknown as Reply;
-      finish(request, jsonResponse(200, successEnvelope(reply.data, reply.paging), requestIdOf(request)));
+      finish(request, jsonResponse(reply.status ?? 200, successEnvelope(reply.data, reply.paging), requestIdOf(request)));
     },
     onError: (request) => {
       let error = request.error;
@@ -96,12 +99,17 @@ const envelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   };
 };
 
-export interface EndpointOptions<Q extends $ZodType> {
+export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   query: Q;
+  /** Absent: the operation takes no body, and any body is ignored. */
+  body?: B;
   branch: BranchMode;
 }
 
-export function endpoint<Q extends $ZodType>(options: EndpointOptions<Q>, run: (call: Call<output<Q>>) => Promise<Reply>) {
+export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undefined>>(
+  options: EndpointOptions<Q, B>,
+  run: (call: Call<output<Q>, output<B>>) => Promise<Reply>,
+) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>()
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -110,8 +118,10 @@ export function endpoint<Q extends $ZodType>(options: EndpointOptions<Q>, run: (
     .use(branchResolution(options.branch))
     .handler(async (event, context) => {
       const query = parseInput(options.query, event.queryStringParameters ?? {}, 'query');
+      const body = options.body ? parseInput(options.body, jsonBody(event.body, event.isBase64Encoded), 'body') : (undefined as output<B>);
       const reply = await run({
         query,
+        body,
         path: event.pathParameters ?? {},
         principal: context.principal!,
         branch: context.branch ?? '',

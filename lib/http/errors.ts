@@ -24,7 +24,12 @@ export const errors = {
     new ApiError(401, 'service_api_key_invalid', 'The Service-API-Key is not valid: it is unknown, revoked, or not tied to a workspace.', null),
   apiKeyExpired: () => new ApiError(401, 'service_api_key_expired', 'The Service-API-Key has expired: ask for a new key.', null),
   invalidRequest: (issues: FieldIssue[]) =>
-    new ApiError(400, 'invalid_request', `The request is not valid: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}.`, { errors: issues }),
+    new ApiError(
+      400,
+      'invalid_request',
+      `The request is not valid: ${issues.map((i) => `${i.field}: ${i.message.replace(/\.$/, '')}`).join('; ')}.`,
+      { errors: issues },
+    ),
   branchRequired: () => new ApiError(400, 'branch_required', 'The Service-Branch header is required for this operation.'),
   invalidBranch: (name: string) =>
     new ApiError(400, 'invalid_branch', `"${name}" is not a valid branch name (git ref rules: no spaces, "..", "~", "^", ":", "?", "*", "[", "\\" or control characters).`),
@@ -34,6 +39,11 @@ export const errors = {
   entityNotFound: (type: string, id: string) => new ApiError(404, 'entity_not_found', `No ${type} "${id}" on this branch.`),
   versionNotFound: (type: string, id: string, version: string) =>
     new ApiError(404, 'version_not_found', `The ${type} "${id}" has no published version "${version}".`),
+  credentialNotFound: (id: string) => new ApiError(404, 'credential_not_found', `The workspace has no credential "${id}".`),
+  credentialNameTaken: (name: string) =>
+    new ApiError(409, 'credential_name_taken', `Another credential of the workspace is named "${name}": choose another name, or change that credential.`),
+  credentialRevoked: (id: string) =>
+    new ApiError(409, 'credential_revoked', `The credential "${id}" is revoked and is never sent again: create a new credential.`),
   internal: () =>
     new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
 };

@@ -9,3 +9,14 @@ export function parseInput<S extends $ZodType>(schema: S, value: unknown, locati
     result.error.issues.map((issue) => ({ in: location, field: issue.path.join('.') || location, message: issue.message })),
   );
 }
+
+/** The JSON body of a request: absent when empty, a 400 when it is not JSON. */
+export function jsonBody(body: string | null | undefined, isBase64Encoded: boolean): unknown {
+  const text = body && isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+  if (!text || !text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw errors.invalidRequest([{ in: 'body', field: 'body', message: 'is not valid JSON' }]);
+  }
+}

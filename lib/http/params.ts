@@ -16,3 +16,5 @@ export const entityScope = ({ principal, branch, path }: Call<unknown>) => ({
 });
 
 export const entityRef = (call: Call<unknown>): EntityRef => ({ ...entityScope(call), id: call.path.entityId ?? '' });
+
+export const credentialIdParam = (call: Call<unknown>) => call.path.credentialId ?? '';

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 
@@ -12,6 +13,7 @@ export interface EmbeddedDynamo {
  */
 export async function startEmbeddedDynamo(options: { dataDir?: string; port?: number } = {}): Promise<EmbeddedDynamo> {
   // Table changes take effect at once instead of after dynalite's simulated delays.
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

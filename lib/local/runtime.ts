@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createStore } from '../store/index.ts';
 import { ensureTable } from '../store/dynamo/create-table.ts';
 import { startEmbeddedDynamo } from './embedded-dynamo.ts';
@@ -20,9 +23,16 @@ export interface LocalRuntimeOptions {
  * from the environment as on Lambda, so it is set here before any is loaded.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
-  const dynamo = await startEmbeddedDynamo({ dataDir: options.dataDir, port: options.dynamoPort ?? 0 });
+  const dynamo = await startEmbeddedDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port: options.dynamoPort ?? 0 });
   const config = { tableName: localTableName, endpoint: dynamo.endpoint };
-  Object.assign(process.env, { TABLE_NAME: config.tableName, DYNAMODB_ENDPOINT: config.endpoint });
+  Object.assign(process.env, {
+    TABLE_NAME: config.tableName,
+    DYNAMODB_ENDPOINT: config.endpoint,
+    // Kept beside the data it protects, so credentials stored in DATA_DIR open after a restart.
+    CREDENTIALS_KEY_FILE: process.env.CREDENTIALS_KEY_FILE ?? join(options.dataDir ?? mkdtempSync(join(tmpdir(), 'rules-local-')), 'credentials.key'),
+    // Demos call providers on this machine.
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? 'true',
+  });
   await ensureTable(config);
   const store = createStore(config);
   const { apiKey } = options.seed === false ? { apiKey: '' } : await seedDemo(store, { apiKey: options.apiKey });

@@ -27,7 +27,7 @@ const failure = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 });
 
-const pathParameterSchemas: Record<string, z.ZodType> = { entityType: z.enum(entityTypes), entityId: entityIdSchema };
+const pathParameterSchemas: Record<string, z.ZodType> = { entityType: z.enum(entityTypes), entityId: entityIdSchema, credentialId: z.string() };
 
 const headerParameter = (name: string, required: boolean, description: string) => ({
   name,
@@ -48,7 +48,12 @@ function operation(route: Route) {
     const { description, ...rest } = jsonSchema(schema as z.ZodType, 'input');
     return { name, in: 'query', required: !safeParse(schema, undefined).success, description, schema: rest };
   });
-  const response = responses[route.operationId as keyof typeof responses];
+  const response: { data: z.ZodType; created?: boolean } = responses[route.operationId as keyof typeof responses];
+  const success = {
+    description: 'success',
+    headers: { 'x-request-id': { schema: { type: 'string' } } },
+    content: { 'application/json': { schema: jsonSchema(envelope(response.data), 'output') } },
+  };
   const branch =
     route.branch === 'none'
       ? []
@@ -58,16 +63,15 @@ function operation(route: Route) {
     summary: route.summary,
     ...(route.deprecated && { deprecated: true }),
     parameters: [...pathParameters, ...branch, ...queryParameters],
+    ...(route.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body as unknown as z.ZodType, 'input') } } } }),
     responses: {
-      200: {
-        description: 'success',
-        headers: { 'x-request-id': { schema: { type: 'string' } } },
-        content: { 'application/json': { schema: jsonSchema(envelope(response.data), 'output') } },
-      },
+      200: success,
+      ...(response.created && { 201: { ...success, description: 'created' } }),
       400: failure('invalid_request, invalid_branch, branch_not_found or branch_required; data holds field details for invalid_request'),
       401: failure('service_api_key_empty, service_api_key_invalid or service_api_key_expired; data is null'),
-      404: failure('not found: route_not_found, entity_type_not_found, entity_not_found or version_not_found'),
+      404: failure('not found: route_not_found, entity_type_not_found, entity_not_found, version_not_found or credential_not_found'),
       405: failure(methodNotAllowed.message),
+      409: failure('conflict: credential_name_taken or credential_revoked'),
       429: failure(gatewayResponses.THROTTLED!.message),
       500: failure('internal_error: retry after a delay, backing off exponentially'),
     },

@@ -2,10 +2,44 @@ import { z } from 'zod';
 import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/schema.ts';
 import type { routes } from '../http/routes.ts';
 
-/** What `data` holds in each operation's success envelope; every route must have an entry. */
+const timestamp = z.string().datetime();
+
+const credentialSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.literal('apiKey'),
+  key: z.string().describe('the header or query parameter name, exactly as the provider names it'),
+  placement: z.enum(['header', 'query']),
+  description: z.string(),
+  valueHint: z.string().describe('the last characters of the value at most; the value itself is never returned'),
+  status: z.enum(['active', 'revoked']),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  rotatedAt: timestamp.optional(),
+  revokedAt: timestamp.optional(),
+});
+
+const testResultSchema = z.object({
+  status: z.number().int().describe("the provider's HTTP status; 0 when no answer came"),
+  ok: z.boolean(),
+  durationMs: z.number(),
+  message: z.string().describe('what the answer means for the key: 401 wrong or revoked, 403 valid but lacking the permission'),
+  failure: z.enum(['dns', 'refused', 'timeout', 'tls', 'too_large', 'too_many_redirects', 'network']).optional(),
+});
+
+/**
+ * What `data` holds in each operation's success envelope; every route must
+ * have an entry. `created`: a new resource answers 201, a retried create 200.
+ */
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
   listEntitiesLegacy: { data: z.array(entitySummarySchema) },
   getEntity: { data: entityDetailSchema },
   getEntityLegacy: { data: entityRecordSchema },
-} satisfies Record<keyof typeof routes, { data: z.ZodType }>;
+  createCredential: { data: credentialSchema, created: true },
+  listCredentials: { data: z.array(credentialSchema) },
+  getCredential: { data: credentialSchema },
+  updateCredential: { data: credentialSchema },
+  revokeCredential: { data: credentialSchema },
+  testCredential: { data: testResultSchema },
+} satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean }>;

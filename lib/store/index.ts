@@ -1,13 +1,25 @@
 /** The store's public surface, and the DynamoDB-backed instance a function uses. */
 import { cachedDirectory } from './cached-directory.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
+import { DynamoCredentialStore } from './dynamo/credentials.ts';
 import { DynamoStore } from './dynamo/store.ts';
 import type { DirectoryStore, Store } from './types.ts';
 
 export * from './types.ts';
 export { tableDefinition } from './table.ts';
 
-export const createStore = (config: DynamoConfig): Store => new DynamoStore(createDocumentClient(config), config.tableName);
+export function createStore(config: DynamoConfig): Store {
+  const client = createDocumentClient(config);
+  const parts = [new DynamoStore(client, config.tableName), new DynamoCredentialStore(client, config.tableName)];
+  // One object with every part's methods, bound, so callers see a single store.
+  return Object.fromEntries(
+    parts.flatMap((part) =>
+      Object.getOwnPropertyNames(Object.getPrototypeOf(part))
+        .filter((name) => name !== 'constructor')
+        .map((name) => [name, (part as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(part)]),
+    ),
+  ) as unknown as Store;
+}
 
 let fromEnv: { store: Store; directory: DirectoryStore } | undefined;
 

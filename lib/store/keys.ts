@@ -41,3 +41,9 @@ export const versionPartition = (ref: EntityRef) => `VER:${ref.workspaceId}:${re
 /** Zero-padded so that versions sort by number. */
 export const versionSortKey = (version: string) => `V:${version.slice(1).padStart(9, '0')}`;
 export const versionKey = (ref: EntityRef, version: string): ItemKey => ({ PK: versionPartition(ref), SK: versionSortKey(version) });
+
+/** A workspace's credentials and the claims on their names share one partition. */
+export const credentialsPartition = (workspaceId: string) => `CREDS:${workspaceId}`;
+export const credentialPrefix = 'C:';
+export const credentialKey = (workspaceId: string, id: string): ItemKey => ({ PK: credentialsPartition(workspaceId), SK: `${credentialPrefix}${id}` });
+export const credentialNameKey = (workspaceId: string, name: string): ItemKey => ({ PK: credentialsPartition(workspaceId), SK: `N:${name.toLowerCase()}` });

@@ -3,6 +3,7 @@
  * DynamoDB adapter in `./dynamo` implements it; nothing outside `lib/store`
  * touches the SDK.
  */
+import type { SealedSecret } from '../credentials/sealing.ts';
 import type { Audit, EntityKind, EntityRecord, EntityStatus, EntityType, VersionInfo } from '../entities/schema.ts';
 
 export interface Workspace {
@@ -97,10 +98,50 @@ export interface EntityStore {
   putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo): Promise<boolean>;
 }
 
-export type Store = DirectoryStore & EntityStore;
+export type Store = DirectoryStore & EntityStore & CredentialStore;
 
 export class RevisionConflict extends Error {
-  constructor(readonly ref: EntityRef) {
-    super(`${ref.entityType} ${ref.id} changed while it was being written`);
+  /** `what`: the item that changed, as people name it ("rule shipping-cost"). */
+  constructor(what: string) {
+    super(`${what} changed while it was being written`);
   }
+}
+
+export const describeRef = (ref: EntityRef) => `${ref.entityType} ${ref.id}`;
+
+export type CredentialPlacement = 'header' | 'query';
+
+/** An API-key credential as stored: the value only sealed (see lib/credentials/sealing.ts). */
+export interface StoredCredential {
+  id: string;
+  workspaceId: string;
+  name: string;
+  type: 'apiKey';
+  key: string;
+  placement: CredentialPlacement;
+  description: string;
+  /** The value's last characters at most, for people to recognise it. */
+  valueHint: string;
+  /** Absent once revoked: a revoked credential can never be sent again. */
+  secret?: SealedSecret;
+  createdAt: string;
+  updatedAt: string;
+  rotatedAt?: string;
+  revokedAt?: string;
+  revision: number;
+}
+
+export interface CredentialStore {
+  getCredential(workspaceId: string, id: string, options?: { withSecret?: boolean }): Promise<StoredCredential | undefined>;
+  /** Every credential of the workspace, without secrets, by id. */
+  listCredentials(workspaceId: string): Promise<StoredCredential[]>;
+  /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
+  putCredential(credential: StoredCredential, expectedRevision: number): Promise<void>;
+  /**
+   * Claims a name (case-insensitive) for a credential unless another holds it;
+   * returns the holder. With `replacing`, takes the claim over from that holder only.
+   */
+  claimCredentialName(workspaceId: string, name: string, credentialId: string, replacing?: string): Promise<string>;
+  /** Gives a name up, if this credential still holds it. */
+  releaseCredentialName(workspaceId: string, name: string, credentialId: string): Promise<void>;
 }

@@ -34,6 +34,7 @@ const onlyOfType = (type: string) => {
   return found[0]!;
 };
 const tableId = logicalId(stack.table);
+const keyId = logicalId(stack.credentialsKey);
 const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
 const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
 
@@ -84,11 +85,16 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 256,
-        Timeout: 10,
+        Timeout: route.outbound ? 20 : 10,
         Role: { 'Fn::GetAtt': [logicalId(fn.role), 'Arn'] },
         LoggingConfig: { LogGroup: { Ref: logicalId(fn.logGroup) } },
       });
-      expect(props.Environment.Variables).toEqual({ TABLE_NAME: { Ref: tableId }, POWERTOOLS_SERVICE_NAME: 'rules-service' });
+      expect(props.Environment.Variables).toEqual({
+        TABLE_NAME: { Ref: tableId },
+        POWERTOOLS_SERVICE_NAME: 'rules-service',
+        // The key's ARN, never a secret: only the functions that seal or open values get it.
+        ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
+      });
       expect(resources[logicalId(fn.logGroup)]!.Properties.RetentionInDays).toBeGreaterThan(0);
     }
   });
@@ -102,7 +108,9 @@ describe('functions', () => {
       expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
       const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
       const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-      expect(logs.length + dynamo.length).toBe(statements.length);
+      const kms = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      expect(logs.length + dynamo.length + kms.length).toBe(statements.length);
+      expect(kms.length > 0, route.operationId).toBe(route.keyAccess !== undefined);
       // Logs: only its own log group.
       for (const s of logs) {
         expect(actionsOf(s).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
@@ -115,6 +123,17 @@ describe('functions', () => {
       for (const write of writeActions) expect(actions, route.operationId).not.toContain(write);
       expect(actions.some((a) => a.includes('*'))).toBe(false);
       for (const s of dynamo) for (const resource of [s.Resource].flat()) expect([tableArn, indexArn]).toContainEqual(resource);
+    }
+  });
+
+  it('keeps a rotating, retained KMS key and grants each function exactly its use of it', () => {
+    template.hasResource('AWS::KMS::Key', { Properties: { EnableKeyRotation: true }, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    const expected = { encrypt: ['kms:GenerateDataKey'], decrypt: ['kms:Decrypt'], encryptDecrypt: ['kms:Decrypt', 'kms:GenerateDataKey'] };
+    for (const route of routeList) {
+      const fn = functionOf(route);
+      const kms = statementsOf(logicalId(fn.role)).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      expect(kms.flatMap(actionsOf).sort(), route.operationId).toEqual(route.keyAccess ? expected[route.keyAccess] : []);
+      for (const s of kms) expect(s.Resource).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     }
   });
 

@@ -96,7 +96,7 @@ describe('errors', () => {
         { in: 'query', field: 'pageSize', message: 'must be an integer from 1 to 100' },
       ],
     });
-    expect(error.message).toContain('pageNo must be an integer from 1 to 1000000');
-    expect(error.message).toContain('pageSize must be an integer from 1 to 100');
+    expect(error.message).toContain('pageNo: must be an integer from 1 to 1000000');
+    expect(error.message).toContain('pageSize: must be an integer from 1 to 100');
   });
 });

@@ -69,7 +69,7 @@ describe('list query (legacy)', () => {
     const error = rejection(legacyListQuerySchema, { pageNo: '0', pageSize: '1000', name: 'x'.repeat(201) });
     expect(issues(error).map((i) => i.field).sort()).toEqual(['name', 'pageNo', 'pageSize']);
     expect(issues(error).every((i) => i.in === 'query' && i.message.length > 0)).toBe(true);
-    for (const field of ['pageNo', 'pageSize', 'name']) expect(error.message).toContain(`${field} `);
+    for (const field of ['pageNo', 'pageSize', 'name']) expect(error.message).toContain(`${field}: `);
   });
 });
 

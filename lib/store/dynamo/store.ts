@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EntityKind, EntityRecord, VersionInfo } from '../../entities/schema.ts';
 import { tableDefinition, type IndexDefinition } from '../table.ts';
 import {
@@ -29,20 +21,21 @@ import {
 } from '../keys.ts';
 import {
   RevisionConflict,
+  describeRef,
   type ApiKey,
   type Branch,
   type EntityRef,
   type EntityScope,
   type ListQuery,
   type Page,
-  type Store,
+  type DirectoryStore,
+  type EntityStore,
   type StoredEntity,
   type Summary,
   type Workspace,
 } from '../types.ts';
 import { isConditionFailure, setAll } from './expressions.ts';
-
-type Item = Record<string, unknown>;
+import { pick, projection, TableClient, type Item } from './table-client.ts';
 
 const { byName, byKindName, byCreated, byUpdated } = tableDefinition.indexes;
 const summaryFields = ['id', 'name', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt'] as const;
@@ -50,52 +43,9 @@ const recordFields = [...summaryFields, 'definition', 'checksum'] as const;
 const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum'] as const;
 const versionInfoFields = ['version', 'checksum', 'publishedAt', 'publishedBy'] as const;
 
-const pick = <K extends string>(item: Item, fields: readonly K[]) =>
-  Object.fromEntries(fields.map((f) => [f, item[f]])) as Record<K, unknown>;
-
-/** `#f0, #f1, ...` with its names, for projections that touch reserved words such as name and status. */
-function projection(fields: readonly string[]) {
-  const names = Object.fromEntries(fields.map((f, i) => [`#p${i}`, f]));
-  return { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names };
-}
-
 const totalAttribute = 'total';
 
-export class DynamoStore implements Store {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  private async get(key: object, fields?: readonly string[], consistent = false): Promise<Item | undefined> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent, ...(fields && projection(fields)) }),
-    );
-    return Item;
-  }
-
-  /** Puts an item unless one with its key exists; returns the stored item either way. */
-  private async putIfAbsent(item: Item & { PK: string; SK: string }): Promise<Item> {
-    try {
-      await this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
-      return item;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return (await this.get({ PK: item.PK, SK: item.SK }, undefined, true)) ?? item;
-    }
-  }
-
-  private async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
-    const items: Item[] = [];
-    let ExclusiveStartKey: Item | undefined;
-    do {
-      const page = await this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
-
+export class DynamoStore extends TableClient implements DirectoryStore, EntityStore {
   // Workspaces, branches and API keys
 
   async getWorkspace(id: string) {
@@ -223,7 +173,7 @@ export class DynamoStore implements Store {
         }),
       ));
     } catch (error) {
-      if (isConditionFailure(error)) throw new RevisionConflict(ref);
+      if (isConditionFailure(error)) throw new RevisionConflict(describeRef(ref));
       throw error;
     }
     await this.settleCount(ref, stored);

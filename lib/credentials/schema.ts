@@ -1,0 +1,81 @@
+/**
+ * Request bodies of the credential operations (zod/mini, as in every API
+ * function). A value is checked for what would corrupt a request, and no
+ * message ever repeats it.
+ */
+import * as z from 'zod/mini';
+
+export const placements = ['header', 'query'] as const;
+
+/** RFC 9110 token: what a header name may be. */
+export const headerNamePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Visible characters with inner spaces: what a header value may carry without being altered or split. */
+const headerValuePattern = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
+/** No surrounding whitespace, no control characters or line breaks. */
+const cleanValuePattern = /^[^\s\p{Cc}\p{Zl}\p{Zp}](?:[^\p{Cc}\p{Zl}\p{Zp}]*[^\s\p{Cc}\p{Zl}\p{Zp}])?$/u;
+const noControlCharacters = /^[^\p{Cc}]*$/u;
+
+const text = (max: number) =>
+  z.string().check(z.maxLength(max, { error: `must be at most ${max} characters` }), z.regex(noControlCharacters, { error: 'must not contain control characters' }));
+
+const name = z.string().check(
+  z.minLength(1, { error: 'must not be empty' }),
+  z.maxLength(100, { error: 'must be at most 100 characters' }),
+  z.regex(/^\S(?:[^\p{Cc}]*\S)?$/u, { error: 'must not start or end with whitespace or contain control characters' }),
+);
+const key = z.string().check(
+  z.minLength(1, { error: 'must not be empty' }),
+  z.maxLength(256, { error: 'must be at most 256 characters' }),
+  z.regex(noControlCharacters, { error: 'must not contain control characters' }),
+);
+const value = z.string().check(
+  z.minLength(1, { error: 'must not be empty' }),
+  z.maxLength(4096, { error: 'must be at most 4096 characters' }),
+  z.regex(cleanValuePattern, { error: 'must hold no surrounding whitespace, control characters or line breaks' }),
+);
+const placement = z.enum(placements, { error: 'must be header or query' });
+
+/** Checks that depend on where the key goes; for a change they run on the merged result. */
+export function placementIssues(credential: { key: string; placement: (typeof placements)[number]; value?: string }) {
+  const issues: { field: string; message: string }[] = [];
+  if (credential.placement === 'header' && !headerNamePattern.test(credential.key))
+    issues.push({ field: 'key', message: 'must be a valid HTTP header name (letters, digits and !#$%&\'*+.^_`|~-) when placed in a header' });
+  if (credential.placement === 'header' && credential.value !== undefined && !headerValuePattern.test(credential.value))
+    issues.push({ field: 'value', message: 'must be visible ASCII or Latin-1 characters when placed in a header' });
+  return issues;
+}
+
+/** Unknown fields are refused: a misspelt "valeu" must not leave the value unchanged unnoticed. */
+const bodyObject = <S extends z.core.$ZodLooseShape>(shape: S) =>
+  z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : 'must be a JSON object'),
+  });
+
+export const createCredentialSchema = bodyObject({
+  name,
+  type: z.literal('apiKey', { error: 'must be apiKey' }),
+  key,
+  value,
+  placement: z._default(placement, 'header'),
+  description: z._default(text(500), ''),
+});
+export type CreateCredential = z.output<typeof createCredentialSchema>;
+
+export const updateCredentialSchema = bodyObject({
+  name: z.optional(name),
+  key: z.optional(key),
+  value: z.optional(value),
+  placement: z.optional(placement),
+  description: z.optional(text(500)),
+});
+export type UpdateCredential = z.output<typeof updateCredentialSchema>;
+
+const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+
+export const testCredentialSchema = bodyObject({
+  url: z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(4096, { error: 'must be at most 4096 characters' })),
+  method: z._default(z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }), 'GET'),
+  headers: z.optional(z.record(z.string().check(z.regex(headerNamePattern, { error: 'must be a valid header name' })), text(8192))),
+  body: z.optional(z.unknown()),
+});
+export type TestCredential = z.output<typeof testCredentialSchema>;

@@ -1,0 +1,210 @@
+/**
+ * API-key credentials of a workspace: create, read, change (rename, move,
+ * rotate), revoke, and test against the provider. Values are sealed before
+ * they are stored and opened only for the duration of an outbound call.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { errors } from '../http/errors.ts';
+import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
+import { RevisionConflict, type CredentialStore, type StoredCredential } from '../store/types.ts';
+import { seal, unseal, type Keyring } from './sealing.ts';
+import { placementIssues, type CreateCredential, type TestCredential, type UpdateCredential } from './schema.ts';
+
+export interface CredentialDeps {
+  store: CredentialStore;
+  keyring: Keyring;
+}
+
+/** What the API shows of a credential: never the value, only a hint of it. */
+export type CredentialView = Omit<StoredCredential, 'secret' | 'revision' | 'workspaceId'> & { status: 'active' | 'revoked' };
+
+export const toView = ({ secret: _secret, revision: _revision, workspaceId: _workspaceId, ...rest }: StoredCredential): CredentialView => ({
+  ...rest,
+  status: rest.revokedAt ? 'revoked' : 'active',
+});
+
+/** At most the last 4 characters, fewer for short values, so the hint never gives most of a key away. */
+export const valueHint = (value: string) => `••••${value.slice(value.length - Math.min(4, Math.floor(value.length / 4)))}`;
+
+const now = () => new Date().toISOString();
+const newId = () => `cred_${randomBytes(10).toString('hex')}`;
+
+function assertPlacement(credential: Parameters<typeof placementIssues>[0]) {
+  const issues = placementIssues(credential);
+  if (issues.length) throw errors.invalidRequest(issues.map((i) => ({ in: 'body', ...i })));
+}
+
+async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof RevisionConflict) || i >= 5) throw error;
+    }
+  }
+}
+
+async function sameValue(deps: CredentialDeps, stored: StoredCredential, value: string) {
+  if (!stored.secret) return false;
+  const current = Buffer.from(await unseal(deps.keyring, stored.secret, { workspaceId: stored.workspaceId, credentialId: stored.id }));
+  const candidate = Buffer.from(value);
+  return current.length === candidate.length && timingSafeEqual(current, candidate);
+}
+
+/**
+ * Claims `name` for a credential, taking it over from a holder that no longer
+ * uses it (renamed or revoked since, or a create that never finished).
+ */
+async function claimName(store: CredentialStore, workspaceId: string, name: string, id: string): Promise<StoredCredential | undefined> {
+  let holder = await store.claimCredentialName(workspaceId, name, id);
+  for (let attempt = 0; holder !== id && attempt < 3; attempt++) {
+    const other = await store.getCredential(workspaceId, holder);
+    if (other && !other.revokedAt && other.name.toLowerCase() === name.toLowerCase()) return other;
+    holder = await store.claimCredentialName(workspaceId, name, id, holder);
+  }
+  if (holder !== id) throw new RevisionConflict(`the name "${name}"`);
+  return undefined;
+}
+
+/**
+ * Creates a credential. Names are unique in a workspace, which makes a
+ * retried create safe: the same request again returns the credential it made.
+ */
+export async function createCredential(deps: CredentialDeps, workspaceId: string, input: CreateCredential) {
+  assertPlacement(input);
+  const id = newId();
+  const holder = await claimName(deps.store, workspaceId, input.name, id);
+  if (holder) {
+    const same =
+      holder.key === input.key && holder.placement === input.placement && holder.description === input.description && holder.name === input.name;
+    if (same && (await sameValue(deps, await withSecret(deps, holder), input.value))) return { credential: toView(holder), created: false };
+    throw errors.credentialNameTaken(input.name);
+  }
+  const timestamp = now();
+  const credential: StoredCredential = {
+    id,
+    workspaceId,
+    name: input.name,
+    type: 'apiKey',
+    key: input.key,
+    placement: input.placement,
+    description: input.description,
+    valueHint: valueHint(input.value),
+    secret: await seal(deps.keyring, input.value, { workspaceId, credentialId: id }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    revision: 1,
+  };
+  await deps.store.putCredential(credential, 0);
+  return { credential: toView(credential), created: true };
+}
+
+async function withSecret(deps: CredentialDeps, credential: StoredCredential) {
+  return (await deps.store.getCredential(credential.workspaceId, credential.id, { withSecret: true })) ?? credential;
+}
+
+export async function getCredential(store: CredentialStore, workspaceId: string, id: string): Promise<StoredCredential> {
+  const credential = await store.getCredential(workspaceId, id);
+  if (!credential) throw errors.credentialNotFound(id);
+  return credential;
+}
+
+/** One page of the workspace's credentials, by name. */
+export async function listCredentials(store: CredentialStore, workspaceId: string, page: { pageNo: number; pageSize: number }) {
+  const all = (await store.listCredentials(workspaceId)).sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || (a.id < b.id ? -1 : 1));
+  const offset = (page.pageNo - 1) * page.pageSize;
+  return { data: all.slice(offset, offset + page.pageSize).map(toView), paging: { ...page, totalCount: all.length } };
+}
+
+/** Renames, moves the key, edits the description or rotates the value, keeping the id that steps point at. */
+export function updateCredential(deps: CredentialDeps, workspaceId: string, id: string, change: UpdateCredential) {
+  return retryOnConflict(async () => {
+    const current = await deps.store.getCredential(workspaceId, id, { withSecret: true });
+    if (!current) throw errors.credentialNotFound(id);
+    if (current.revokedAt) throw errors.credentialRevoked(id);
+    const next: StoredCredential = {
+      ...current,
+      ...(change.name !== undefined && { name: change.name }),
+      ...(change.key !== undefined && { key: change.key }),
+      ...(change.placement !== undefined && { placement: change.placement }),
+      ...(change.description !== undefined && { description: change.description }),
+    };
+    assertPlacement({ key: next.key, placement: next.placement, value: change.value });
+    if (change.value === undefined && next.placement !== current.placement && next.placement === 'header') {
+      // The stored value must also suit a header; check it without returning it.
+      assertPlacement({ key: next.key, placement: next.placement, value: await unseal(deps.keyring, current.secret!, { workspaceId, credentialId: id }) });
+    }
+    const renamed = next.name.toLowerCase() !== current.name.toLowerCase();
+    if (renamed && (await claimName(deps.store, workspaceId, next.name, id))) throw errors.credentialNameTaken(next.name);
+    if (change.value !== undefined) {
+      next.secret = await seal(deps.keyring, change.value, { workspaceId, credentialId: id });
+      next.valueHint = valueHint(change.value);
+      next.rotatedAt = now();
+    }
+    const unchanged = JSON.stringify({ ...next, secret: undefined }) === JSON.stringify({ ...current, secret: undefined }) && change.value === undefined;
+    if (unchanged) return toView(current);
+    next.updatedAt = now();
+    next.revision = current.revision + 1;
+    await deps.store.putCredential(next, current.revision);
+    if (renamed) await deps.store.releaseCredentialName(workspaceId, current.name, id);
+    return toView(next);
+  });
+}
+
+/** Revokes: the sealed value is deleted, so nothing can send it again. Revoking twice is harmless. */
+export function revokeCredential(store: CredentialStore, workspaceId: string, id: string) {
+  return retryOnConflict(async () => {
+    const current = await store.getCredential(workspaceId, id);
+    if (!current) throw errors.credentialNotFound(id);
+    if (!current.revokedAt) {
+      const timestamp = now();
+      const revoked: StoredCredential = { ...current, revokedAt: timestamp, updatedAt: timestamp, revision: current.revision + 1 };
+      delete revoked.secret;
+      await store.putCredential(revoked, current.revision);
+      await store.releaseCredentialName(workspaceId, current.name, id);
+      return toView(revoked);
+    }
+    return toView(current);
+  });
+}
+
+/** The credential ready to place on an outbound call; what steps and the Git remote use. */
+export async function openCredential(deps: CredentialDeps, workspaceId: string, id: string): Promise<OutboundCredential> {
+  const credential = await deps.store.getCredential(workspaceId, id, { withSecret: true });
+  if (!credential) throw errors.credentialNotFound(id);
+  if (credential.revokedAt || !credential.secret) throw errors.credentialRevoked(id);
+  const value = await unseal(deps.keyring, credential.secret, { workspaceId, credentialId: id });
+  return { key: credential.key, value, placement: credential.placement };
+}
+
+export interface TestResult {
+  status: number;
+  ok: boolean;
+  durationMs: number;
+  message: string;
+  /** Why no answer came, when none did: dns, refused, timeout, tls, too_large, too_many_redirects, network. */
+  failure?: string;
+}
+
+/** Calls the provider with the key placed, and says what its answer means for the key. */
+export async function testCredential(
+  deps: CredentialDeps & { send: (request: OutboundRequest) => Promise<{ status: number; durationMs: number }> },
+  workspaceId: string,
+  id: string,
+  request: TestCredential,
+): Promise<TestResult> {
+  const credential = await openCredential(deps, workspaceId, id);
+  const started = Date.now();
+  try {
+    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+    const response = await deps.send({ url: request.url, method: request.method, headers: request.headers, body, credential });
+    const ok = response.status >= 200 && response.status < 300;
+    return { status: response.status, ok, durationMs: response.durationMs, message: describeProviderStatus(response.status) };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    if (error.failure === 'invalid_url' || error.failure === 'blocked_address')
+      throw errors.invalidRequest([{ in: 'body', field: 'url', message: error.message }]);
+    return { status: 0, ok: false, durationMs: Date.now() - started, message: error.message, failure: error.failure };
+  }
+}
+

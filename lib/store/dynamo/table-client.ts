@@ -1,0 +1,50 @@
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './expressions.ts';
+
+export type Item = Record<string, unknown>;
+
+export const pick = <K extends string>(item: Item, fields: readonly K[]) =>
+  Object.fromEntries(fields.map((f) => [f, item[f]])) as Record<K, unknown>;
+
+/** `#p0, #p1, ...` with its names, for projections that touch reserved words such as name, status and total. */
+export function projection(fields: readonly string[]) {
+  const names = Object.fromEntries(fields.map((f, i) => [`#p${i}`, f]));
+  return { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names };
+}
+
+/** The reads and writes every part of the DynamoDB adapter shares. */
+export class TableClient {
+  constructor(
+    protected readonly client: DynamoDBDocumentClient,
+    protected readonly tableName: string,
+  ) {}
+
+  protected async get(key: object, fields?: readonly string[], consistent = false): Promise<Item | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent, ...(fields && projection(fields)) }),
+    );
+    return Item;
+  }
+
+  /** Puts an item unless one with its key exists; returns the stored item either way. */
+  protected async putIfAbsent(item: Item & { PK: string; SK: string }): Promise<Item> {
+    try {
+      await this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+      return item;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return (await this.get({ PK: item.PK, SK: item.SK }, undefined, true)) ?? item;
+    }
+  }
+
+  protected async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    const items: Item[] = [];
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey }));
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+}
