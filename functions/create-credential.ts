@@ -1,9 +1,9 @@
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { createCredential } from '../lib/credentials/service.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
-import { routes } from '../lib/http/routes.ts';
+import { credentialRoutes } from '../lib/credentials/routes.ts';
 
-export const handler = endpoint(routes.createCredential, async ({ body, principal, store }) => {
+export const handler = endpoint(credentialRoutes.createCredential, async ({ body, principal, store }) => {
   const { credential, created } = await createCredential({ store, keyring: keyringFromEnv() }, principal.workspace.id, body);
   return { data: credential, status: created ? 201 : 200 };
 });

@@ -1,8 +1,8 @@
 import { getCredential, toView } from '../lib/credentials/service.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 import { credentialIdParam } from '../lib/http/params.ts';
-import { routes } from '../lib/http/routes.ts';
+import { credentialRoutes } from '../lib/credentials/routes.ts';
 
-export const handler = endpoint(routes.getCredential, async (call) => ({
+export const handler = endpoint(credentialRoutes.getCredential, async (call) => ({
   data: toView(await getCredential(call.store, call.principal.workspace.id, credentialIdParam(call))),
 }));

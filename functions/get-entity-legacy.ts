@@ -1,8 +1,8 @@
 import { getEntity } from '../lib/entities/service.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 import { entityRef } from '../lib/http/params.ts';
-import { routes } from '../lib/http/routes.ts';
+import { entityRoutes } from '../lib/entities/routes.ts';
 
-export const handler = endpoint(routes.getEntityLegacy, async (call) => ({
+export const handler = endpoint(entityRoutes.getEntityLegacy, async (call) => ({
   data: await getEntity(call.store, entityRef(call), { version: call.query.version, detailed: false }),
 }));

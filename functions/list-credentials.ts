@@ -1,5 +1,5 @@
 import { listCredentials } from '../lib/credentials/service.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
-import { routes } from '../lib/http/routes.ts';
+import { credentialRoutes } from '../lib/credentials/routes.ts';
 
-export const handler = endpoint(routes.listCredentials, ({ query, principal, store }) => listCredentials(store, principal.workspace.id, query));
+export const handler = endpoint(credentialRoutes.listCredentials, ({ query, principal, store }) => listCredentials(store, principal.workspace.id, query));

@@ -1,8 +1,8 @@
 import { revokeCredential } from '../lib/credentials/service.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 import { credentialIdParam } from '../lib/http/params.ts';
-import { routes } from '../lib/http/routes.ts';
+import { credentialRoutes } from '../lib/credentials/routes.ts';
 
-export const handler = endpoint(routes.revokeCredential, async (call) => ({
+export const handler = endpoint(credentialRoutes.revokeCredential, async (call) => ({
   data: await revokeCredential(call.store, call.principal.workspace.id, credentialIdParam(call)),
 }));

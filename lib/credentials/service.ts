@@ -202,8 +202,10 @@ export async function testCredential(
     return { status: response.status, ok, durationMs: response.durationMs, message: describeProviderStatus(response.status) };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
+    // What the caller asked for cannot be sent: a 400, not a failed test.
     if (error.failure === 'invalid_url' || error.failure === 'blocked_address')
       throw errors.invalidRequest([{ in: 'body', field: 'url', message: error.message }]);
+    if (error.failure === 'invalid_request') throw errors.invalidRequest([{ in: 'body', field: 'headers', message: error.message }]);
     return { status: 0, ok: false, durationMs: Date.now() - started, message: error.message, failure: error.failure };
   }
 }

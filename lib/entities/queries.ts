@@ -4,15 +4,8 @@
  * tree-shakes: the full zod would double every function's bundle.
  */
 import * as z from 'zod/mini';
+import { pageQuerySchema } from '../http/queries.ts';
 import { entityStatuses, versionLabelPattern } from './kinds.ts';
-
-const integer = (min: number, max: number, fallback: number, description: string) => {
-  const error = `must be an integer from ${min} to ${max}`;
-  return z._default(z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error })), fallback).register(
-    z.globalRegistry,
-    { description },
-  );
-};
 
 /** An empty filter (`?name=`) means no filter, as it does in most list APIs. */
 const filter = (max: number, description: string) =>
@@ -25,14 +18,6 @@ const filter = (max: number, description: string) =>
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
-
-export const maxPageSize = 100;
-
-/** Paging as every list has it (spec 4.1 and 8). */
-export const pageQuerySchema = z.object({
-  pageNo: integer(1, 1_000_000, 1, 'page number, from 1'),
-  pageSize: integer(1, maxPageSize, 10, 'items per page'),
-});
 
 export const legacyListQuerySchema = z.extend(pageQuerySchema, {
   name: filter(200, 'case-insensitive substring of the name'),

@@ -134,7 +134,7 @@ async function send(settings: Settings, request: OutboundRequest): Promise<Outbo
         return response;
       }
       if (++redirects > settings.maxRedirects)
-        throw new OutboundError('too_many_redirects', `The call to ${show(request.url)} was redirected more than ${settings.maxRedirects} times (last to ${shown}); the provider may be redirecting in a loop, or the URL is out of date.`, shown);
+        throw new OutboundError('too_many_redirects', `The call to ${show(request.url)} was redirected more than ${settings.maxRedirects} times (the last redirect came from ${shown}); the provider may be redirecting in a loop, or the URL is out of date.`, shown);
       hop = nextHop(hop, answer.status, answer.location, credential, shown, show);
     }
   } catch (error) {
@@ -297,7 +297,7 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
     const totalTimer = setTimeout(() => fail(totalTimeout(settings, shown)), remaining);
     const connectTimer = setTimeout(
       () => fail(new OutboundError('timeout', `Could not connect to ${shown} within ${settings.connectTimeoutMs} ms; check the host and port, and that the provider is reachable from this service.`, shown)),
-      Math.min(settings.connectTimeoutMs, remaining),
+      settings.connectTimeoutMs,
     );
     request.on('socket', (socket) => socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
     request.on('error', (error) => fail(error instanceof OutboundError ? error : fromNodeError(error, shown)));
