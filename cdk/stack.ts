@@ -13,6 +13,7 @@ import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-response
 import { routeList, type Route } from '../lib/http/routes.ts';
 import { stackOutputs as outputNames } from './outputs.ts';
 import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, serviceRestApi, throttling } from './rest-api.ts';
+import { PullPipeline } from './pull-pipeline.ts';
 import { ServiceFunction } from './service-function.ts';
 import { serviceTable } from './service-table.ts';
 
@@ -25,6 +26,7 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 export class RulesServiceStack extends Stack {
   readonly table: Table;
   readonly credentialsKey: Key;
+  readonly pull: PullPipeline;
   readonly api: RestApi;
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
@@ -38,6 +40,13 @@ export class RulesServiceStack extends Stack {
       enableKeyRotation: true,
       // Retained with the table: without the key, the sealed values kept there could never be opened.
       removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.pull = new PullPipeline(this, 'Pull', {
+      environment: { TABLE_NAME: this.table.tableName, CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn },
+      grant: (fn, needs) => {
+        this.grantTable(fn, needs.table);
+        if (needs.key) this.grantCredentialsKey(fn, needs.key);
+      },
     });
     this.api = serviceRestApi(this, 'Api');
 
@@ -95,12 +104,17 @@ export class RulesServiceStack extends Stack {
     const fn = new ServiceFunction(this, `${pascalCase(route.operationId)}Function`, {
       handler: route.handler,
       description: `${route.method} ${route.path}`,
-      environment: { TABLE_NAME: this.table.tableName, ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }) },
+      environment: {
+        TABLE_NAME: this.table.tableName,
+        ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }),
+        ...(route.queueAccess && { TASK_QUEUE_URL: this.pull.queue.queueUrl }),
+      },
       // Room for the outbound client's own 15 s limit, inside API Gateway's 29 s.
       ...(route.outbound && { timeout: Duration.seconds(20) }),
     });
     this.grantTable(fn, route.tableAccess);
     if (route.keyAccess) this.grantCredentialsKey(fn, route.keyAccess);
+    if (route.queueAccess) this.pull.queue.grantSendMessages(fn.role);
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }

@@ -4,6 +4,7 @@
  * message ever repeats it.
  */
 import * as z from 'zod/mini';
+import { unsendableHeaders } from '../outbound/index.ts';
 
 export const placements = ['header', 'query'] as const;
 
@@ -40,6 +41,8 @@ export function placementIssues(credential: { key: string; placement: (typeof pl
   const issues: { field: string; message: string }[] = [];
   if (credential.placement === 'header' && !headerNamePattern.test(credential.key))
     issues.push({ field: 'key', message: 'must be a valid HTTP header name (letters, digits and !#$%&\'*+.^_`|~-) when placed in a header' });
+  else if (credential.placement === 'header' && unsendableHeaders.has(credential.key.toLowerCase()))
+    issues.push({ field: 'key', message: `"${credential.key}" is a header the HTTP client sets itself and cannot carry a key` });
   if (credential.placement === 'header' && credential.value !== undefined && !headerValuePattern.test(credential.value))
     issues.push({ field: 'value', message: 'must be visible ASCII or Latin-1 characters when placed in a header' });
   return issues;

@@ -51,19 +51,29 @@ async function sameValue(deps: CredentialDeps, stored: StoredCredential, value: 
   return current.length === candidate.length && timingSafeEqual(current, candidate);
 }
 
+/** How long a name claim without its credential is taken for a create still under way, not one that died. */
+const claimGraceMs = 30_000;
+const claimWaitMs = 100;
+
 /**
- * Claims `name` for a credential, taking it over from a holder that no longer
- * uses it (renamed or revoked since, or a create that never finished).
+ * Claims `name` for a credential. A holder that no longer uses the name
+ * (renamed or revoked since, or a create that died) is taken over; a create
+ * still under way is waited for, so that two identical creates at once make
+ * one credential. Returns the credential that holds the name, if another does.
  */
 async function claimName(store: CredentialStore, workspaceId: string, name: string, id: string): Promise<StoredCredential | undefined> {
-  let holder = await store.claimCredentialName(workspaceId, name, id);
-  for (let attempt = 0; holder !== id && attempt < 3; attempt++) {
-    const other = await store.getCredential(workspaceId, holder);
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const claim = await store.claimCredentialName(workspaceId, name, id);
+    if (claim.credentialId === id) return undefined;
+    const other = await store.getCredential(workspaceId, claim.credentialId);
     if (other && !other.revokedAt && other.name.toLowerCase() === name.toLowerCase()) return other;
-    holder = await store.claimCredentialName(workspaceId, name, id, holder);
+    if (!other && Date.now() - Date.parse(claim.claimedAt) < claimGraceMs) {
+      await new Promise((resolve) => setTimeout(resolve, claimWaitMs));
+      continue;
+    }
+    if ((await store.claimCredentialName(workspaceId, name, id, claim.credentialId)).credentialId === id) return undefined;
   }
-  if (holder !== id) throw new RevisionConflict(`the name "${name}"`);
-  return undefined;
+  throw errors.credentialBusy(name);
 }
 
 /**

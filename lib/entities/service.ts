@@ -43,6 +43,33 @@ async function withRevisionRetry<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The working copy that writing `input` over `existing` makes: content from
+ * the input, creation and publication history from what was there, and the
+ * update stamp moved only when the content changed.
+ */
+export function nextWorkingCopy(input: EntityInput, checksum: string, existing: StoredEntity | undefined, actor: string, timestamp: string): StoredEntity {
+  const publishedChecksum = existing?.publishedChecksum ?? '';
+  const contentUnchanged = existing?.checksum === checksum;
+  return {
+    id: input.id,
+    name: input.name,
+    description: input.description,
+    type: input.type,
+    tags: input.tags,
+    definition: input.definition as Record<string, unknown>,
+    checksum,
+    status: publishedChecksum === checksum ? 'published' : 'draft',
+    version: existing?.version ?? '',
+    publishedChecksum,
+    createdAt: existing?.createdAt ?? timestamp,
+    createdBy: existing?.createdBy ?? actor,
+    updatedAt: contentUnchanged ? existing.updatedAt : timestamp,
+    updatedBy: contentUnchanged ? existing.updatedBy : actor,
+    revision: (existing?.revision ?? 0) + 1,
+  };
+}
+
 export interface WriteResult {
   entity: StoredEntity;
   outcome: 'created' | 'updated' | 'unchanged';
@@ -64,25 +91,7 @@ export function saveEntity(
   return withRevisionRetry(async () => {
     const existing = await store.getEntity(ref);
     if (existing && existing.checksum === checksum && existing.countedAs === input.type) return { entity: existing, outcome: 'unchanged' };
-    const timestamp = now();
-    const publishedChecksum = existing?.publishedChecksum ?? '';
-    const entity: StoredEntity = {
-      id: input.id,
-      name: input.name,
-      description: input.description,
-      type: input.type,
-      tags: input.tags,
-      definition: input.definition as Record<string, unknown>,
-      checksum,
-      status: publishedChecksum === checksum ? 'published' : 'draft',
-      version: existing?.version ?? '',
-      publishedChecksum,
-      createdAt: existing?.createdAt ?? timestamp,
-      createdBy: existing?.createdBy ?? actor,
-      updatedAt: existing?.checksum === checksum ? existing.updatedAt : timestamp,
-      updatedBy: existing?.checksum === checksum ? existing.updatedBy : actor,
-      revision: (existing?.revision ?? 0) + 1,
-    };
+    const entity = nextWorkingCopy(input, checksum, existing, actor, now());
     await store.putEntity(ref, entity, existing?.revision ?? 0, input.type);
     return { entity, outcome: !existing ? 'created' : existing.checksum === checksum ? 'unchanged' : 'updated' };
   });

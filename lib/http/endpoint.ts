@@ -67,7 +67,7 @@ const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxy
 });
 
 /** Turns whatever the handler returned or threw into an enveloped response, logging one line per request. */
-const envelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => {
+const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => {
   const started = new WeakMap<object, number>();
   const finish = (request: Request, response: APIGatewayProxyResult) => {
     request.response = response;
@@ -94,7 +94,7 @@ const envelope = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
         error = errors.internal();
       }
       const { status, code, message, data } = error as ApiError;
-      finish(request, jsonResponse(status, failureEnvelope(code, message, data), requestIdOf(request)));
+      finish(request, jsonResponse(status, failureEnvelope(code, message, bareErrors && data !== null ? {} : data), requestIdOf(request)));
     },
   };
 };
@@ -104,6 +104,8 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   /** Absent: the operation takes no body, and any body is ignored. */
   body?: B;
   branch: BranchMode;
+  /** Errors carry `data` {} (null for 401) instead of details. */
+  bareErrors?: boolean;
 }
 
 export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undefined>>(
@@ -113,7 +115,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>()
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(envelope())
+    .use(envelope(options.bareErrors))
     .use(authentication())
     .use(branchResolution(options.branch))
     .handler(async (event, context) => {

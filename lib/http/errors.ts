@@ -42,8 +42,13 @@ export const errors = {
   credentialNotFound: (id: string) => new ApiError(404, 'credential_not_found', `The workspace has no credential "${id}".`),
   credentialNameTaken: (name: string) =>
     new ApiError(409, 'credential_name_taken', `Another credential of the workspace is named "${name}": choose another name, or change that credential.`),
+  credentialBusy: (name: string) =>
+    new ApiError(409, 'credential_busy', `The credential "${name}" is being changed by another request: retry in a moment.`),
   credentialRevoked: (id: string) =>
     new ApiError(409, 'credential_revoked', `The credential "${id}" is revoked and is never sent again: create a new credential.`),
+  remoteNotConfigured: (status = 400) =>
+    new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling.'),
+  taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${id}" in this workspace.`),
   internal: () =>
     new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
 };

@@ -10,6 +10,7 @@
 import type * as z from 'zod/mini';
 import { credentialRoutes } from '../credentials/routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
+import { pullRoutes } from '../pull/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,15 +26,19 @@ export interface Route {
   branch: 'none' | 'optional' | 'required';
   query: z.ZodMiniObject;
   /** The JSON body it takes, if any. */
-  body?: z.ZodMiniObject;
+  body?: z.ZodMiniType;
   /** What the function may do to the table; the stack grants exactly this. */
   tableAccess: 'read' | 'readWrite';
   /** What it may do with the credentials key: seal values, open them, or both. */
   keyAccess?: 'encrypt' | 'decrypt' | 'encryptDecrypt';
   /** Whether it calls out to providers (through lib/outbound). */
   outbound?: boolean;
+  /** Whether it queues pull tasks. */
+  queueAccess?: 'send';
+  /** Errors carry `data` {} (null for 401) instead of details, as spec 7 has it for the pull. */
+  bareErrors?: boolean;
 }
 
-export const routes = { ...entityRoutes, ...credentialRoutes };
+export const routes = { ...entityRoutes, ...credentialRoutes, ...pullRoutes };
 
 export const routeList: readonly Route[] = Object.values(routes);

@@ -79,10 +79,10 @@ function localIdentity(sourceIp: string, userAgent: string | null): APIGatewayPr
   };
 }
 
-/** The Lambda context for one invocation of a route's function. */
-export function lambdaContext(route: Route, timeoutMs = 29_000): Context {
+/** The Lambda context for one invocation of a function: a route's, or one named by its file in functions/. */
+export function lambdaContext(fn: Pick<Route, 'handler'>, timeoutMs = 29_000): Context {
   const deadline = Date.now() + timeoutMs;
-  const functionName = `local-${route.handler}`;
+  const functionName = `local-${fn.handler}`;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,

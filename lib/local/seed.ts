@@ -1,7 +1,13 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { importEntities } from '../entities/import.ts';
+import { entityTypeOf } from '../entities/kinds.ts';
+import type { EntityInput } from '../entities/schema.ts';
+import { entityFolders } from '../pull/plan.ts';
 import type { Store } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts';
 import { demoRules, demoWorkflows, editedAfterPublishing } from './demo-entities.ts';
+import { createRepository } from './git-server.ts';
 
 export const demoWorkspaceId = 'demo';
 const actor = 'seed';
@@ -27,4 +33,28 @@ export async function seedDemo(store: Store, options: { apiKey?: string } = {}) 
   await importEntities(store, { workspaceId: workspace.id, branch: 'staging' }, sources([...demoRules.slice(0, 4), demoWorkflows[0]!]), { actor });
   const { key } = await createApiKey(store, workspace.id, { label: 'demo', secret: options.apiKey });
   return { workspace, apiKey: key };
+}
+
+export const demoRepository = 'demo.git';
+
+/** One file per entity, in the layout pulls read: rules/<id>.json and workflows/<id>.json. */
+const repositoryFiles = (entities: EntityInput[]) =>
+  Object.fromEntries(entities.map((e) => [`${entityFolders[entityTypeOf(e.type)]}/${e.id}.json`, `${JSON.stringify(e, null, 2)}\n`]));
+
+/**
+ * The demo workspace's Git remote: a repository with main and staging holding
+ * the demo rules and workflows, served by the local Git server. Made once; a
+ * remote the workspace was given by hand is left as it is.
+ */
+export async function seedDemoRemote(store: Store, gitRoot: string, gitUrl: string) {
+  if (!existsSync(join(gitRoot, demoRepository)))
+    await createRepository(gitRoot, demoRepository, {
+      main: repositoryFiles([...demoRules, ...demoWorkflows]),
+      staging: repositoryFiles([...demoRules.slice(0, 4), demoWorkflows[0]!]),
+    });
+  const url = `${gitUrl}/${demoRepository}`;
+  const current = await store.getRemote(demoWorkspaceId);
+  // A kept DATA_DIR may hold the demo remote at an earlier run's port: follow the server; keep any other remote.
+  const isDemoRemote = !current || (current.url.startsWith('http://127.0.0.1:') && current.url.endsWith(`/${demoRepository}`));
+  if (isDemoRemote && current?.url !== url) await store.putRemote(demoWorkspaceId, { url, updatedAt: new Date().toISOString() });
 }

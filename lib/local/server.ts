@@ -22,12 +22,12 @@ export interface LocalApi {
 
 const handlers = new Map<string, Promise<Handler>>();
 
-/** The function module of a route, imported on first use as Lambda would load it on a cold start. */
-function handlerOf(route: Route): Promise<Handler> {
-  let handler = handlers.get(route.handler);
+/** A function's handler (by its file in functions/), imported on first use as Lambda loads it on a cold start. */
+export function handlerOf(fn: Pick<Route, 'handler'>): Promise<Handler> {
+  let handler = handlers.get(fn.handler);
   if (!handler) {
-    handler = import(`../../functions/${route.handler}.ts`).then((module: { handler: Handler }) => module.handler);
-    handlers.set(route.handler, handler);
+    handler = import(`../../functions/${fn.handler}.ts`).then((module: { handler: Handler }) => module.handler);
+    handlers.set(fn.handler, handler);
   }
   return handler;
 }

@@ -27,7 +27,7 @@ const failure = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 });
 
-const pathParameterSchemas: Record<string, z.ZodType> = { entityType: z.enum(entityTypes), entityId: entityIdSchema, credentialId: z.string() };
+const pathParameterSchemas: Record<string, z.ZodType> = { entityType: z.enum(entityTypes), entityId: entityIdSchema, credentialId: z.string(), taskId: z.string() };
 
 const headerParameter = (name: string, required: boolean, description: string) => ({
   name,
@@ -63,13 +63,18 @@ function operation(route: Route) {
     summary: route.summary,
     ...(route.deprecated && { deprecated: true }),
     parameters: [...pathParameters, ...branch, ...queryParameters],
-    ...(route.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body as unknown as z.ZodType, 'input') } } } }),
+    ...(route.body && {
+      requestBody: {
+        required: !safeParse(route.body, undefined).success,
+        content: { 'application/json': { schema: jsonSchema(route.body as unknown as z.ZodType, 'input') } },
+      },
+    }),
     responses: {
       200: success,
       ...(response.created && { 201: { ...success, description: 'created' } }),
-      400: failure('invalid_request, invalid_branch, branch_not_found or branch_required; data holds field details for invalid_request'),
+      400: failure('invalid_request, invalid_branch, branch_not_found, branch_required or remote_not_configured; data holds field details for invalid_request (the pull: data {})'),
       401: failure('service_api_key_empty, service_api_key_invalid or service_api_key_expired; data is null'),
-      404: failure('not found: route_not_found, entity_type_not_found, entity_not_found, version_not_found or credential_not_found'),
+      404: failure('not found: route_not_found, entity_type_not_found, entity_not_found, version_not_found, credential_not_found, task_not_found or remote_not_configured'),
       405: failure(methodNotAllowed.message),
       409: failure('conflict: credential_name_taken or credential_revoked'),
       429: failure(gatewayResponses.THROTTLED!.message),

@@ -27,6 +27,24 @@ const testResultSchema = z.object({
   failure: z.enum(['dns', 'refused', 'timeout', 'tls', 'too_large', 'too_many_redirects', 'network']).optional(),
 });
 
+const changeCounts = z.object({ added: z.number().int(), updated: z.number().int(), deleted: z.number().int(), unchanged: z.number().int() });
+
+const taskStateSchema = z.enum(['pending', 'in-progress', 'completed', 'failed']);
+
+const taskSchema = z.object({
+  taskId: z.string(),
+  taskState: taskStateSchema,
+  branch: z.string(),
+  createdAt: timestamp,
+  startedAt: timestamp.optional(),
+  finishedAt: timestamp.optional(),
+  commit: z.string().optional().describe('the commit pulled, once completed'),
+  summary: z.object({ rule: changeCounts, workflow: changeCounts, ignoredFolders: z.array(z.string()) }).optional(),
+  error: z.string().optional().describe('what failed, in words a user can act on'),
+});
+
+const remoteSchema = z.object({ url: z.string(), credentialId: z.string().optional(), updatedAt: timestamp });
+
 /**
  * What `data` holds in each operation's success envelope; every route must
  * have an entry. `created`: a new resource answers 201, a retried create 200.
@@ -42,4 +60,10 @@ export const responses = {
   updateCredential: { data: credentialSchema },
   revokeCredential: { data: credentialSchema },
   testCredential: { data: testResultSchema },
+  pullRemote: { data: z.object({ taskId: z.string(), taskState: taskStateSchema }) },
+  pullRemoteV1: { data: z.object({ taskId: z.string(), taskState: taskStateSchema }) },
+  getPullTask: { data: taskSchema },
+  getTask: { data: taskSchema },
+  getRemote: { data: remoteSchema },
+  putRemote: { data: remoteSchema },
 } satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean }>;

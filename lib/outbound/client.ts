@@ -59,7 +59,7 @@ const USER_AGENT = 'rules-service/1.0';
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Hop-by-hop headers (RFC 9110 7.6.1) and headers this module computes; a caller's are dropped. */
-const DROPPED_HEADERS = new Set([
+export const DROPPED_HEADERS: ReadonlySet<string> = new Set([
   'host', 'content-length', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization',
   'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect',
 ]);

@@ -6,6 +6,7 @@
  */
 export {
   createOutboundClient,
+  DROPPED_HEADERS as unsendableHeaders,
   type OutboundClient,
   type OutboundCredential,
   type OutboundMethod,

@@ -3,6 +3,7 @@ import { cachedDirectory } from './cached-directory.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
 import { DynamoCredentialStore } from './dynamo/credentials.ts';
 import { DynamoStore } from './dynamo/store.ts';
+import { DynamoTaskStore } from './dynamo/tasks.ts';
 import type { DirectoryStore, Store } from './types.ts';
 
 export * from './types.ts';
@@ -10,7 +11,7 @@ export { tableDefinition } from './table.ts';
 
 export function createStore(config: DynamoConfig): Store {
   const client = createDocumentClient(config);
-  const parts = [new DynamoStore(client, config.tableName), new DynamoCredentialStore(client, config.tableName)];
+  const parts = [DynamoStore, DynamoCredentialStore, DynamoTaskStore].map((Part) => new Part(client, config.tableName));
   // One object with every part's methods, bound, so callers see a single store.
   return Object.fromEntries(
     parts.flatMap((part) =>

@@ -23,7 +23,8 @@ export const apiKeysOfWorkspace = (workspaceId: string) => `APIKEYS:${workspaceI
 
 /** The partition holding a branch's entities of one type, and their counter. */
 export const entityPartition = (workspaceId: string, branch: string, entityType: EntityType) => `ENT:${workspaceId}:${branch}:${entityType}`;
-export const entityKey = (ref: EntityRef): ItemKey => ({ PK: entityPartition(ref.workspaceId, ref.branch, ref.entityType), SK: `E:${ref.id}` });
+export const entityPrefix = 'E:';
+export const entityKey = (ref: EntityRef): ItemKey => ({ PK: entityPartition(ref.workspaceId, ref.branch, ref.entityType), SK: `${entityPrefix}${ref.id}` });
 /** The counter of a branch's entities of one type, or of one kind of them. */
 export const counterKey = (partition: string, kind?: string): ItemKey => ({ PK: partition, SK: kind ? `COUNT:${kind}` : 'COUNT' });
 export const counterPrefix = 'COUNT';
@@ -47,3 +48,8 @@ export const credentialsPartition = (workspaceId: string) => `CREDS:${workspaceI
 export const credentialPrefix = 'C:';
 export const credentialKey = (workspaceId: string, id: string): ItemKey => ({ PK: credentialsPartition(workspaceId), SK: `${credentialPrefix}${id}` });
 export const credentialNameKey = (workspaceId: string, name: string): ItemKey => ({ PK: credentialsPartition(workspaceId), SK: `N:${name.toLowerCase()}` });
+
+export const taskKey = (taskId: string): ItemKey => ({ PK: `TASK:${taskId}`, SK: 'TASK' });
+/** The sparse index partition of tasks not finished yet, sorted by the time they must be done by. */
+export const openTasksPartition = 'TASKS:open';
+export const remoteKey = (workspaceId: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: 'REMOTE' });

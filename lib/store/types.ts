@@ -42,6 +42,8 @@ export interface EntityRef extends EntityScope {
 export interface StoredEntity extends EntityRecord, Audit {
   /** Checksum of the latest published version, empty when never published. */
   publishedChecksum: string;
+  /** "remote" when a pull wrote it last. */
+  source?: 'remote';
   /** Store bookkeeping: the kind the branch counters include this entity as; unset until counted. */
   countedAs?: string;
 }
@@ -89,16 +91,87 @@ export interface EntityStore {
   putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind): Promise<void>;
   /**
    * Bulk path (pulls, benchmarks): writes many working copies of one branch and
-   * type in batches, without revision checks, then recounts the branch.
+   * type and deletes others, in batches, without revision checks, then
+   * recounts the branch if anything changed.
    */
-  writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[]): Promise<void>;
+  writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[], deletions?: string[]): Promise<void>;
   /** Sets the branch's counters from the index: the repair after bulk writes. */
   recount(scope: EntityScope): Promise<void>;
+  /** Every working copy of a branch and type, for a pull to compare with. */
+  listEntityStates(scope: EntityScope): Promise<EntityState[]>;
   /** Stores a published snapshot unless that version exists; returns false when it did. */
   putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo): Promise<boolean>;
 }
 
-export type Store = DirectoryStore & EntityStore & CredentialStore;
+export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
+
+export interface PullSummary {
+  /** Per entity type: how the pull changed the branch. */
+  rule: ChangeCounts;
+  workflow: ChangeCounts;
+  /** Top-level folders of the repository that hold no entities, ignored. */
+  ignoredFolders: string[];
+}
+
+export interface ChangeCounts {
+  added: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+}
+
+/** A remote pull task (spec 2.3 and 3), with what users need to follow it. */
+export interface Task {
+  taskId: string;
+  workspaceId: string;
+  branch: string;
+  taskState: TaskState;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  commit?: string;
+  summary?: PullSummary;
+  error?: string;
+  /** While in progress: until when the current run holds it; a run found past it is taken as dead. */
+  leaseUntil?: string;
+  /** Identifies the run that holds the task, so only it can finish it. */
+  runId?: string;
+  /** When the sweeper may end it if it is still open; for a run, its lease, for a retry, after the next delivery. */
+  dueAt?: string;
+}
+
+export interface RemoteConfig {
+  url: string;
+  credentialId?: string;
+  updatedAt: string;
+}
+
+/** What an entity is on a branch, for a pull to tell what changes. */
+export type EntityState = StoredEntity;
+
+export interface TaskStore {
+  getTask(taskId: string): Promise<Task | undefined>;
+  /** Writes a new task (pending). */
+  createTask(task: Task): Promise<void>;
+  /**
+   * Moves a task to new fields if it is in one of `from` states (and, with
+   * `runId`, still held by that run); returns the updated task, or undefined
+   * when the condition did not hold.
+   */
+  transitionTask(taskId: string, from: TaskState[], change: Partial<Task>, options?: { runId?: string; leaseExpiredBefore?: string }): Promise<Task | undefined>;
+  /** Open tasks (pending or in progress) whose deadline is before `now`: what the sweeper ends. */
+  listOverdueTasks(now: string): Promise<string[]>;
+  getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;
+  putRemote(workspaceId: string, remote: RemoteConfig): Promise<void>;
+  /** The branch's current pull task, and its last pulled commit. */
+  getBranchPull(workspaceId: string, branch: string): Promise<{ activeTaskId?: string; pulledCommit?: string } | undefined>;
+  /** Makes `taskId` the branch's active task if the active one is still `expected`; false otherwise. */
+  claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined): Promise<boolean>;
+  /** Ends the branch's active task (if it is this one), recording the pulled commit when given. */
+  releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
+}
+
+export type Store = DirectoryStore & EntityStore & CredentialStore & TaskStore;
 
 export class RevisionConflict extends Error {
   /** `what`: the item that changed, as people name it ("rule shipping-cost"). */
@@ -131,6 +204,11 @@ export interface StoredCredential {
   revision: number;
 }
 
+export interface NameClaim {
+  credentialId: string;
+  claimedAt: string;
+}
+
 export interface CredentialStore {
   getCredential(workspaceId: string, id: string, options?: { withSecret?: boolean }): Promise<StoredCredential | undefined>;
   /** Every credential of the workspace, without secrets, by id. */
@@ -139,9 +217,9 @@ export interface CredentialStore {
   putCredential(credential: StoredCredential, expectedRevision: number): Promise<void>;
   /**
    * Claims a name (case-insensitive) for a credential unless another holds it;
-   * returns the holder. With `replacing`, takes the claim over from that holder only.
+   * returns the claim as it stands. With `replacing`, takes the claim over from that holder only.
    */
-  claimCredentialName(workspaceId: string, name: string, credentialId: string, replacing?: string): Promise<string>;
+  claimCredentialName(workspaceId: string, name: string, credentialId: string, replacing?: string): Promise<NameClaim>;
   /** Gives a name up, if this credential still holds it. */
   releaseCredentialName(workspaceId: string, name: string, credentialId: string): Promise<void>;
 }

@@ -75,7 +75,8 @@ const functionOf = (route: Route) => stack.routeFunctions.get(route.operationId)
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per route', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routeList.length);
+    // One per route, plus the pull worker and sweeper.
+    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 2);
     for (const route of routeList) {
       const fn = functionOf(route);
       expect(fn, route.operationId).toBeDefined();
@@ -94,6 +95,7 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'rules-service',
         // The key's ARN, never a secret: only the functions that seal or open values get it.
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
+        ...(route.queueAccess && { TASK_QUEUE_URL: { Ref: logicalId(stack.pull.queue) } }),
       });
       expect(resources[logicalId(fn.logGroup)]!.Properties.RetentionInDays).toBeGreaterThan(0);
     }
@@ -134,6 +136,35 @@ describe('functions', () => {
       const kms = statementsOf(logicalId(fn.role)).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
       expect(kms.flatMap(actionsOf).sort(), route.operationId).toEqual(route.keyAccess ? expected[route.keyAccess] : []);
       for (const s of kms) expect(s.Resource).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    }
+  });
+
+  it('queues pull tasks with a dead-letter queue, alarms, a worker that outlives no visibility timeout, and a scheduled sweeper', () => {
+    const queue = resources[logicalId(stack.pull.queue)]!.Properties;
+    const worker = resources[logicalId(stack.pull.worker.function)]!.Properties;
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.pull.deadLetters), 'Arn'] }, maxReceiveCount: 3 });
+    expect(queue.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
+    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', TABLE_NAME: { Ref: tableId } });
+    expect(Number(worker.Environment.Variables.PULL_LEASE_MS)).toBeGreaterThan(worker.Timeout * 1000);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(stack.pull.worker.function) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.pull.queue), 'Arn'] },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 5 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+    expect(alarms.map((a) => a.Dimensions[0].Value)).toEqual(
+      expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(stack.pull.queue), 'QueueName'] }, { 'Fn::GetAtt': [logicalId(stack.pull.deadLetters), 'QueueName'] }]),
+    );
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.pull.sweeper.function), 'Arn'] } })],
+    });
+    // Only the pull routes may send to the queue.
+    for (const route of routeList) {
+      const sends = statementsOf(logicalId(functionOf(route).role)).flatMap(actionsOf).includes('sqs:SendMessage');
+      expect(sends, route.operationId).toBe(route.queueAccess === 'send');
     }
   });
 

@@ -1,12 +1,14 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { credentialKey, credentialNameKey, credentialPrefix, credentialsPartition } from '../keys.ts';
-import { RevisionConflict, type CredentialStore, type StoredCredential } from '../types.ts';
+import { RevisionConflict, type CredentialStore, type NameClaim, type StoredCredential } from '../types.ts';
 import { isConditionFailure } from './expressions.ts';
 import { pick, projection, TableClient } from './table-client.ts';
 
 const publicFields = [
   'id', 'workspaceId', 'name', 'type', 'key', 'placement', 'description', 'valueHint', 'createdAt', 'updatedAt', 'rotatedAt', 'revokedAt', 'revision',
 ] as const;
+
+const claimFields = ['credentialId', 'claimedAt'] as const;
 
 export class DynamoCredentialStore extends TableClient implements CredentialStore {
   async getCredential(workspaceId: string, id: string, options: { withSecret?: boolean } = {}) {
@@ -40,23 +42,24 @@ export class DynamoCredentialStore extends TableClient implements CredentialStor
     }
   }
 
-  async claimCredentialName(workspaceId: string, name: string, credentialId: string, replacing?: string) {
+  async claimCredentialName(workspaceId: string, name: string, credentialId: string, replacing?: string): Promise<NameClaim> {
     const key = credentialNameKey(workspaceId, name);
-    if (replacing === undefined) return (await this.putIfAbsent({ ...key, credentialId })).credentialId as string;
+    const claim = { credentialId, claimedAt: new Date().toISOString() };
+    if (replacing === undefined) return pick(await this.putIfAbsent({ ...key, ...claim }), claimFields) as unknown as NameClaim;
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'SET credentialId = :id',
+          UpdateExpression: 'SET credentialId = :id, claimedAt = :at',
           ConditionExpression: 'credentialId = :replacing',
-          ExpressionAttributeValues: { ':id': credentialId, ':replacing': replacing },
+          ExpressionAttributeValues: { ':id': credentialId, ':at': claim.claimedAt, ':replacing': replacing },
         }),
       );
-      return credentialId;
+      return claim;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      return (await this.get(key, ['credentialId'], true))?.credentialId as string;
+      return (await this.get(key, claimFields, true)) as unknown as NameClaim;
     }
   }
 

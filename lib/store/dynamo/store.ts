@@ -11,6 +11,7 @@ import {
   counterPrefix,
   counterSortKey,
   entityKey,
+  entityPrefix,
   entityPartition,
   kindPartition,
   nameSortKey,
@@ -40,7 +41,7 @@ import { pick, projection, TableClient, type Item } from './table-client.ts';
 const { byName, byKindName, byCreated, byUpdated } = tableDefinition.indexes;
 const summaryFields = ['id', 'name', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt'] as const;
 const recordFields = [...summaryFields, 'definition', 'checksum'] as const;
-const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum'] as const;
+const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum', 'source'] as const;
 const versionInfoFields = ['version', 'checksum', 'publishedAt', 'publishedBy'] as const;
 
 const totalAttribute = 'total';
@@ -264,13 +265,26 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
       );
   }
 
-  async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[]) {
-    const requests = entities.map(({ entity, kind }) => {
-      const ref = { ...scope, id: entity.id };
-      return { PutRequest: { Item: { ...entityKey(ref), ...entityAttributes(ref, entity, kind), countedAs: kind } } };
-    });
+  async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[], deletions: string[] = []) {
+    const requests = [
+      ...entities.map(({ entity, kind }) => {
+        const ref = { ...scope, id: entity.id };
+        return { PutRequest: { Item: { ...entityKey(ref), ...entityAttributes(ref, entity, kind), countedAs: kind } } };
+      }),
+      ...deletions.map((id) => ({ DeleteRequest: { Key: entityKey({ ...scope, id }) } })),
+    ];
+    if (requests.length === 0) return;
     for (let i = 0; i < requests.length; i += batchWriteLimit) await this.batchWrite(requests.slice(i, i + batchWriteLimit));
     await this.recount(scope);
+  }
+
+  async listEntityStates(scope: EntityScope) {
+    const items = await this.queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': entityPartition(scope.workspaceId, scope.branch, scope.entityType), ':prefix': entityPrefix },
+      ...projection(storedFields),
+    });
+    return items as unknown as StoredEntity[];
   }
 
   /** One BatchWriteItem, repeating what DynamoDB leaves unprocessed (throttling) with backoff. */

@@ -1,0 +1,89 @@
+/**
+ * Remote pull's asynchronous half: the task queue with its dead-letter queue
+ * and alarms, the worker that consumes it, and the sweeper that ends tasks no
+ * run can finish any more.
+ */
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function.ts';
+
+/** Receives of a message before it moves to the dead-letter queue; the worker fails the task on the last. */
+export const maxReceiveCount = 3;
+const workerTimeout = Duration.minutes(5);
+/** A run holds its task a little longer than the worker may run, so a live run is never taken over. */
+const leaseMs = workerTimeout.toMilliseconds() + 30_000;
+
+export interface PullPipelineProps {
+  /** Environment every function of the pipeline needs (table name, key id). */
+  environment: Record<string, string>;
+  /** Grants a function what it needs of the table and the credentials key. */
+  grant(fn: ServiceFunction, needs: { table: 'readWrite'; key?: 'decrypt' }): void;
+}
+
+export class PullPipeline extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly worker: ServiceFunction;
+  readonly sweeper: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: PullPipelineProps) {
+    super(scope, id);
+
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Tasks', {
+      // Longer than the worker may run, so a message is never handed to a second worker while the first still runs.
+      visibilityTimeout: Duration.seconds(Math.ceil(workerTimeout.toSeconds() * 1.2)),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount },
+    });
+
+    this.worker = new ServiceFunction(this, 'Worker', {
+      handler: 'pull-worker',
+      description: 'Runs remote pull tasks from the task queue',
+      timeout: workerTimeout,
+      // Unpacking a Git pack file is CPU- and memory-bound.
+      memorySize: 1024,
+      environment: { ...props.environment, MAX_RECEIVE_COUNT: String(maxReceiveCount), PULL_LEASE_MS: String(leaseMs) },
+    });
+    props.grant(this.worker, { table: 'readWrite', key: 'decrypt' });
+    this.worker.function.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: 1, maxConcurrency: 5, reportBatchItemFailures: true }),
+    );
+
+    this.sweeper = new ServiceFunction(this, 'Sweeper', {
+      handler: 'pull-sweeper',
+      description: 'Fails pull tasks that can no longer finish',
+      timeout: Duration.minutes(1),
+      environment: props.environment,
+    });
+    props.grant(this.sweeper, { table: 'readWrite' });
+    new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(this.sweeper.function)] });
+
+    new Alarm(this, 'BacklogAlarm', {
+      alarmDescription: 'Pull tasks are waiting: the worker is not keeping up or not running',
+      metric: this.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 100,
+      evaluationPeriods: 3,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    new Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: 'Pull task messages reached the dead-letter queue: their tasks failed after every retry',
+      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 0,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

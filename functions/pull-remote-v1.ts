@@ -1,0 +1,4 @@
+import { pullEndpoint } from '../lib/pull/endpoints.ts';
+import { pullRoutes } from '../lib/pull/routes.ts';
+
+export const handler = pullEndpoint(pullRoutes.pullRemoteV1);

@@ -1,0 +1,17 @@
+/** Handlers shared by the legacy and /dev/v1 forms of the pull operations. */
+import { endpoint } from '../http/endpoint.ts';
+import { storeFromEnv } from '../store/index.ts';
+import { queueFromEnv } from './queue.ts';
+import { getTask, taskView } from './remote.ts';
+import type { pullRoutes } from './routes.ts';
+import { startPull } from './start.ts';
+
+export const pullEndpoint = (route: (typeof pullRoutes)['pullRemote' | 'pullRemoteV1']) =>
+  endpoint(route, async ({ principal, branch }) => {
+    const task = await startPull({ store: storeFromEnv().store, queue: queueFromEnv() }, principal.workspace.id, branch);
+    const { taskId, taskState } = taskView(task);
+    return { data: { taskId, taskState } };
+  });
+
+export const taskEndpoint = (route: (typeof pullRoutes)['getPullTask' | 'getTask']) =>
+  endpoint(route, async ({ principal, path, store }) => ({ data: await getTask(store, principal.workspace.id, path.taskId ?? '') }));

@@ -1,0 +1,27 @@
+/** Where pull tasks wait for the worker: SQS, also in the local runtime (through its SQS endpoint). */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+
+export interface TaskMessage {
+  taskId: string;
+}
+
+export interface TaskQueue {
+  send(message: TaskMessage): Promise<void>;
+}
+
+let fromEnv: TaskQueue | undefined;
+
+/** TASK_QUEUE_URL names the queue; SQS_ENDPOINT points the client at the local runtime's SQS. */
+export function queueFromEnv(env: NodeJS.ProcessEnv = process.env): TaskQueue {
+  if (!fromEnv) {
+    const queueUrl = env.TASK_QUEUE_URL;
+    if (!queueUrl) throw new Error('TASK_QUEUE_URL is not set');
+    const client = new SQSClient(
+      env.SQS_ENDPOINT
+        ? { endpoint: env.SQS_ENDPOINT, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {},
+    );
+    fromEnv = { send: async (message) => void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }))) };
+  }
+  return fromEnv;
+}

@@ -1,0 +1,45 @@
+/** The workspace's Git remote: where pulls fetch from, and the credential they send. */
+import * as z from 'zod/mini';
+import { errors } from '../http/errors.ts';
+import type { CredentialStore, RemoteConfig, Task, TaskStore } from '../store/types.ts';
+import { validateRemoteUrl } from './remote-url.ts';
+
+export const putRemoteSchema = z.strictObject(
+  {
+    url: z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(2048, { error: 'must be at most 2048 characters' })),
+    credentialId: z.optional(z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(128, { error: 'must be at most 128 characters' }))),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : 'must be a JSON object') },
+);
+
+export async function putRemote(store: TaskStore & CredentialStore, workspaceId: string, input: z.output<typeof putRemoteSchema>): Promise<RemoteConfig> {
+  const problem = validateRemoteUrl(input.url);
+  if (problem) throw errors.invalidRequest([{ in: 'body', field: 'url', message: problem }]);
+  if (input.credentialId) {
+    const credential = await store.getCredential(workspaceId, input.credentialId);
+    if (!credential) throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: `no credential "${input.credentialId}" in this workspace` }]);
+    if (credential.revokedAt) throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'the credential is revoked' }]);
+    if (credential.placement !== 'header') throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'Git over HTTPS takes the key in a header: use a header credential' }]);
+  }
+  const remote: RemoteConfig = { url: input.url, ...(input.credentialId && { credentialId: input.credentialId }), updatedAt: new Date().toISOString() };
+  await store.putRemote(workspaceId, remote);
+  return remote;
+}
+
+export async function getRemote(store: TaskStore, workspaceId: string): Promise<RemoteConfig> {
+  const remote = await store.getRemote(workspaceId);
+  if (!remote) throw errors.remoteNotConfigured(404);
+  return remote;
+}
+
+/** A task as users see it: its progress, never the bookkeeping of runs. */
+export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error }: Task) => ({
+  taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error,
+});
+
+export async function getTask(store: TaskStore, workspaceId: string, taskId: string) {
+  const task = await store.getTask(taskId);
+  // Another workspace's task is not found, rather than forbidden: ids reveal nothing.
+  if (!task || task.workspaceId !== workspaceId) throw errors.taskNotFound(taskId);
+  return taskView(task);
+}

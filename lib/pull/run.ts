@@ -1,0 +1,126 @@
+/**
+ * The worker's part of a pull (spec 3): pending → in-progress → completed or
+ * failed. Each step is a conditional write, so a redelivered message never
+ * runs a task twice at once and a finished task is never reopened; a run that
+ * died leaves a lease that the next delivery, or the sweeper, sees expired.
+ */
+import { randomUUID } from 'node:crypto';
+import { entityTypes, type EntityType } from '../entities/kinds.ts';
+import type { OutboundCredential } from '../outbound/index.ts';
+import type { Store, StoredEntity, Task } from '../store/types.ts';
+import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
+
+export interface Snapshot {
+  commit: string;
+  files: RepositoryFile[];
+}
+
+export interface RunDeps {
+  store: Store;
+  fetchBranch(options: { url: string; branch: string; credential?: OutboundCredential }): Promise<Snapshot>;
+  openCredential(workspaceId: string, credentialId: string): Promise<OutboundCredential>;
+  /** How long a run may hold a task: longer than the worker's time limit. */
+  leaseMs: number;
+}
+
+export interface Delivery {
+  /** 1 for the first receive of the message. */
+  attempt: number;
+  /** The receive after which the queue gives the message to its dead-letter queue. */
+  maxAttempts: number;
+}
+
+/** Failures worth another delivery: network trouble and throttling, not a bad repository. */
+export const isTransient = (error: unknown) => (error as { transient?: boolean }).transient !== false;
+
+const shownProblems = 20;
+
+function describeProblems(problems: FileProblem[]) {
+  const listed = problems.slice(0, shownProblems).map((p) => `${p.path}: ${p.message}`);
+  const more = problems.length > shownProblems ? `; and ${problems.length - shownProblems} more` : '';
+  return `Nothing was applied: ${new Set(problems.map((p) => p.path)).size} file(s) are invalid. ${listed.join('; ')}${more}`;
+}
+
+class PullRejected extends Error {
+  readonly transient = false;
+}
+
+/** Claims the task for this run: a pending task, or one whose last run's lease ran out. */
+async function claim(store: Store, task: Task, leaseMs: number): Promise<Task | undefined> {
+  const now = new Date();
+  const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+  const change = { taskState: 'in-progress' as const, runId: randomUUID(), leaseUntil, dueAt: leaseUntil };
+  if (task.taskState === 'pending') return store.transitionTask(task.taskId, ['pending'], { ...change, startedAt: now.toISOString() });
+  return store.transitionTask(task.taskId, ['in-progress'], change, { leaseExpiredBefore: now.toISOString() });
+}
+
+async function finish(store: Store, task: Task, change: Partial<Task>) {
+  const ended = await store.transitionTask(task.taskId, ['in-progress'], { ...change, finishedAt: new Date().toISOString() }, { runId: task.runId });
+  if (ended) await store.releaseBranchPull(task.workspaceId, task.branch, task.taskId, change.taskState === 'completed' ? change.commit : undefined);
+}
+
+async function pull(deps: RunDeps, task: Task) {
+  const remote = await deps.store.getRemote(task.workspaceId);
+  if (!remote) throw new PullRejected('The workspace has no remote any more: set one with PUT /dev/v1/remote and pull again.');
+  const credential = remote.credentialId ? await deps.openCredential(task.workspaceId, remote.credentialId) : undefined;
+  const snapshot = await deps.fetchBranch({ url: remote.url, branch: task.branch, credential });
+  const { inputs, ignoredFolders, problems } = readEntityFiles(snapshot.files);
+  if (problems.length) throw new PullRejected(describeProblems(problems));
+  const scopes = Object.fromEntries(entityTypes.map((entityType) => [entityType, { workspaceId: task.workspaceId, branch: task.branch, entityType }]));
+  const current = Object.fromEntries(
+    await Promise.all(entityTypes.map(async (type) => [type, await deps.store.listEntityStates(scopes[type]!)] as const)),
+  ) as Record<EntityType, StoredEntity[]>;
+  const plan = planPull(inputs, current, ignoredFolders, new Date().toISOString());
+  for (const type of entityTypes) await deps.store.writeEntities(scopes[type]!, plan.writes[type], plan.deletions[type]);
+  return { commit: snapshot.commit, summary: plan.summary };
+}
+
+/**
+ * Runs one delivery of a task's message. Returns "retry" when the message
+ * should come back (a transient failure before its last delivery), "done"
+ * otherwise, including for a task that another run holds or that has ended.
+ */
+export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<'done' | 'retry'> {
+  const found = await deps.store.getTask(taskId);
+  if (!found || (found.taskState !== 'pending' && found.taskState !== 'in-progress')) return 'done';
+  const task = await claim(deps.store, found, deps.leaseMs);
+  if (!task) return 'done';
+  try {
+    const { commit, summary } = await pull(deps, task);
+    await finish(deps.store, task, { taskState: 'completed', commit, summary });
+    return 'done';
+  } catch (error) {
+    const message = (error as Error).message;
+    if (isTransient(error) && delivery.attempt < delivery.maxAttempts) {
+      // The next delivery may take the task over at once; the sweeper waits for it (a lease and a visibility timeout).
+      const now = Date.now();
+      await deps.store.transitionTask(
+        task.taskId,
+        ['in-progress'],
+        { leaseUntil: new Date(now).toISOString(), dueAt: new Date(now + 2 * deps.leaseMs).toISOString(), error: message },
+        { runId: task.runId },
+      );
+      return 'retry';
+    }
+    await finish(deps.store, task, { taskState: 'failed', error: message });
+    return 'done';
+  }
+}
+
+/** Ends tasks that can no longer finish: pending past their deadline, or in progress past their lease. */
+export async function sweepTasks(store: Store, now = new Date()): Promise<number> {
+  let swept = 0;
+  for (const taskId of await store.listOverdueTasks(now.toISOString())) {
+    const ended = await store.transitionTask(
+      taskId,
+      ['pending', 'in-progress'],
+      { taskState: 'failed', finishedAt: now.toISOString(), error: 'The pull stopped before it finished (the worker ran out of time or was never reached). Pull again.' },
+      { leaseExpiredBefore: now.toISOString() },
+    );
+    if (ended) {
+      await store.releaseBranchPull(ended.workspaceId, ended.branch, taskId);
+      swept++;
+    }
+  }
+  return swept;
+}

@@ -1,0 +1,39 @@
+/**
+ * Starting a pull (spec 4.4): the task is written as pending before its
+ * message is sent, a branch runs one pull at a time, and a message that cannot
+ * be sent fails the task rather than leaving it pending forever.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError, errors } from '../http/errors.ts';
+import type { Task, TaskStore } from '../store/types.ts';
+import type { TaskQueue } from './queue.ts';
+
+const openStates = new Set(['pending', 'in-progress']);
+
+export async function startPull(deps: { store: TaskStore; queue: TaskQueue }, workspaceId: string, branch: string): Promise<Task> {
+  if (!(await deps.store.getRemote(workspaceId))) throw errors.remoteNotConfigured();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const active = (await deps.store.getBranchPull(workspaceId, branch))?.activeTaskId;
+    if (active) {
+      const task = await deps.store.getTask(active);
+      if (task && openStates.has(task.taskState)) return task;
+    }
+    const task: Task = { taskId: randomUUID(), workspaceId, branch, taskState: 'pending', createdAt: new Date().toISOString() };
+    // Claim the branch first: of two pulls asked for at once, one claims and the other returns its task.
+    if (!(await deps.store.claimBranchPull(workspaceId, branch, task.taskId, active))) continue;
+    await deps.store.createTask(task);
+    try {
+      await deps.queue.send({ taskId: task.taskId });
+    } catch (error) {
+      await deps.store.transitionTask(task.taskId, ['pending'], {
+        taskState: 'failed',
+        finishedAt: new Date().toISOString(),
+        error: 'The pull could not be queued. Retry after a delay.',
+      });
+      await deps.store.releaseBranchPull(workspaceId, branch, task.taskId);
+      throw error;
+    }
+    return task;
+  }
+  throw new ApiError(409, 'pull_conflict', 'Other pulls of this branch were started at the same moment. Retry.');
+}

@@ -1,0 +1,142 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { branchKey, openTasksPartition, remoteKey, taskKey } from '../keys.ts';
+import { tableDefinition } from '../table.ts';
+import type { RemoteConfig, Task, TaskState, TaskStore } from '../types.ts';
+import { isConditionFailure, setAll } from './expressions.ts';
+import { pick, TableClient, type Item } from './table-client.ts';
+
+const taskFields = [
+  'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt',
+] as const;
+const { byName: openIndex } = tableDefinition.indexes;
+const openStates: TaskState[] = ['pending', 'in-progress'];
+/** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
+const taskRetentionSeconds = 30 * 24 * 3600;
+/** A pending task whose message never arrived is given up after this long. */
+const pendingDeadlineMs = 60 * 60 * 1000;
+
+/**
+ * Open tasks sit in a sparse index partition, sorted by when they must be done
+ * (a pending task's deadline, an in-progress task's lease), so the sweeper
+ * reads only the overdue ones; finished tasks leave it.
+ */
+function openIndexKeys(task: Pick<Task, 'taskState' | 'createdAt' | 'dueAt'>): Item {
+  if (!openStates.includes(task.taskState)) return {};
+  const due = task.dueAt ?? new Date(Date.parse(task.createdAt) + pendingDeadlineMs).toISOString();
+  return { [openIndex.partitionKey]: openTasksPartition, [openIndex.sortKey]: due };
+}
+
+export class DynamoTaskStore extends TableClient implements TaskStore {
+  async getTask(taskId: string) {
+    const item = await this.get(taskKey(taskId), taskFields, true);
+    return item && (pick(item, taskFields) as unknown as Task);
+  }
+
+  async createTask(task: Task) {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...taskKey(task.taskId),
+          ...task,
+          ...openIndexKeys(task),
+          [tableDefinition.timeToLiveAttribute]: Math.floor(Date.parse(task.createdAt) / 1000) + taskRetentionSeconds,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async transitionTask(taskId: string, from: TaskState[], change: Partial<Task>, options: { runId?: string; leaseExpiredBefore?: string } = {}) {
+    const current = await this.getTask(taskId);
+    if (!current) return undefined;
+    const next = { ...current, ...change };
+    const set = setAll({ ...change, ...openIndexKeys(next) });
+    const finished = !openStates.includes(next.taskState);
+    const conditions = [`#state IN (${from.map((_, i) => `:from${i}`).join(', ')})`];
+    const values: Item = { ...set.values, ...Object.fromEntries(from.map((state, i) => [`:from${i}`, state])) };
+    if (options.runId) {
+      conditions.push('runId = :runId');
+      values[':runId'] = options.runId;
+    }
+    if (options.leaseExpiredBefore) {
+      conditions.push('(attribute_not_exists(leaseUntil) OR leaseUntil < :expiry)');
+      values[':expiry'] = options.leaseExpiredBefore;
+    }
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: taskKey(taskId),
+          UpdateExpression: `${set.expression}${finished ? ` REMOVE ${openIndex.partitionKey}, ${openIndex.sortKey}, leaseUntil, dueAt` : ''}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: { ...set.names, '#state': 'taskState' },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes && (pick(Attributes, taskFields) as unknown as Task);
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async listOverdueTasks(now: string) {
+    const items = await this.queryAll({
+      IndexName: openIndex.name,
+      KeyConditionExpression: `${openIndex.partitionKey} = :open AND ${openIndex.sortKey} < :now`,
+      ExpressionAttributeValues: { ':open': openTasksPartition, ':now': now },
+      ProjectionExpression: 'PK',
+    });
+    return items.map((item) => (item.PK as string).slice('TASK:'.length));
+  }
+
+  async getRemote(workspaceId: string) {
+    return (await this.get(remoteKey(workspaceId), ['url', 'credentialId', 'updatedAt'], true)) as RemoteConfig | undefined;
+  }
+
+  async putRemote(workspaceId: string, remote: RemoteConfig) {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...remoteKey(workspaceId), ...remote } }));
+  }
+
+  async getBranchPull(workspaceId: string, branch: string) {
+    return (await this.get(branchKey(workspaceId, branch), ['activeTaskId', 'pulledCommit'], true)) as
+      | { activeTaskId?: string; pulledCommit?: string }
+      | undefined;
+  }
+
+  async claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined) {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: branchKey(workspaceId, branch),
+          UpdateExpression: 'SET activeTaskId = :taskId',
+          ConditionExpression: `attribute_exists(PK) AND ${expected === undefined ? 'attribute_not_exists(activeTaskId)' : 'activeTaskId = :expected'}`,
+          ExpressionAttributeValues: { ':taskId': taskId, ...(expected !== undefined && { ':expected': expected }) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string) {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: branchKey(workspaceId, branch),
+          UpdateExpression: `REMOVE activeTaskId${pulledCommit ? ' SET pulledCommit = :commit' : ''}`,
+          ConditionExpression: 'activeTaskId = :taskId',
+          ExpressionAttributeValues: { ':taskId': taskId, ...(pulledCommit && { ':commit': pulledCommit }) },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/** What a pulled commit changes: validation of every file first, then only real changes. */
+import { describe, expect, it } from 'vitest';
+import { entityChecksum } from '../../lib/entities/checksum.ts';
+import { entityInputSchema } from '../../lib/entities/schema.ts';
+import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
+import { planPull, readEntityFiles, type RepositoryFile } from '../../lib/pull/plan.ts';
+import type { StoredEntity } from '../../lib/store/types.ts';
+
+const file = (path: string, content: unknown): RepositoryFile => ({ path, content: Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)) });
+const [ruleA, ruleB, ruleC] = demoRules.map((r) => entityInputSchema.parse(r));
+const flow = entityInputSchema.parse(demoWorkflows[0]);
+
+const stored = (input: typeof ruleA, extra: Partial<StoredEntity> = {}): StoredEntity => ({
+  ...input!,
+  definition: input!.definition as Record<string, unknown>,
+  checksum: entityChecksum(input!),
+  status: 'draft',
+  version: '',
+  publishedChecksum: '',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  createdBy: 'cli',
+  updatedBy: 'cli',
+  revision: 3,
+  ...extra,
+});
+
+describe('reading the repository', () => {
+  it('reads rules/ and workflows/, reports other folders, skips other files', () => {
+    const { inputs, ignoredFolders, problems } = readEntityFiles([
+      file('rules/a.json', ruleA),
+      file('workflows/flow.json', flow),
+      file('README.md', '# rules'),
+      file('rules/notes.txt', 'hello'),
+      file('docs/guide.json', {}),
+      file('scripts/x/y.sh', 'echo'),
+    ]);
+    expect(problems).toEqual([]);
+    expect(inputs.rule.map((r) => r.id)).toEqual([ruleA!.id]);
+    expect(inputs.workflow.map((w) => w.id)).toEqual([flow!.id]);
+    expect(ignoredFolders).toEqual(['docs', 'scripts']);
+  });
+
+  it('lists every bad file: invalid JSON, invalid record, wrong folder, duplicate id', () => {
+    const { problems } = readEntityFiles([
+      file('rules/broken.json', '{ nope'),
+      file('rules/invalid.json', { ...ruleA, name: '' }),
+      file('rules/flow.json', flow),
+      file('rules/one.json', ruleB),
+      file('rules/two.json', ruleB),
+    ]);
+    expect(problems.map((p) => p.path)).toEqual(['rules/broken.json', 'rules/flow.json', 'rules/invalid.json', 'rules/two.json']);
+    expect(problems.find((p) => p.path === 'rules/flow.json')!.message).toMatch(/belongs in workflows\//);
+    expect(problems.find((p) => p.path === 'rules/two.json')!.message).toMatch(/also used by rules\/one.json/);
+  });
+});
+
+describe('planning', () => {
+  const now = '2026-06-01T00:00:00.000Z';
+  const none = { rule: [], workflow: [] };
+
+  it('adds what is new, updates what changed, keeps what is equal, deletes what the remote dropped', () => {
+    const changedB = { ...ruleB!, description: 'changed upstream' };
+    const current = {
+      rule: [stored(ruleA, { source: 'remote' }), stored(ruleB, { source: 'remote', version: 'v2', publishedChecksum: 'x' }), stored(ruleC, { source: 'remote' })],
+      workflow: [],
+    };
+    const plan = planPull({ rule: [ruleA!, changedB], workflow: [flow!] }, current, ['docs'], now);
+    expect(plan.summary).toEqual({
+      rule: { added: 0, updated: 1, deleted: 1, unchanged: 1 },
+      workflow: { added: 1, updated: 0, deleted: 0, unchanged: 0 },
+      ignoredFolders: ['docs'],
+    });
+    expect(plan.writes.rule.map((w) => w.entity.id)).toEqual([ruleB!.id]);
+    expect(plan.writes.rule[0]!.entity).toMatchObject({ version: 'v2', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: now, revision: 4, source: 'remote', status: 'draft' });
+    expect(plan.deletions.rule).toEqual([ruleC!.id]);
+  });
+
+  it('keeps entities made on the branch itself when the remote lacks them, and adopts equal ones without counting a change', () => {
+    const plan = planPull({ rule: [ruleA!], workflow: [] }, { rule: [stored(ruleA), stored(ruleB)], workflow: [] }, [], now);
+    expect(plan.deletions.rule).toEqual([]);
+    expect(plan.writes.rule.map((w) => [w.entity.id, w.entity.updatedAt])).toEqual([[ruleA!.id, '2026-01-01T00:00:00.000Z']]);
+    expect(plan.summary.rule).toEqual({ added: 0, updated: 0, deleted: 0, unchanged: 1 });
+  });
+
+  it('writes nothing for a commit the branch already has', () => {
+    const current = { rule: [stored(ruleA, { source: 'remote' })], workflow: [stored(flow, { source: 'remote' })] };
+    const plan = planPull({ rule: [ruleA!], workflow: [flow!] }, current, [], now);
+    expect([...plan.writes.rule, ...plan.writes.workflow, ...plan.deletions.rule, ...plan.deletions.workflow]).toEqual([]);
+    expect(planPull(none, none, [], now).summary.rule).toEqual({ added: 0, updated: 0, deleted: 0, unchanged: 0 });
+  });
+
+  it('marks a pulled entity published when it equals the published version', () => {
+    const published = stored(ruleA, { source: 'remote', version: 'v1', publishedChecksum: entityChecksum(ruleA!), description: 'edited locally' } as Partial<StoredEntity>);
+    published.checksum = 'edited';
+    const plan = planPull({ rule: [ruleA!], workflow: [] }, { rule: [published], workflow: [] }, [], now);
+    expect(plan.writes.rule[0]!.entity).toMatchObject({ status: 'published', version: 'v1' });
+  });
+});
