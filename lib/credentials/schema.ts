@@ -4,7 +4,7 @@
  * message ever repeats it.
  */
 import * as z from 'zod/mini';
-import { unsendableHeaders } from '../outbound/index.ts';
+import { DROPPED_HEADERS as unsendableHeaders } from '../outbound/headers.ts';
 
 export const placements = ['header', 'query'] as const;
 

@@ -1,3 +1,4 @@
+import { DROPPED_HEADERS } from './headers.ts';
 import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -58,11 +59,6 @@ export interface OutboundClient {
 const USER_AGENT = 'rules-service/1.0';
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Hop-by-hop headers (RFC 9110 7.6.1) and headers this module computes; a caller's are dropped. */
-export const DROPPED_HEADERS: ReadonlySet<string> = new Set([
-  'host', 'content-length', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization',
-  'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect',
-]);
 /** Headers that authorise the caller: like browsers do, not forwarded when a redirect leaves the origin. */
 const ORIGIN_BOUND_HEADERS = new Set(['authorization', 'cookie']);
 /** Headers that describe a body: dropped with the body when a redirect turns the request into a GET. */

@@ -6,7 +6,6 @@
  */
 export {
   createOutboundClient,
-  DROPPED_HEADERS as unsendableHeaders,
   type OutboundClient,
   type OutboundCredential,
   type OutboundMethod,
@@ -14,6 +13,7 @@ export {
   type OutboundRequest,
   type OutboundResponse,
 } from './client.ts';
+export { DROPPED_HEADERS as unsendableHeaders } from './headers.ts';
 export { OutboundError, type OutboundFailure } from './errors.ts';
 export { describeProviderStatus } from './provider-status.ts';
 export { redactUrl } from './url.ts';

@@ -32,9 +32,12 @@ export async function getRemote(store: TaskStore, workspaceId: string): Promise<
   return remote;
 }
 
-/** A task as users see it: its progress, never the bookkeeping of runs. */
+/**
+ * A task as users see it: its progress, never the bookkeeping of runs. A
+ * completed task shows no error: the one a retried delivery left is over.
+ */
 export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error }: Task) => ({
-  taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error,
+  taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error: taskState === 'completed' ? undefined : error,
 });
 
 export async function getTask(store: TaskStore, workspaceId: string, taskId: string) {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
+import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import type { Store, StoredEntity, Task } from '../store/types.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
@@ -59,10 +60,20 @@ async function finish(store: Store, task: Task, change: Partial<Task>) {
   if (ended) await store.releaseBranchPull(task.workspaceId, task.branch, task.taskId, change.taskState === 'completed' ? change.commit : undefined);
 }
 
+/** The remote's credential. One deleted or revoked since the remote was set fails the pull at once: no retry brings it back. */
+async function openRemoteCredential(deps: RunDeps, workspaceId: string, credentialId: string): Promise<OutboundCredential> {
+  try {
+    return await deps.openCredential(workspaceId, credentialId);
+  } catch (error) {
+    if (error instanceof ApiError) throw new PullRejected(`${error.message} Give the remote another credential with PUT /dev/v1/remote and pull again.`);
+    throw error;
+  }
+}
+
 async function pull(deps: RunDeps, task: Task) {
   const remote = await deps.store.getRemote(task.workspaceId);
   if (!remote) throw new PullRejected('The workspace has no remote any more: set one with PUT /dev/v1/remote and pull again.');
-  const credential = remote.credentialId ? await deps.openCredential(task.workspaceId, remote.credentialId) : undefined;
+  const credential = remote.credentialId ? await openRemoteCredential(deps, task.workspaceId, remote.credentialId) : undefined;
   const snapshot = await deps.fetchBranch({ url: remote.url, branch: task.branch, credential });
   const { inputs, ignoredFolders, problems } = readEntityFiles(snapshot.files);
   if (problems.length) throw new PullRejected(describeProblems(problems));
@@ -77,10 +88,13 @@ async function pull(deps: RunDeps, task: Task) {
 
 /**
  * Runs one delivery of a task's message. Returns "retry" when the message
- * should come back (a transient failure before its last delivery), "done"
+ * should come back (a transient failure before its last delivery);
+ * "dead-letter" when a transient failure lasted to the last delivery: the
+ * task is failed and the message is reported failed once more, so the queue
+ * moves it to the dead-letter queue (which raises an alarm); "done"
  * otherwise, including for a task that another run holds or that has ended.
  */
-export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<'done' | 'retry'> {
+export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<'done' | 'retry' | 'dead-letter'> {
   const found = await deps.store.getTask(taskId);
   if (!found || (found.taskState !== 'pending' && found.taskState !== 'in-progress')) return 'done';
   const task = await claim(deps.store, found, deps.leaseMs);
@@ -103,7 +117,7 @@ export async function runPullTask(deps: RunDeps, taskId: string, delivery: Deliv
       return 'retry';
     }
     await finish(deps.store, task, { taskState: 'failed', error: message });
-    return 'done';
+    return isTransient(error) ? 'dead-letter' : 'done';
   }
 }
 

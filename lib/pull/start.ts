@@ -19,9 +19,18 @@ export async function startPull(deps: { store: TaskStore; queue: TaskQueue }, wo
       if (task && openStates.has(task.taskState)) return task;
     }
     const task: Task = { taskId: randomUUID(), workspaceId, branch, taskState: 'pending', createdAt: new Date().toISOString() };
-    // Claim the branch first: of two pulls asked for at once, one claims and the other returns its task.
-    if (!(await deps.store.claimBranchPull(workspaceId, branch, task.taskId, active))) continue;
+    // The task exists before the branch names it: a pull that reads the claim always finds its task open,
+    // rather than taking a claim whose task is not written yet for a stale one and starting a second pull.
     await deps.store.createTask(task);
+    // Of two pulls asked for at once, one claims the branch and the other returns its task; the loser's task never runs.
+    if (!(await deps.store.claimBranchPull(workspaceId, branch, task.taskId, active))) {
+      await deps.store.transitionTask(task.taskId, ['pending'], {
+        taskState: 'failed',
+        finishedAt: new Date().toISOString(),
+        error: 'Another pull of this branch started at the same moment; this one was not run.',
+      });
+      continue;
+    }
     try {
       await deps.queue.send({ taskId: task.taskId });
     } catch (error) {

@@ -5,9 +5,10 @@ import type { TaskMessage } from './queue.ts';
 import { runPullTask, type RunDeps } from './run.ts';
 
 /**
- * Runs each message's task; a message whose task should be tried again is
- * reported as failed, so SQS redelivers only that one after its visibility
- * timeout, and after `maxAttempts` receives moves it to the dead-letter queue.
+ * Runs each message's task; a message whose task should be tried again, or
+ * whose last try failed transiently, is reported as failed, so SQS redelivers
+ * only that one after its visibility timeout, and after `maxAttempts`
+ * receives moves it to the dead-letter queue.
  */
 export async function handleTaskMessages(deps: RunDeps, event: SQSEvent, maxAttempts: number): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
@@ -17,7 +18,7 @@ export async function handleTaskMessages(deps: RunDeps, event: SQSEvent, maxAtte
       const attempt = Number(record.attributes.ApproximateReceiveCount);
       const outcome = await runPullTask(deps, taskId, { attempt, maxAttempts });
       logger.info('pull task delivery', { taskId, attempt, outcome });
-      if (outcome === 'retry') batchItemFailures.push({ itemIdentifier: record.messageId });
+      if (outcome !== 'done') batchItemFailures.push({ itemIdentifier: record.messageId });
     } catch (error) {
       logger.error('pull task delivery failed', error as Error);
       batchItemFailures.push({ itemIdentifier: record.messageId });
