@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ImportRejected, importEntities } from '../entities/import.ts';
+import { getRemote, putRemote } from '../pull/remote.ts';
 import { createStore } from '../store/index.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
 import { readImportSources } from './files.ts';
@@ -20,6 +21,8 @@ Commands:
   key revoke <workspace> <keyId>
   key expire <workspace> <keyId> [--at ISO-DATE]                   default: now
   import <workspace> <branch> <file-or-dir>... [--publish]         JSON records, validated all before any is written
+  remote set <workspace> <url> [--credential CREDENTIAL-ID]        the Git remote pulls fetch from
+  remote show <workspace>
 
 Target (default: the local runtime, ${defaultLocalEndpoint}, table rules-local):
   --local                 the local runtime started by npm start
@@ -41,6 +44,7 @@ const options = {
   'expires-at': { type: 'string' },
   at: { type: 'string' },
   publish: { type: 'boolean' },
+  credential: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -85,6 +89,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       const outcomes = await importEntities(store, { workspaceId, branch }, await readImportSources(paths), { actor: 'cli', publish: values.publish });
       return outcomes.map((o) => `${o.outcome.padEnd(9)} ${o.entityType} ${o.id}${o.version ? ` (${o.version})` : ''}  ${o.origin}`).join('\n');
     }
+    case 'remote set':
+      return json(await putRemote(store, arg(1, 'workspace'), { url: arg(2, 'url'), credentialId: values.credential }));
+    case 'remote show':
+      return json(await getRemote(store, arg(1, 'workspace')));
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
   }

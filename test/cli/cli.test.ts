@@ -109,3 +109,14 @@ it('answers usage errors with the usage text', async () => {
   await expect(cli('key', 'revoke', 'acme')).rejects.toThrow(/missing <keyId>/);
   expect(await runCli(['help'])).toContain('Usage: rules <command>');
 });
+
+describe('remote', () => {
+  it('sets and shows the Git remote, refusing a URL with a secret in it', async () => {
+    const set = JSON.parse(await cli('remote', 'set', 'acme', 'https://git.example.com/team/rules.git'));
+    expect(set).toMatchObject({ url: 'https://git.example.com/team/rules.git' });
+    expect(JSON.parse(await cli('remote', 'show', 'acme'))).toEqual(set);
+    await expect(cli('remote', 'set', 'acme', 'https://user:token@git.example.com/r.git')).rejects.toThrow(/No secret in the URL/);
+    await expect(cli('remote', 'set', 'acme', 'https://git.example.com/r.git', '--credential', 'cred_nope')).rejects.toThrow(/no credential/);
+    await expect(cli('remote', 'show', 'other')).rejects.toThrow(/no remote/);
+  });
+});
