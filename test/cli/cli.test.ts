@@ -2,30 +2,22 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { runCli, UsageError } from '../../lib/cli/main.ts';
 import { ImportRejected } from '../../lib/entities/import.ts';
-import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
-import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
-import { createStore, type Store } from '../../lib/store/index.ts';
+import type { Store } from '../../lib/store/index.ts';
 import { simpleRule, workflow } from '../helpers/entities.ts';
+import { useEmbeddedStore } from '../helpers/store.ts';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-let dynamo: EmbeddedDynamo;
+const fixture = useEmbeddedStore('cli-test');
 let store: Store;
 let cli: (...args: string[]) => Promise<string>;
 
-beforeAll(async () => {
-  dynamo = await startEmbeddedDynamo();
-  const config = { tableName: 'cli-test', endpoint: dynamo.endpoint };
-  await ensureTable(config);
-  store = createStore(config);
-  cli = (...args) => runCli([...args, '--endpoint', dynamo.endpoint, '--table', config.tableName], {});
+beforeAll(() => {
+  ({ store } = fixture);
+  cli = (...args) => runCli([...args, '--endpoint', fixture.dynamo.endpoint, '--table', fixture.config.tableName], {});
 });
-
-afterAll(() => dynamo?.close());
 
 describe('workspaces and branches', () => {
   it('creates a workspace with its default branch, idempotently', async () => {

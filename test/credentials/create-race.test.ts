@@ -2,27 +2,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { localKeyring } from '../../lib/credentials/local-keyring.ts';
 import type { Keyring } from '../../lib/credentials/sealing.ts';
 import { createCredential } from '../../lib/credentials/service.ts';
-import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
-import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
-import { createStore, type Store } from '../../lib/store/index.ts';
+import { useEmbeddedStore } from '../helpers/store.ts';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-let dynamo: EmbeddedDynamo;
-let store: Store;
-
-beforeAll(async () => {
-  dynamo = await startEmbeddedDynamo();
-  const config = { tableName: 'race', endpoint: dynamo.endpoint };
-  await ensureTable(config);
-  store = createStore(config);
-});
-
-afterAll(() => dynamo?.close());
+const fixture = useEmbeddedStore('race');
 
 it('returns the one credential to every identical create sent at once', async () => {
   const local = localKeyring(join(mkdtempSync(join(tmpdir(), 'rules-race-')), 'key'));
@@ -34,8 +20,8 @@ it('returns the one credential to every identical create sent at once', async ()
     decryptDataKey: (...args) => local.decryptDataKey(...args),
   };
   const input = { name: 'Race', type: 'apiKey' as const, key: 'X-Api-Key', value: 'sk_race_0123456789', placement: 'header' as const, description: '' };
-  const results = await Promise.all(Array.from({ length: 4 }, () => createCredential({ store, keyring: slow }, 'w', input)));
+  const results = await Promise.all(Array.from({ length: 4 }, () => createCredential({ store: fixture.store, keyring: slow }, 'w', input)));
   expect(new Set(results.map((r) => r.credential.id)).size).toBe(1);
   expect(results.filter((r) => r.created)).toHaveLength(1);
-  expect(await store.listCredentials('w')).toHaveLength(1);
+  expect(await fixture.store.listCredentials('w')).toHaveLength(1);
 });

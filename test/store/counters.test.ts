@@ -2,26 +2,13 @@
  * Counters under concurrency and interrupted writers: whatever interleaving
  * of writes to one entity, the counters end equal to what the index holds.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { saveEntity } from '../../lib/entities/service.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
-import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
-import { createStore, RevisionConflict, type Store } from '../../lib/store/index.ts';
+import { RevisionConflict } from '../../lib/store/index.ts';
+import { useEmbeddedStore } from '../helpers/store.ts';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-let dynamo: EmbeddedDynamo;
-let store: Store;
-
-beforeAll(async () => {
-  dynamo = await startEmbeddedDynamo();
-  const config = { tableName: 'counters', endpoint: dynamo.endpoint };
-  await ensureTable(config);
-  store = createStore(config);
-});
-
-afterAll(() => dynamo?.close());
+const fixture = useEmbeddedStore('counters');
 
 const asKind = (id: string, kind: 'simpleRule' | 'ruleSet'): EntityInput =>
   (kind === 'simpleRule'
@@ -31,7 +18,7 @@ const asKind = (id: string, kind: 'simpleRule' | 'ruleSet'): EntityInput =>
 /** Totals as the counters report them and as the index holds them. */
 async function totals(branch: string) {
   const list = async (kind?: string, pageSize = 1) =>
-    store.listEntities({ workspaceId: 'w', branch, entityType: 'rule', pageNo: 1, pageSize, sortBy: 'name', sortDir: 'asc', kind });
+    fixture.store.listEntities({ workspaceId: 'w', branch, entityType: 'rule', pageNo: 1, pageSize, sortBy: 'name', sortDir: 'asc', kind });
   const all = (await list(undefined, 100)).items;
   return {
     counted: { all: (await list()).totalCount, simpleRule: (await list('simpleRule')).totalCount, ruleSet: (await list('ruleSet')).totalCount },
@@ -42,7 +29,7 @@ async function totals(branch: string) {
 it('stays exact when concurrent writes move the same entities between kinds', async () => {
   const target = { workspaceId: 'w', branch: 'race' };
   for (let round = 0; round < 25; round++) {
-    const writes = Array.from({ length: 8 }, (_, i) => saveEntity(store, target, asKind(`e${round % 3}`, i % 2 ? 'ruleSet' : 'simpleRule'), 'test'));
+    const writes = Array.from({ length: 8 }, (_, i) => saveEntity(fixture.store, target, asKind(`e${round % 3}`, i % 2 ? 'ruleSet' : 'simpleRule'), 'test'));
     const results = await Promise.allSettled(writes);
     // Losing every retry to other writers is allowed; failing any other way is not.
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(RevisionConflict);
@@ -54,11 +41,11 @@ it('stays exact when concurrent writes move the same entities between kinds', as
 
 it('finishes a move that a writer claimed but never completed, without counting it twice', async () => {
   const target = { workspaceId: 'w', branch: 'interrupted' };
-  await saveEntity(store, target, asKind('a', 'simpleRule'), 'test');
+  await saveEntity(fixture.store, target, asKind('a', 'simpleRule'), 'test');
   // A writer that stopped after its content write and claim, before any counter moved.
   const { DynamoDBDocumentClient, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: fixture.dynamo.endpoint, region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
   await client.send(
     new UpdateCommand({
       TableName: 'counters',
@@ -71,8 +58,8 @@ it('finishes a move that a writer claimed but never completed, without counting 
   client.destroy();
   expect((await totals('interrupted')).counted).toEqual({ all: 1, simpleRule: 1, ruleSet: 0 });
   // The retry of that write takes the claim over.
-  await saveEntity(store, target, asKind('a', 'ruleSet'), 'test');
-  await saveEntity(store, target, asKind('a', 'ruleSet'), 'test');
+  await saveEntity(fixture.store, target, asKind('a', 'ruleSet'), 'test');
+  await saveEntity(fixture.store, target, asKind('a', 'ruleSet'), 'test');
   const { counted, indexed } = await totals('interrupted');
   expect(counted).toEqual({ all: 1, simpleRule: 0, ruleSet: 1 });
   expect(counted).toEqual(indexed);

@@ -6,14 +6,11 @@
  * skipping, descending order and the kind index together.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
-import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
-import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
-import { createStore, type ListQuery, type Store, type StoredEntity } from '../../lib/store/index.ts';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+import type { ListQuery, Store, StoredEntity } from '../../lib/store/index.ts';
+import { useEmbeddedStore } from '../helpers/store.ts';
 
 const target = { workspaceId: 'paging', branch: 'main' };
 const names = ['alpha', 'Alpha', 'beta', 'Beta rules', 'beta', 'gamma', 'delta', 'Delta', 'epsilon', 'zeta', 'eta', 'a', 'ab', 'ab c', 'abc'];
@@ -26,15 +23,12 @@ const definitions: Record<(typeof kinds)[number], unknown> = {
 const rule = (i: number, kind: (typeof kinds)[number], name = names[i % names.length]!): EntityInput =>
   ({ id: `r-${String(i).padStart(2, '0')}`, name, description: '', tags: [], type: kind, definition: definitions[kind] }) as EntityInput;
 
-let dynamo: EmbeddedDynamo;
+const fixture = useEmbeddedStore('paging');
 let store: Store;
 let entities: StoredEntity[];
 
 beforeAll(async () => {
-  dynamo = await startEmbeddedDynamo();
-  const config = { tableName: 'paging', endpoint: dynamo.endpoint };
-  await ensureTable(config);
-  store = createStore(config);
+  ({ store } = fixture);
   let clock = Date.parse('2026-01-01T00:00:00Z');
   const now = () => new Date((clock += 1000)).toISOString();
   for (let i = 0; i < 40; i++) await saveEntity(store, target, rule(i, kinds[i % 3]!), 'test', now);
@@ -44,8 +38,6 @@ beforeAll(async () => {
   for (let i = 0; i < 40; i += 5) await publishEntity(store, { ...target, entityType: 'rule', id: rule(i, 'simpleRule').id }, 'test', now);
   entities = await Promise.all(Array.from({ length: 40 }, (_, i) => store.getEntity({ ...target, entityType: 'rule', id: rule(i, 'simpleRule').id }))) as StoredEntity[];
 }, 60_000);
-
-afterAll(() => dynamo?.close());
 
 const sortKey = (e: StoredEntity, by: ListQuery['sortBy']) => `${by === 'name' ? e.name.toLowerCase() : e[by]}\u0001${e.id}`;
 
