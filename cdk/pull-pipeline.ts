@@ -15,6 +15,8 @@ import { ServiceFunction } from './service-function.ts';
 /** Receives of a message before it moves to the dead-letter queue; the worker fails the task on the last. */
 export const maxReceiveCount = 3;
 const workerTimeout = Duration.minutes(5);
+/** The first retry of a transient failure waits this long, the next twice as long. */
+const retryBaseSeconds = 30;
 /** A run holds its task a little longer than the worker may run, so a live run is never taken over. */
 const leaseMs = workerTimeout.toMilliseconds() + 30_000;
 
@@ -53,7 +55,14 @@ export class PullPipeline extends Construct {
       timeout: workerTimeout,
       // Unpacking a Git pack file is CPU- and memory-bound.
       memorySize: 1024,
-      environment: { ...props.environment, MAX_RECEIVE_COUNT: String(maxReceiveCount), PULL_LEASE_MS: String(leaseMs) },
+      environment: {
+        ...props.environment,
+        MAX_RECEIVE_COUNT: String(maxReceiveCount),
+        PULL_LEASE_MS: String(leaseMs),
+        PULL_RETRY_BASE_SECONDS: String(retryBaseSeconds),
+        // The worker delays a retry by changing the received message's visibility.
+        TASK_QUEUE_URL: this.queue.queueUrl,
+      },
     });
     props.grant(this.worker, { table: 'readWrite', key: 'decrypt' });
     this.worker.function.addEventSource(

@@ -5,6 +5,7 @@ import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
 import { logger } from '../lib/http/logger.ts';
 import { fetchBranch } from '../lib/pull/git-remote.ts';
+import { queueFromEnv } from '../lib/pull/queue.ts';
 import { handleTaskMessages } from '../lib/pull/worker.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 
@@ -21,6 +22,10 @@ export const handler = middy<SQSEvent>()
         leaseMs: Number(process.env.PULL_LEASE_MS ?? 6 * 60_000),
       },
       event,
-      Number(process.env.MAX_RECEIVE_COUNT ?? 3),
+      {
+        maxAttempts: Number(process.env.MAX_RECEIVE_COUNT ?? 3),
+        baseDelaySeconds: Number(process.env.PULL_RETRY_BASE_SECONDS ?? 30),
+        queue: queueFromEnv(),
+      },
     ),
   );

@@ -23,6 +23,8 @@ export interface LocalRuntimeOptions {
   seed?: boolean;
   /** How long a message the worker did not finish stays invisible (SQS's visibility timeout). */
   visibilityTimeoutMs?: number;
+  /** The first retry's delay, doubled for each further one. */
+  retryBaseSeconds?: number;
 }
 
 const worker = { handler: 'pull-worker' };
@@ -53,6 +55,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     TASK_QUEUE_URL: sqs.queueUrl,
     SQS_ENDPOINT: sqs.endpoint,
     MAX_RECEIVE_COUNT: String(maxReceiveCount),
+    PULL_RETRY_BASE_SECONDS: String(options.retryBaseSeconds ?? 1),
     PULL_LEASE_MS: process.env.PULL_LEASE_MS ?? String(5 * 60_000 + 30_000),
     // Demos call providers on this machine.
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? 'true',

@@ -1,6 +1,6 @@
 /**
  * SQS for the local runtime: an endpoint that speaks the SQS JSON protocol for
- * SendMessage, so the functions use the real SQS client, and a queue that hands
+ * SendMessage and ChangeMessageVisibility, so the functions use the real SQS client, and a queue that hands
  * SQS-shaped batches to the worker with SQS's visibility timeout, redelivery
  * (ApproximateReceiveCount) and dead-letter behaviour after `maxReceiveCount`.
  */
@@ -29,10 +29,13 @@ export function createLocalQueue(options: LocalQueueOptions) {
   const deadLetters: Message[] = [];
   let running: Promise<void> | undefined;
   const timers = new Set<NodeJS.Timeout>();
+  /** Visibility set by ChangeMessageVisibility for a receipt, used instead of the queue's timeout. */
+  const visibility = new Map<string, number>();
+  const receiptOf = (message: Message) => `${message.messageId}:${message.receiveCount}`;
 
   const record = (message: Message): SQSRecord => ({
     messageId: message.messageId,
-    receiptHandle: `${message.messageId}:${message.receiveCount}`,
+    receiptHandle: receiptOf(message),
     body: message.body,
     attributes: {
       ApproximateReceiveCount: String(message.receiveCount),
@@ -53,11 +56,13 @@ export function createLocalQueue(options: LocalQueueOptions) {
       deadLetters.push(message);
       return;
     }
+    const delayMs = visibility.get(receiptOf(message)) ?? options.visibilityTimeoutMs;
+    visibility.delete(receiptOf(message));
     const timer = setTimeout(() => {
       timers.delete(timer);
       ready.push(message);
       deliver();
-    }, options.visibilityTimeoutMs);
+    }, delayMs);
     timers.add(timer);
   };
 
@@ -90,6 +95,9 @@ export function createLocalQueue(options: LocalQueueOptions) {
       setImmediate(deliver);
       return message.messageId;
     },
+    changeVisibility(receiptHandle: string, timeoutMs: number) {
+      visibility.set(receiptHandle, timeoutMs);
+    },
     deadLetters,
     /** Resolves once nothing is being delivered or waiting to be (tests). */
     async idle() {
@@ -104,7 +112,7 @@ export function createLocalQueue(options: LocalQueueOptions) {
 
 export type LocalQueue = ReturnType<typeof createLocalQueue>;
 
-/** The SQS endpoint the functions' SQS client talks to; it understands SendMessage. */
+/** The SQS endpoint the functions' SQS client talks to; it understands SendMessage and ChangeMessageVisibility. */
 export async function startLocalSqs(queue: LocalQueue, options: { port?: number } = {}) {
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
@@ -114,10 +122,16 @@ export async function startLocalSqs(queue: LocalQueue, options: { port?: number 
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(JSON.stringify(body));
     };
-    if (target !== 'AmazonSQS.SendMessage') return reply(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${target} is not supported locally` });
-    const { MessageBody } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { MessageBody: string };
-    const messageId = queue.send(MessageBody);
-    reply(200, { MessageId: messageId, MD5OfMessageBody: createHash('md5').update(MessageBody).digest('hex') });
+    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { MessageBody: string; ReceiptHandle: string; VisibilityTimeout: number };
+    if (target === 'AmazonSQS.SendMessage') {
+      const messageId = queue.send(input.MessageBody);
+      return reply(200, { MessageId: messageId, MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') });
+    }
+    if (target === 'AmazonSQS.ChangeMessageVisibility') {
+      queue.changeVisibility(input.ReceiptHandle, input.VisibilityTimeout * 1000);
+      return reply(200, {});
+    }
+    reply(400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `${target} is not supported locally` });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

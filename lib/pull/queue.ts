@@ -1,5 +1,5 @@
 /** Where pull tasks wait for the worker: SQS, also in the local runtime (through its SQS endpoint). */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 export interface TaskMessage {
   taskId: string;
@@ -7,6 +7,8 @@ export interface TaskMessage {
 
 export interface TaskQueue {
   send(message: TaskMessage): Promise<void>;
+  /** Keeps a received message hidden for `seconds` more: how a retry backs off. */
+  delay(receiptHandle: string, seconds: number): Promise<void>;
 }
 
 let fromEnv: TaskQueue | undefined;
@@ -21,7 +23,11 @@ export function queueFromEnv(env: NodeJS.ProcessEnv = process.env): TaskQueue {
         ? { endpoint: env.SQS_ENDPOINT, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {},
     );
-    fromEnv = { send: async (message) => void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }))) };
+    fromEnv = {
+      send: async (message) => void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }))),
+      delay: async (receiptHandle, seconds) =>
+        void (await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }))),
+    };
   }
   return fromEnv;
 }

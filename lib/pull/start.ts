@@ -10,7 +10,7 @@ import type { TaskQueue } from './queue.ts';
 
 const openStates = new Set(['pending', 'in-progress']);
 
-export async function startPull(deps: { store: TaskStore; queue: TaskQueue }, workspaceId: string, branch: string): Promise<Task> {
+export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue, 'send'> }, workspaceId: string, branch: string): Promise<Task> {
   if (!(await deps.store.getRemote(workspaceId))) throw errors.remoteNotConfigured();
   for (let attempt = 0; attempt < 3; attempt++) {
     const active = (await deps.store.getBranchPull(workspaceId, branch))?.activeTaskId;

@@ -1,7 +1,8 @@
 /**
- * Synthetic rules for the read benchmarks: valid working copies of every rule
- * kind, with names that sort deterministically and a word that a name filter
- * can select one entity in ten by.
+ * Synthetic rules for the read and pull benchmarks: valid rules of every
+ * kind (as files and as working copies), with names that sort
+ * deterministically and a word that a name filter can select one entity in
+ * ten by.
  */
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import type { EntityInput, RuleKind } from '../../lib/entities/schema.ts';
@@ -35,18 +36,29 @@ function definitionOf(kind: RuleKind, i: number): EntityInput['definition'] {
   }
 }
 
-/** The i-th synthetic rule; serials are zero-padded so that names, and so the name index, sort by subject then serial. */
-export function syntheticRule(i: number, actor: string, at: string): { entity: StoredEntity; kind: RuleKind } {
+/**
+ * The i-th synthetic rule as a file or an import holds it; serials are
+ * zero-padded so that names, and so the name index, sort by subject then
+ * serial. `edition` 2 and up is the same rule edited (description and
+ * definition changed), for the pull benchmark's changed commit.
+ */
+export function syntheticRuleInput(i: number, edition = 1): EntityInput {
   const kind = kinds[i % kinds.length]!;
   const serial = String(i).padStart(6, '0');
-  const input = {
+  return {
     id: `rule-${serial}`,
     name: `${subjects[i % subjects.length]} rule ${serial}`,
-    description: `Synthetic ${kind} number ${serial}, generated for the read benchmark.`,
+    description: `Synthetic ${kind} number ${serial}, generated for the read benchmark.${edition > 1 ? ` Edition ${edition}.` : ''}`,
     type: kind,
     tags: ['bench', subjects[i % subjects.length]!],
-    definition: definitionOf(kind, i),
+    definition: definitionOf(kind, i + (edition - 1) * 7),
   } as EntityInput;
+}
+
+/** The i-th synthetic rule as the store holds it, a draft made by `actor` at `at`. */
+export function syntheticRule(i: number, actor: string, at: string): { entity: StoredEntity; kind: RuleKind } {
+  const input = syntheticRuleInput(i);
+  const kind = input.type as RuleKind;
   const entity: StoredEntity = {
     ...input,
     checksum: entityChecksum(input),

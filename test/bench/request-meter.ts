@@ -15,6 +15,8 @@ export interface MeteredRequest {
   body: string;
   /** Response body bytes (DynamoDB's Content-Length). */
   responseBytes: number;
+  /** From the request's arrival to the last byte of the response handed to the socket. */
+  ms: number;
 }
 
 interface ServerMessage {
@@ -28,14 +30,14 @@ const responseFinish = 'http.server.response.finish';
 
 export function meterRequests(endpoint: string) {
   const port = Number(new URL(endpoint).port);
-  const pending = new WeakMap<ServerResponse, { operation: string; chunks: Buffer[] }>();
+  const pending = new WeakMap<ServerResponse, { operation: string; chunks: Buffer[]; started: number }>();
   let seen: MeteredRequest[] = [];
   const ours = (server: Server) => (server.address() as AddressInfo | null)?.port === port;
 
   const onStart = (message: unknown) => {
     const { request, response, server } = message as ServerMessage;
     if (!ours(server)) return;
-    const entry = { operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '', chunks: [] as Buffer[] };
+    const entry = { operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '', chunks: [] as Buffer[], started: performance.now() };
     // Attached before the server's own listener in the same tick, so both see every chunk.
     request.on('data', (chunk: Buffer) => entry.chunks.push(chunk));
     pending.set(response, entry);
@@ -44,7 +46,7 @@ export function meterRequests(endpoint: string) {
     const { response } = message as ServerMessage;
     const entry = pending.get(response);
     if (!entry) return;
-    seen.push({ operation: entry.operation, body: Buffer.concat(entry.chunks).toString('utf8'), responseBytes: Number(response.getHeader('content-length') ?? 0) });
+    seen.push({ operation: entry.operation, body: Buffer.concat(entry.chunks).toString('utf8'), responseBytes: Number(response.getHeader('content-length') ?? 0), ms: performance.now() - entry.started });
   };
 
   return {

@@ -1,14 +1,18 @@
 /**
  * `npm run bench`: bundle size and start-up of every function against a
- * DynamoDB-client-only floor, warm list latency against a bare query, and the
- * DynamoDB reads of a list call at growing sizes. Prints the tables and writes
+ * DynamoDB-client-only floor, warm list latency against a bare query, the
+ * DynamoDB reads of a list call at growing sizes, and the time and DynamoDB
+ * writes of remote pulls of 1,000 rules. Prints the tables and writes
  * them, with the method, to test/bench/RESULTS.md. Not a test: vitest does not
  * collect it.
  */
+// First: sets the log level before any module that loads the logger is evaluated (see log-level.ts).
+import './log-level.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
+import { logger } from '../../lib/http/logger.ts';
 import type { Store } from '../../lib/store/types.ts';
 import { bareReads } from './bare-query.ts';
 import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';
@@ -16,6 +20,7 @@ import { buildBundles, installedVersion, repoRoot } from './bundles.ts';
 import { capacityReplayer } from './capacity.ts';
 import { loadListFunction } from './list-call.ts';
 import { measureListLatency, type LatencyFigures } from './list-latency.ts';
+import { measurePulls } from './pull.ts';
 import { measureReads, type ReadFigures } from './reads.ts';
 import { resultsMarkdown, summary, type Results } from './report.ts';
 import { meterRequests } from './request-meter.ts';
@@ -26,11 +31,8 @@ const latencySizes = [1_000, 10_000];
 const readSizes = [1_000, 10_000, 100_000];
 const latencyOptions = { warmup: 50, calls: 300, maxMs: 60_000 };
 
-// Chosen before any function module loads: the logger reads it once. Lambda's default would be INFO.
-process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-
-const log = (message: string) => console.log(`[bench] ${message}`);
 const started = new Date();
+const log = (message: string) => console.log(`[bench +${((Date.now() - started.getTime()) / 1000).toFixed(0)} s] ${message}`);
 
 async function bundlesAndStartup() {
   const outDir = await mkdtemp(join(tmpdir(), 'rules-bench-'));
@@ -58,6 +60,9 @@ async function main() {
 
   const table = await startBenchTable();
   const list = await loadListFunction(table.apiKey);
+  // The figures are reported at this level; a logger made before it was set would log every call.
+  if (logger.getLevelName() !== process.env.POWERTOOLS_LOG_LEVEL!.toUpperCase())
+    throw new Error(`the functions log at ${logger.getLevelName()}, not ${process.env.POWERTOOLS_LOG_LEVEL}: the logger loaded before log-level.ts ran`);
   const bare = bareReads(table.config);
   const meter = meterRequests(table.config.endpoint);
   const replayer = capacityReplayer(table.config.endpoint);
@@ -70,6 +75,9 @@ async function main() {
       log(`warm latency at ${entities.toLocaleString('en-US')} entities`);
       latency.push(await measureListLatency(list, table.store, bare, entities, latencyOptions));
     }
+
+    // Before the 100k branch is loaded, for the same reason as latency: its memory would add garbage-collection time.
+    const pull = await measurePulls(table.store, meter, log);
 
     for (const entities of readSizes.filter((n) => !latencySizes.includes(n))) loads.push(await loadSize(table.store, entities));
 
@@ -95,6 +103,7 @@ async function main() {
       loads,
       latency,
       reads,
+      pull,
     };
     await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), resultsMarkdown(results));
     console.log(`\n${summary(results)}\n`);
