@@ -9,7 +9,7 @@ const integer = (min: number, max: number, fallback: number, description: string
   );
 };
 
-export const maxPageSize = 100;
+const maxPageSize = 100;
 
 /** Paging as every list has it (spec 4.1 and 8). */
 export const pageQuerySchema = z.object({

@@ -13,7 +13,6 @@ export {
   type OutboundRequest,
   type OutboundResponse,
 } from './client.ts';
-export { DROPPED_HEADERS as unsendableHeaders } from './headers.ts';
 export { OutboundError, type OutboundFailure } from './errors.ts';
 export { describeProviderStatus } from './provider-status.ts';
 export { redactUrl } from './url.ts';

@@ -98,7 +98,7 @@ export interface EntityStore {
   /** Sets the branch's counters from the index: the repair after bulk writes. */
   recount(scope: EntityScope): Promise<void>;
   /** Every working copy of a branch and type, for a pull to compare with. */
-  listEntityStates(scope: EntityScope): Promise<EntityState[]>;
+  listEntityStates(scope: EntityScope): Promise<StoredEntity[]>;
   /** Stores a published snapshot unless that version exists; returns false when it did. */
   putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo): Promise<boolean>;
 }
@@ -145,9 +145,6 @@ export interface RemoteConfig {
   credentialId?: string;
   updatedAt: string;
 }
-
-/** What an entity is on a branch, for a pull to tell what changes. */
-export type EntityState = StoredEntity;
 
 export interface TaskStore {
   getTask(taskId: string): Promise<Task | undefined>;
