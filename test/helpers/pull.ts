@@ -13,7 +13,8 @@ import { entityTypeOf, entityTypes, type EntityType } from '../../lib/entities/k
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { commitFiles, createRepository, startGitServer, type GitServer, type RepositoryFiles } from '../../lib/local/git-server.ts';
 import { entityFolders } from '../../lib/pull/plan.ts';
-import type { ChangeCounts, PullSummary, TaskState } from '../../lib/store/types.ts';
+import { taskView } from '../../lib/pull/remote.ts';
+import type { ChangeCounts, TaskState } from '../../lib/store/types.ts';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';
 import { json } from './credentials.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
@@ -25,17 +26,7 @@ export const taskPath = (taskId: string) => `/dev/v1/tasks/${encodeURIComponent(
 export const legacyTaskPath = (taskId: string) => `${legacyPullPath}/${encodeURIComponent(taskId)}`;
 
 /** What the task operations show: the progress of a pull, never the bookkeeping of its runs (runId, lease). */
-export interface TaskView {
-  taskId: string;
-  taskState: TaskState;
-  branch: string;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  commit?: string;
-  summary?: PullSummary;
-  error?: string;
-}
+export type TaskView = ReturnType<typeof taskView>;
 export const taskViewFields = ['taskId', 'taskState', 'branch', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error'];
 const finalStates: TaskState[] = ['completed', 'failed'];
 

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { credentialKey, credentialNameKey, credentialPrefix, credentialsPartition } from '../keys.ts';
 import { RevisionConflict, type CredentialStore, type NameClaim, type StoredCredential } from '../types.ts';
-import { isConditionFailure } from './expressions.ts';
+import { isConditionFailure, unlessConditionFails } from './expressions.ts';
 import { pick, projection, TableClient } from './table-client.ts';
 
 const publicFields = [
@@ -64,17 +64,16 @@ export class DynamoCredentialStore extends TableClient implements CredentialStor
   }
 
   async releaseCredentialName(workspaceId: string, name: string, credentialId: string) {
-    try {
-      await this.client.send(
+    await unlessConditionFails(
+      this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: credentialNameKey(workspaceId, name),
           ConditionExpression: 'credentialId = :id',
           ExpressionAttributeValues: { ':id': credentialId },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
+
 }

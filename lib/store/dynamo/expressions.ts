@@ -14,3 +14,13 @@ export function setAll(fields: Record<string, unknown>) {
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/** Runs a conditional write: its result, or undefined when its condition did not hold. Other errors pass. */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}

@@ -35,7 +35,7 @@ import {
   type Summary,
   type Workspace,
 } from '../types.ts';
-import { isConditionFailure, setAll } from './expressions.ts';
+import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
 import { pick, projection, TableClient, type Item } from './table-client.ts';
 
 const { byName, byKindName, byCreated, byUpdated } = tableDefinition.indexes;
@@ -143,19 +143,16 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
   }
 
   async putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo) {
-    try {
-      await this.client.send(
+    const written = await unlessConditionFails(
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: { ...versionKey(ref, info.version), ...record, ...info },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
+    return written !== undefined;
   }
 
   async putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind) {
@@ -198,8 +195,8 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
       let claim = state.countClaim as CountClaim | undefined;
       if (!claim) {
         claim = { id: randomUUID(), to: state.type as string, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
-        try {
-          await this.client.send(
+        const claimed = await unlessConditionFails(
+          this.client.send(
             new UpdateCommand({
               TableName: this.tableName,
               Key: entityKey(ref),
@@ -207,11 +204,9 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
               ConditionExpression: `attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
               ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
             }),
-          );
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-          claim = undefined;
-        }
+          ),
+        );
+        if (!claimed) claim = undefined;
       }
       if (claim) await this.completeClaim(ref, claim);
       state = await this.get(entityKey(ref), ['type', 'countedAs', 'countClaim'], true);
@@ -225,8 +220,8 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
     const token = new Set([`${ref.id}:${claim.id}`]);
     for (const [counterKind, delta] of deltas) {
       const set = setAll(counterIndexKeys(partition, counterKind));
-      try {
-        await this.client.send(
+      await unlessConditionFails(
+        this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: counterKey(partition, counterKind),
@@ -235,13 +230,11 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
             ExpressionAttributeNames: { ...set.names, '#total': totalAttribute },
             ExpressionAttributeValues: { ...set.values, ':delta': delta, ':token': token, ':tokenValue': [...token][0] },
           }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+        ),
+      );
     }
-    try {
-      await this.client.send(
+    await unlessConditionFails(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: entityKey(ref),
@@ -249,10 +242,8 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
           ConditionExpression: 'countClaim.id = :claimId',
           ExpressionAttributeValues: { ':to': claim.to, ':claimId': claim.id },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
     // Only after the claim is complete: a token cleared earlier could let a takeover apply its delta again.
     for (const [counterKind] of deltas)
       await this.client.send(

@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { branchKey, openTasksPartition, remoteKey, taskKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
 import type { RemoteConfig, Task, TaskState, TaskStore } from '../types.ts';
-import { isConditionFailure, setAll } from './expressions.ts';
+import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
 import { pick, TableClient, type Item } from './table-client.ts';
 
 const taskFields = [
@@ -125,8 +125,8 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
   }
 
   async releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string) {
-    try {
-      await this.client.send(
+    await unlessConditionFails(
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: branchKey(workspaceId, branch),
@@ -134,9 +134,8 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
           ConditionExpression: 'activeTaskId = :taskId',
           ExpressionAttributeValues: { ':taskId': taskId, ...(pulledCommit && { ':commit': pulledCommit }) },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
+
 }
