@@ -6,7 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
-import { RevisionConflict, type CredentialStore, type StoredCredential } from '../store/types.ts';
+import { retryOnRevisionConflict, type CredentialStore, type StoredCredential } from '../store/types.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';
 import { placementIssues, type CreateCredential, type TestCredential, type UpdateCredential } from './schema.ts';
 
@@ -32,16 +32,6 @@ const newId = () => `cred_${randomBytes(10).toString('hex')}`;
 function assertPlacement(credential: Parameters<typeof placementIssues>[0]) {
   const issues = placementIssues(credential);
   if (issues.length) throw errors.invalidRequest(issues.map((i) => ({ in: 'body', ...i })));
-}
-
-async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof RevisionConflict) || i >= 5) throw error;
-    }
-  }
 }
 
 async function sameValue(deps: CredentialDeps, stored: StoredCredential, value: string) {
@@ -128,7 +118,7 @@ export async function listCredentials(store: CredentialStore, workspaceId: strin
 
 /** Renames, moves the key, edits the description or rotates the value, keeping the id that steps point at. */
 export function updateCredential(deps: CredentialDeps, workspaceId: string, id: string, change: UpdateCredential) {
-  return retryOnConflict(async () => {
+  return retryOnRevisionConflict(async () => {
     const current = await deps.store.getCredential(workspaceId, id, { withSecret: true });
     if (!current) throw errors.credentialNotFound(id);
     if (current.revokedAt) throw errors.credentialRevoked(id);
@@ -163,7 +153,7 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
 
 /** Revokes: the sealed value is deleted, so nothing can send it again. Revoking twice is harmless. */
 export function revokeCredential(store: CredentialStore, workspaceId: string, id: string) {
-  return retryOnConflict(async () => {
+  return retryOnRevisionConflict(async () => {
     const current = await store.getCredential(workspaceId, id);
     if (!current) throw errors.credentialNotFound(id);
     if (!current.revokedAt) {

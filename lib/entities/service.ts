@@ -6,7 +6,7 @@ import { entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
-import { RevisionConflict, describeRef, type EntityRef, type EntityStore, type StoredEntity } from '../store/types.ts';
+import { RevisionConflict, describeRef, retryOnRevisionConflict, type EntityRef, type EntityStore, type StoredEntity } from '../store/types.ts';
 
 const recordOf = ({ id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt }: EntityRecord): EntityRecord => ({
   id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt,
@@ -28,19 +28,6 @@ export async function getEntity(store: EntityStore, ref: EntityRef, options: { v
   if (!options.detailed) return record;
   const { createdBy, updatedBy, revision } = entity;
   return { ...record, createdBy, updatedBy, revision, versions: versions ?? [] };
-}
-
-const maxAttempts = 5;
-
-/** Retries a read-modify-write when another writer got in between. */
-async function withRevisionRetry<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof RevisionConflict) || i >= maxAttempts) throw error;
-    }
-  }
 }
 
 /**
@@ -88,7 +75,7 @@ export function saveEntity(
 ): Promise<WriteResult> {
   const ref: EntityRef = { ...target, entityType: entityTypeOf(input.type), id: input.id };
   const checksum = entityChecksum(input);
-  return withRevisionRetry(async () => {
+  return retryOnRevisionConflict(async () => {
     const existing = await store.getEntity(ref);
     if (existing && existing.checksum === checksum && existing.countedAs === input.type) return { entity: existing, outcome: 'unchanged' };
     const entity = nextWorkingCopy(input, checksum, existing, actor, now());
@@ -104,7 +91,7 @@ const versionNumber = (label: string) => (label ? Number(label.slice(1)) : 0);
  * is already the latest version returns that version instead of a new one.
  */
 export function publishEntity(store: EntityStore, ref: EntityRef, actor: string, now = () => new Date().toISOString()) {
-  return withRevisionRetry(async () => {
+  return retryOnRevisionConflict(async () => {
     const entity = await store.getEntity(ref);
     if (!entity) throw new Error(`${ref.entityType} ${ref.id} does not exist on ${ref.branch}`);
     if (entity.version && entity.publishedChecksum === entity.checksum) return entity.version;

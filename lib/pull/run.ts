@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
-import type { Store, StoredEntity, Task } from '../store/types.ts';
+import { isOpenTask, openTaskStates, type Store, type StoredEntity, type Task } from '../store/types.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
 
 export interface Snapshot {
@@ -96,7 +96,7 @@ async function pull(deps: RunDeps, task: Task) {
  */
 export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<'done' | 'retry' | 'dead-letter'> {
   const found = await deps.store.getTask(taskId);
-  if (!found || (found.taskState !== 'pending' && found.taskState !== 'in-progress')) return 'done';
+  if (!found || !isOpenTask(found)) return 'done';
   const task = await claim(deps.store, found, deps.leaseMs);
   if (!task) return 'done';
   try {
@@ -127,7 +127,7 @@ export async function sweepTasks(store: Store, now = new Date()): Promise<number
   for (const taskId of await store.listOverdueTasks(now.toISOString())) {
     const ended = await store.transitionTask(
       taskId,
-      ['pending', 'in-progress'],
+      openTaskStates,
       { taskState: 'failed', finishedAt: now.toISOString(), error: 'The pull stopped before it finished (the worker ran out of time or was never reached). Pull again.' },
       { leaseExpiredBefore: now.toISOString() },
     );

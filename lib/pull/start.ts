@@ -5,10 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, errors } from '../http/errors.ts';
-import type { Task, TaskStore } from '../store/types.ts';
+import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
 import type { TaskQueue } from './queue.ts';
-
-const openStates = new Set(['pending', 'in-progress']);
 
 export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue, 'send'> }, workspaceId: string, branch: string): Promise<Task> {
   if (!(await deps.store.getRemote(workspaceId))) throw errors.remoteNotConfigured();
@@ -16,7 +14,7 @@ export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue,
     const active = (await deps.store.getBranchPull(workspaceId, branch))?.activeTaskId;
     if (active) {
       const task = await deps.store.getTask(active);
-      if (task && openStates.has(task.taskState)) return task;
+      if (task && isOpenTask(task)) return task;
     }
     const task: Task = { taskId: randomUUID(), workspaceId, branch, taskState: 'pending', createdAt: new Date().toISOString() };
     // The task exists before the branch names it: a pull that reads the claim always finds its task open,

@@ -105,6 +105,10 @@ export interface EntityStore {
 
 export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
 
+/** The states of a task that has not ended: a run may still take it, the sweeper may still end it. */
+export const openTaskStates: TaskState[] = ['pending', 'in-progress'];
+export const isOpenTask = (task: Pick<Task, 'taskState'>) => openTaskStates.includes(task.taskState);
+
 export interface PullSummary {
   /** Per entity type: how the pull changed the branch. */
   rule: ChangeCounts;
@@ -178,6 +182,17 @@ export class RevisionConflict extends Error {
 }
 
 export const describeRef = (ref: EntityRef) => `${ref.entityType} ${ref.id}`;
+
+/** Runs a read-modify-write again, up to 5 times in all, when another writer got in between. */
+export async function retryOnRevisionConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof RevisionConflict) || i >= 5) throw error;
+    }
+  }
+}
 
 export type CredentialPlacement = 'header' | 'query';
 

@@ -5,7 +5,9 @@
 import { expect, it } from 'vitest';
 import { saveEntity } from '../../lib/entities/service.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
+import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import { RevisionConflict } from '../../lib/store/index.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useEmbeddedStore } from '../helpers/store.ts';
 
 const fixture = useEmbeddedStore('counters');
@@ -43,9 +45,7 @@ it('finishes a move that a writer claimed but never completed, without counting 
   const target = { workspaceId: 'w', branch: 'interrupted' };
   await saveEntity(fixture.store, target, asKind('a', 'simpleRule'), 'test');
   // A writer that stopped after its content write and claim, before any counter moved.
-  const { DynamoDBDocumentClient, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: fixture.dynamo.endpoint, region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const client = createDocumentClient(fixture.config);
   await client.send(
     new UpdateCommand({
       TableName: 'counters',

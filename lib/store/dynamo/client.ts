@@ -14,12 +14,14 @@ export function dynamoConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Dynam
   return { tableName, endpoint: env.DYNAMODB_ENDPOINT || undefined, region: env.AWS_REGION };
 }
 
-export function createDocumentClient(config: DynamoConfig): DynamoDBDocumentClient {
-  const clientConfig: DynamoDBClientConfig = config.endpoint
+export const clientConfig = (config: DynamoConfig): DynamoDBClientConfig =>
+  config.endpoint
     ? // The embedded DynamoDB ignores credentials, but the SDK insists on some.
       { endpoint: config.endpoint, region: config.region ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
     : { region: config.region };
-  return DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig), {
+
+export function createDocumentClient(config: DynamoConfig): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig(config)), {
     marshallOptions: { removeUndefinedValues: true },
   });
 }

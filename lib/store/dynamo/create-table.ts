@@ -1,6 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { allIndexes, tableDefinition } from '../table.ts';
-import type { DynamoConfig } from './client.ts';
+import { clientConfig, type DynamoConfig } from './client.ts';
 
 /** The CreateTable request for the table definition; the stack builds the same table through CDK. */
 export function createTableInput(tableName: string): CreateTableCommandInput {
@@ -26,7 +26,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
 
 /** Creates the table in the embedded DynamoDB unless it exists (a kept data directory already has it). */
 export async function ensureTable(config: DynamoConfig): Promise<void> {
-  const client = new DynamoDBClient({ endpoint: config.endpoint, region: config.region ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient(clientConfig(config));
   try {
     await client.send(new DescribeTableCommand({ TableName: config.tableName }));
   } catch (error) {

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { branchKey, openTasksPartition, remoteKey, taskKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import type { RemoteConfig, Task, TaskState, TaskStore } from '../types.ts';
+import { isOpenTask, type RemoteConfig, type Task, type TaskState, type TaskStore } from '../types.ts';
 import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
 import { pick, TableClient, type Item } from './table-client.ts';
 
@@ -9,7 +9,6 @@ const taskFields = [
   'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
-const openStates: TaskState[] = ['pending', 'in-progress'];
 /** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
 const taskRetentionSeconds = 30 * 24 * 3600;
 /** A pending task whose message never arrived is given up after this long. */
@@ -21,7 +20,7 @@ const pendingDeadlineMs = 60 * 60 * 1000;
  * reads only the overdue ones; finished tasks leave it.
  */
 function openIndexKeys(task: Pick<Task, 'taskState' | 'createdAt' | 'dueAt'>): Item {
-  if (!openStates.includes(task.taskState)) return {};
+  if (!isOpenTask(task)) return {};
   const due = task.dueAt ?? new Date(Date.parse(task.createdAt) + pendingDeadlineMs).toISOString();
   return { [openIndex.partitionKey]: openTasksPartition, [openIndex.sortKey]: due };
 }
@@ -52,7 +51,7 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
     if (!current) return undefined;
     const next = { ...current, ...change };
     const set = setAll({ ...change, ...openIndexKeys(next) });
-    const finished = !openStates.includes(next.taskState);
+    const finished = !isOpenTask(next);
     const conditions = [`#state IN (${from.map((_, i) => `:from${i}`).join(', ')})`];
     const values: Item = { ...set.values, ...Object.fromEntries(from.map((state, i) => [`:from${i}`, state])) };
     if (options.runId) {
