@@ -5,4 +5,6 @@ export const stackOutputs = {
   /** The stage URL, ending in `/`; route paths are appended to it. */
   apiUrl: 'ApiUrl',
   tableName: 'TableName',
+  /** Subscribe to it for alarm notifications (or deploy with `-c alarmEmail=...`). */
+  alarmTopicArn: 'AlarmTopicArn',
 } as const;

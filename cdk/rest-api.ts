@@ -1,8 +1,10 @@
 /**
  * The REST API, driven by the route table: a Lambda proxy method per route, a
  * mock `ANY` method answering 405 on every path that has methods, and gateway
- * responses that put API Gateway's own answers in envelope form.
+ * responses that put API Gateway's own answers in envelope form; and the
+ * stage's alarm on server errors.
  */
+import { Duration } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -16,6 +18,7 @@ import {
   RestApi,
   type Method,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -27,6 +30,9 @@ import type { Route } from '../lib/http/routes.ts';
 export const stageName = 'api';
 
 export const throttling = { rateLimit: 100, burstLimit: 200 } as const;
+
+/** The stage alarms when at least this many responses in one 5-minute period are 5XX. */
+export const serverErrorAlarmThreshold = 5;
 
 const jsonContentType = 'application/json';
 
@@ -57,6 +63,8 @@ export function serviceRestApi(scope: Construct, id: string): RestApi {
       // Full request and response logging would write API keys to the logs.
       dataTraceEnabled: false,
       metricsEnabled: true,
+      // X-Ray: a trace per request, from the stage through the function it invokes (functions trace actively too).
+      tracingEnabled: true,
       accessLogDestination: new LogGroupLogDestination(accessLogs),
       accessLogFormat: AccessLogFormat.custom(
         JSON.stringify({
@@ -151,4 +159,22 @@ export function addGatewayResponses(api: RestApi, answers: Record<string, Gatewa
       templates: { [jsonContentType]: envelopeTemplate(answer) },
     });
   }
+}
+
+/**
+ * An alarm on the stage's 5XX responses: the functions' unexpected failures
+ * (500 internal_error) and API Gateway's own (a function that timed out, was
+ * throttled or crashed). Several in five minutes call for a look; a lone one
+ * is left to the access log, which keeps its request id.
+ */
+export function addServerErrorAlarm(scope: Construct, api: RestApi): Alarm {
+  return new Alarm(scope, 'ServerErrorAlarm', {
+    alarmDescription: `At least ${serverErrorAlarmThreshold} responses of the API stage were server errors (5XX) in 5 minutes`,
+    metric: api.deploymentStage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+    threshold: serverErrorAlarmThreshold,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    // No requests, no data: quiet, not an error.
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
 }

@@ -1,12 +1,14 @@
 /**
  * One Lambda function of the service, as every function is built: Node.js 22
  * on arm64, bundled with the shared settings of `./bundling.ts`, with its own
- * log group and its own role that may write only to that log group. Whatever
- * else the function may do is granted by the caller (table access, a queue...).
+ * log group and its own role that may write only to that log group, and X-Ray
+ * active tracing, so every invocation has a trace (joined to the API stage's
+ * when API Gateway calls it). Whatever else the function may do is granted by
+ * the caller (table access, a queue...).
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -66,6 +68,7 @@ export class ServiceFunction extends Construct {
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,
+      tracing: Tracing.ACTIVE,
       environment: { POWERTOOLS_SERVICE_NAME: serviceName, ...props.environment },
       bundling: {
         minify: bundling.minify,
@@ -78,6 +81,11 @@ export class ServiceFunction extends Construct {
         // Off to keep bundles small; with source maps on, NODE_OPTIONS=--enable-source-maps is needed too.
         sourceMap: false,
       },
+    });
+    // Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role's default policy.
+    Validations.of(this.role.node.findChild('DefaultPolicy')).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray has no resource-level permissions: xray:PutTraceSegments and xray:PutTelemetryRecords, which active tracing needs, take only Resource "*".',
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

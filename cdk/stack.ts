@@ -2,17 +2,20 @@
  * The service: the DynamoDB table, a function per route of `lib/http/routes.ts`
  * and the REST API in front of them. Later parts (queue and worker, KMS key,
  * scheduled sweeper) are added here with the same helpers: `ServiceFunction`
- * for a function, `grantTable` for its table access.
+ * for a function, `grantTable` for its table access. Every alarm of the stack
+ * notifies one topic (`./alarm-notifications.ts`).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-responses.ts';
 import { routeList, type Route } from '../lib/http/routes.ts';
+import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';
 import { stackOutputs as outputNames } from './outputs.ts';
-import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, serviceRestApi, throttling } from './rest-api.ts';
+import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi, throttling } from './rest-api.ts';
 import { PullPipeline } from './pull-pipeline.ts';
 import { ServiceFunction } from './service-function.ts';
 import { serviceTable } from './service-table.ts';
@@ -28,6 +31,8 @@ export class RulesServiceStack extends Stack {
   readonly credentialsKey: Key;
   readonly pull: PullPipeline;
   readonly api: RestApi;
+  readonly alarms: AlarmNotifications;
+  readonly serverErrorAlarm: Alarm;
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
 
@@ -53,6 +58,10 @@ export class RulesServiceStack extends Stack {
     const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
     const notAllowedMethods = addMethodNotAllowed(this.api, routeList.map((route) => route.path), methodNotAllowed);
     addGatewayResponses(this.api, gatewayResponses);
+    this.serverErrorAlarm = addServerErrorAlarm(this, this.api);
+
+    this.alarms = new AlarmNotifications(this, 'Alarms', { email: alarmEmailOf(this) });
+    this.alarms.notifyEveryAlarmOf(this);
 
     // cdk-nag findings accepted on purpose, each on the narrowest construct it concerns.
     for (const method of routeMethods.values()) {
@@ -81,10 +90,12 @@ export class RulesServiceStack extends Stack {
 
     new CfnOutput(this, outputNames.apiUrl, { value: this.api.url, description: 'URL of the API stage' });
     new CfnOutput(this, outputNames.tableName, { value: this.table.tableName, description: 'Name of the DynamoDB table' });
+    new CfnOutput(this, outputNames.alarmTopicArn, { value: this.alarms.topic.topicArn, description: 'SNS topic every alarm of the stack notifies' });
   }
 
-  /** Grants a function exactly the named access to the table and its indexes. */
+  /** Grants a function exactly the named access to the table and its indexes: none for 'none'. */
   grantTable(fn: ServiceFunction, access: TableAccess): void {
+    if (access === 'none') return;
     if (access === 'read') this.table.grantReadData(fn.role);
     else this.table.grantReadWriteData(fn.role);
     const tableId = this.getLogicalId(this.table.node.defaultChild as CfnTable);
@@ -105,7 +116,7 @@ export class RulesServiceStack extends Stack {
       handler: route.handler,
       description: `${route.method} ${route.path}`,
       environment: {
-        TABLE_NAME: this.table.tableName,
+        ...(route.tableAccess !== 'none' && { TABLE_NAME: this.table.tableName }),
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }),
         ...(route.queueAccess && { TASK_QUEUE_URL: this.pull.queue.queueUrl }),
       },

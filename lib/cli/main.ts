@@ -2,6 +2,7 @@
  * The operator's CLI: workspaces, branches, API keys and imports, against the
  * local runtime's table or a deployed one. `rules help` lists the commands.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ImportRejected, importEntities } from '../entities/import.ts';
 import { getRemote, putRemote } from '../pull/remote.ts';
@@ -20,7 +21,8 @@ Commands:
   key list <workspace>
   key revoke <workspace> <keyId>
   key expire <workspace> <keyId> [--at ISO-DATE]                   default: now
-  import <workspace> <branch> <file-or-dir>... [--publish]         JSON records, validated all before any is written
+  import <workspace> <branch> <file-or-dir>... [--publish]         JSON records, validated all before any is written;
+                                                                   paths are relative to the folder you run it from
   remote set <workspace> <url> [--credential CREDENTIAL-ID]        the Git remote pulls fetch from
   remote show <workspace>
 
@@ -86,7 +88,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       const [workspaceId, branch, ...paths] = [action, ...rest];
       if (!workspaceId || !branch || paths.length === 0) throw new UsageError(`import needs <workspace> <branch> <file-or-dir>...\n\n${usage}`);
       if (!(await store.getBranch(workspaceId, branch))) throw new Error(`workspace "${workspaceId}" has no branch "${branch}"`);
-      const outcomes = await importEntities(store, { workspaceId, branch }, await readImportSources(paths), { actor: 'cli', publish: values.publish });
+      // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
+      const from = env.INIT_CWD || process.cwd();
+      const sources = await readImportSources(paths.map((path) => resolve(from, path)));
+      const outcomes = await importEntities(store, { workspaceId, branch }, sources, { actor: 'cli', publish: values.publish });
       return outcomes.map((o) => `${o.outcome.padEnd(9)} ${o.entityType} ${o.id}${o.version ? ` (${o.version})` : ''}  ${o.origin}`).join('\n');
     }
     case 'remote set':

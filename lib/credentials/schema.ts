@@ -4,6 +4,7 @@
  * message ever repeats it.
  */
 import * as z from 'zod/mini';
+import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../http/patterns.ts';
 import { DROPPED_HEADERS as unsendableHeaders } from '../outbound/headers.ts';
 
 export const placements = ['header', 'query'] as const;
@@ -12,9 +13,10 @@ export const placements = ['header', 'query'] as const;
 export const headerNamePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Visible characters with inner spaces: what a header value may carry without being altered or split. */
 const headerValuePattern = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
-/** No surrounding whitespace, no control characters or line breaks. */
-const cleanValuePattern = /^[^\s\p{Cc}\p{Zl}\p{Zp}](?:[^\p{Cc}\p{Zl}\p{Zp}]*[^\s\p{Cc}\p{Zl}\p{Zp}])?$/u;
-const noControlCharacters = /^[^\p{Cc}]*$/u;
+/** No surrounding whitespace, no control characters. */
+const trimmedTextPattern = new RegExp(`^[^\\s${cc}]([^${cc}]*[^\\s${cc}])?$`);
+/** No surrounding whitespace, no control characters or line breaks (U+2028 and U+2029, which \s holds at the ends). */
+const cleanValuePattern = new RegExp(`^[^\\s${cc}]([^${cc}\\u2028\\u2029]*[^\\s${cc}])?$`);
 
 const text = (max: number) =>
   z.string().check(z.maxLength(max, { error: `must be at most ${max} characters` }), z.regex(noControlCharacters, { error: 'must not contain control characters' }));
@@ -22,7 +24,7 @@ const text = (max: number) =>
 const name = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
   z.maxLength(100, { error: 'must be at most 100 characters' }),
-  z.regex(/^\S(?:[^\p{Cc}]*\S)?$/u, { error: 'must not start or end with whitespace or contain control characters' }),
+  z.regex(trimmedTextPattern, { error: 'must not start or end with whitespace or contain control characters' }),
 );
 const key = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
@@ -76,7 +78,14 @@ export type UpdateCredential = z.output<typeof updateCredentialSchema>;
 const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 export const testCredentialSchema = bodyObject({
-  url: z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(4096, { error: 'must be at most 4096 characters' })),
+  url: z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(4096, { error: 'must be at most 4096 characters' }),
+      z.regex(httpUrlPattern, { error: 'must be an http:// or https:// URL without a user name or password' }),
+    )
+    .register(z.globalRegistry, { format: 'uri' }),
   method: z._default(z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }), 'GET'),
   headers: z.optional(z.record(z.string().check(z.regex(headerNamePattern, { error: 'must be a valid header name' })), text(8192))),
   body: z.optional(z.unknown()),

@@ -23,6 +23,8 @@ export const entityRoutes = {
     operationId: 'listEntities',
     handler: 'list-entities',
     summary: 'List rules or workflows of a branch',
+    description:
+      'One page of the rules or workflows of the branch (the Service-Branch header, else the default branch), filtered by name, kind and status and sorted as asked (by name unless told). Unknown query parameters are refused.',
     query: listQuerySchema,
   },
   listEntitiesLegacy: {
@@ -31,6 +33,8 @@ export const entityRoutes = {
     path: '/dev/{entityType}',
     handler: 'list-entities-legacy',
     summary: 'List rules or workflows of a branch (legacy path)',
+    description:
+      'One page of the rules or workflows of the branch, by name, filtered by name and kind. Kept for existing clients: use listEntities (/dev/v1), which also filters by status and sorts.',
     deprecated: true,
     query: legacyListQuerySchema,
   },
@@ -39,6 +43,8 @@ export const entityRoutes = {
     operationId: 'getEntity',
     handler: 'get-entity',
     summary: 'Get a rule or workflow with its version history',
+    description:
+      'The working copy of a rule or workflow (or, with `version`, one of its published versions), with its definition, audit fields and the list of its published versions.',
   },
   getEntityLegacy: {
     ...getEntity,
@@ -46,6 +52,8 @@ export const entityRoutes = {
     path: '/dev/{entityType}/{entityId}',
     handler: 'get-entity-legacy',
     summary: 'Get a rule or workflow (legacy path)',
+    description:
+      'The working copy of a rule or workflow, or with `version` one of its published versions, without audit fields or version history. Kept for existing clients: use getEntity (/dev/v1).',
     deprecated: true,
   },
 } satisfies Record<string, Route>;

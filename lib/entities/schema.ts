@@ -3,6 +3,7 @@
  * pulled files, types the domain and store, and feeds the OpenAPI document.
  */
 import { z } from 'zod';
+import { noControlCharacters } from '../http/patterns.ts';
 import { entityStatuses, workflowKind } from './kinds.ts';
 
 export * from './kinds.ts';
@@ -13,7 +14,7 @@ export const entityIdSchema = z
 
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
 const text = (max: number) =>
-  z.string().max(max).regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+  z.string().max(max).regex(noControlCharacters, 'must not contain control characters');
 
 /** An expression over the input document; a later issue gives it an evaluator. */
 const expression = z.string().min(1).max(4000);

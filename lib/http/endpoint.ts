@@ -13,7 +13,7 @@ import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
 import { ApiError, errors } from './errors.ts';
-import { jsonBody, parseInput } from './input.ts';
+import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
 import { logger } from './logger.ts';
 
 export type BranchMode = 'none' | 'optional' | 'required';
@@ -100,6 +100,8 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
 };
 
 export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
+  /** The route's path: on `/dev/v1` an unknown query parameter is a 400; the legacy paths ignore them, as their clients expect. */
+  path?: string;
   query: Q;
   /** Absent: the operation takes no body, and any body is ignored. */
   body?: B;
@@ -119,7 +121,9 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
     .use(authentication())
     .use(branchResolution(options.branch))
     .handler(async (event, context) => {
-      const query = parseInput(options.query, event.queryStringParameters ?? {}, 'query');
+      const parameters = event.queryStringParameters ?? {};
+      if (options.path?.startsWith(strictPathPrefix)) refuseUnknownQueryParameters(options.query, parameters);
+      const query = parseInput(options.query, parameters, 'query');
       const body = options.body ? parseInput(options.body, jsonBody(event.body, event.isBase64Encoded), 'body') : (undefined as output<B>);
       const reply = await run({
         query,

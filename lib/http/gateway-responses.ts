@@ -1,7 +1,8 @@
 /**
  * Answers that API Gateway gives itself, before any function runs. The stack
  * turns each into a gateway response (or, for 405, a mock method) in envelope
- * form, and the local runtime gives the same answers, so clients see one shape.
+ * form, the local runtime gives the same answers, so clients see one shape,
+ * and the OpenAPI document lists them for every operation.
  */
 export interface GatewayAnswer {
   status: number;

@@ -20,3 +20,15 @@ export function jsonBody(body: string | null | undefined, isBase64Encoded: boole
     throw errors.invalidRequest([{ in: 'body', field: 'body', message: 'is not valid JSON' }]);
   }
 }
+
+/** Operations under this prefix refuse query parameters they do not know; their bodies are strict objects too. */
+export const strictPathPrefix = '/dev/v1/';
+
+/** A 400 naming every query parameter the operation's schema does not declare. */
+export function refuseUnknownQueryParameters(schema: $ZodType, parameters: Record<string, unknown>): void {
+  const known = Object.keys((schema._zod.def as { shape?: Record<string, unknown> }).shape ?? {});
+  const unknown = Object.keys(parameters).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const takes = known.length ? `it takes ${known.join(', ')}` : 'it takes none';
+  throw errors.invalidRequest(unknown.map((name) => ({ in: 'query', field: name, message: `is not a query parameter of this operation (${takes})` })));
+}

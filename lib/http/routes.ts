@@ -10,6 +10,7 @@
 import type * as z from 'zod/mini';
 import { credentialRoutes } from '../credentials/routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
+import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -22,13 +23,15 @@ export interface Route {
   /** The file in `functions/` (without extension) whose `handler` serves the route. */
   handler: string;
   summary: string;
+  /** What a user needs to know to call it, in a sentence or two (the OpenAPI document's description). */
+  description: string;
   deprecated?: boolean;
   branch: 'none' | 'optional' | 'required';
   query: z.ZodMiniObject;
   /** The JSON body it takes, if any. */
   body?: z.ZodMiniType;
-  /** What the function may do to the table; the stack grants exactly this. */
-  tableAccess: 'read' | 'readWrite';
+  /** What the function may do to the table; the stack grants exactly this (and, for 'none', does not name the table). */
+  tableAccess: 'none' | 'read' | 'readWrite';
   /** What it may do with the credentials key: seal values, open them, or both. */
   keyAccess?: 'encrypt' | 'decrypt' | 'encryptDecrypt';
   /** Whether it calls out to providers (through lib/outbound). */
@@ -39,6 +42,14 @@ export interface Route {
   bareErrors?: boolean;
 }
 
-export const routes = { ...entityRoutes, ...credentialRoutes, ...pullRoutes };
+export const routes = { ...entityRoutes, ...credentialRoutes, ...pullRoutes, ...contractRoutes };
+
+/** The areas of the API, each a tag of the OpenAPI document. */
+export const areas = [
+  { name: 'Rules and workflows', description: 'Read the rules and workflows of a workspace branch, and their published versions.', routes: entityRoutes },
+  { name: 'Credentials', description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.', routes: credentialRoutes },
+  { name: 'Remote pull and tasks', description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.", routes: pullRoutes },
+  { name: 'Contract', description: 'This document.', routes: contractRoutes },
+] as const;
 
 export const routeList: readonly Route[] = Object.values(routes);

@@ -154,3 +154,9 @@ export const editedAfterPublishing = {
   id: 'shipping-cost',
   edit: (rule: EntityInput): EntityInput => ({ ...rule, description: `${rule.description} (2027 rates, not yet published)` }),
 };
+
+/** Rules that only the demo Git remote holds, so that the first pull of main shows something added. */
+export const remoteOnlyRules: EntityInput[] = [
+  simpleRule('express-delivery', 'Express delivery', 'Offers next-day delivery for small domestic parcels', ['logistics'],
+    'order.destination.zone = "domestic" and order.weightKg <= 5', { express: true }, { express: false }),
+];

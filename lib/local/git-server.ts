@@ -186,7 +186,7 @@ function headerEnd(buffer: Buffer): { at: number; length: number } | undefined {
 
 function parseCgiHeaders(text: string): { status: number; headers: Record<string, string | string[]> } {
   let status = 200;
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string | string[]> = Object.create(null);
   for (const line of text.split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;

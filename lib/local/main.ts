@@ -2,22 +2,35 @@
  * `npm start`: embedded DynamoDB, the table, the demo workspace, and the API
  * on http://127.0.0.1:$PORT, all in one process.
  */
+import { defaultLocalEndpoint } from '../cli/target.ts';
+import { demoApiKey } from './seed.ts';
+import { PortSettingError, portFromEnv } from './ports.ts';
 import { startLocalRuntime } from './runtime.ts';
 
 // Node 20 is fine for local use (Lambda runs Node 22); the SDK's notice about its future Node 22 minimum is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const runtime = await startLocalRuntime({
-  port: Number(process.env.PORT ?? 3000),
-  dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
-  gitPort: Number(process.env.GIT_PORT ?? 3001),
-  dataDir: process.env.DATA_DIR || undefined,
-  apiKey: process.env.SERVICE_API_KEY || undefined,
-});
+let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+try {
+  runtime = await startLocalRuntime({
+    port: portFromEnv('PORT', 3000, false),
+    dynamoPort: portFromEnv('DYNAMODB_PORT', 8000, true),
+    gitPort: portFromEnv('GIT_PORT', 3001, true),
+    dataDir: process.env.DATA_DIR || undefined,
+    apiKey: process.env.SERVICE_API_KEY || demoApiKey,
+  });
+} catch (error) {
+  if (!(error instanceof PortSettingError)) throw error;
+  console.error(`rules: ${error.message}`);
+  process.exit(1);
+}
+
+// The CLI finds the local table at its default endpoint; a runtime that had to move elsewhere says how to reach it.
+const cliTarget = runtime.dynamoEndpoint === defaultLocalEndpoint ? '' : `\n  CLI:               npm run cli -- --endpoint ${runtime.dynamoEndpoint} <command>`;
 
 console.log(`
 Rules service (local) listening on ${runtime.url}
-  embedded DynamoDB: ${runtime.dynamoEndpoint} (table ${runtime.tableName}${process.env.DATA_DIR ? `, kept in ${process.env.DATA_DIR}` : ', in memory'})
+  embedded DynamoDB: ${runtime.dynamoEndpoint} (table ${runtime.tableName}${process.env.DATA_DIR ? `, kept in ${process.env.DATA_DIR}` : ', in memory'})${cliTarget}
   demo workspace:    demo (branches main, staging), pulling from ${runtime.gitUrl}/demo.git
   API key:           ${runtime.apiKey}
   OpenAPI:           ${runtime.url}/openapi.json

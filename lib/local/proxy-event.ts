@@ -13,16 +13,17 @@ export function toProxyEvent(
   pathParameters: Record<string, string>,
   body: Buffer,
 ): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Keyed by the client's names: maps without a prototype, so that "constructor" or "__proto__" is a name like any other.
+  const headers: Record<string, string> = Object.create(null);
+  const multiValueHeaders: Record<string, string[]> = Object.create(null);
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     const name = request.rawHeaders[i]!;
     const value = request.rawHeaders[i + 1]!;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const queryStringParameters: Record<string, string> = {};
-  const multiValueQueryStringParameters: Record<string, string[]> = {};
+  const queryStringParameters: Record<string, string> = Object.create(null);
+  const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
   for (const [name, value] of url.searchParams) {
     queryStringParameters[name] = value; // API Gateway keeps the last of repeated parameters here
     (multiValueQueryStringParameters[name] ??= []).push(value);

@@ -7,17 +7,19 @@ import { startEmbeddedDynamo } from './embedded-dynamo.ts';
 import { startGitServer } from './git-server.ts';
 import { lambdaContext } from './proxy-event.ts';
 import { seedDemo, seedDemoRemote } from './seed.ts';
+import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
 
 export const localTableName = 'rules-local';
 
 export interface LocalRuntimeOptions {
-  port?: number;
+  /** The API's port; 0 picks a free one. */
+  port?: number | PortChoice;
   /** 0 picks a free port; the CLI's --local expects 8000. */
-  dynamoPort?: number;
+  dynamoPort?: number | PortChoice;
   /** The demo Git server's port; 0 picks a free one. */
-  gitPort?: number;
+  gitPort?: number | PortChoice;
   dataDir?: string;
   apiKey?: string;
   seed?: boolean;
@@ -44,8 +46,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     maxReceiveCount,
   });
   const sqs = await startLocalSqs(queue);
-  const git = await startGitServer({ root: join(dataDir, 'git'), port: options.gitPort ?? 0 });
-  const dynamo = await startEmbeddedDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port: options.dynamoPort ?? 0 });
+  const git = await listenOn(options.gitPort ?? 0, (port) => startGitServer({ root: join(dataDir, 'git'), port }));
+  const dynamo = await listenOn(options.dynamoPort ?? 0, (port) => startEmbeddedDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }));
   const config = { tableName: localTableName, endpoint: dynamo.endpoint };
   Object.assign(process.env, {
     TABLE_NAME: config.tableName,
@@ -64,7 +66,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const store = createStore(config);
   const { apiKey } = options.seed === false ? { apiKey: '' } : await seedDemo(store, { apiKey: options.apiKey });
   if (options.seed !== false) await seedDemoRemote(store, join(dataDir, 'git'), git.url);
-  const api = await startLocalApi({ port: options.port ?? 0 });
+  const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port }));
   // What the stack's schedule does on AWS.
   const sweeping = setInterval(() => void handlerOf(sweeper).then((sweep) => sweep({}, lambdaContext(sweeper), () => undefined)), sweepEveryMs);
   sweeping.unref();

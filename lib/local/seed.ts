@@ -6,10 +6,12 @@ import type { EntityInput } from '../entities/schema.ts';
 import { entityFolders } from '../pull/plan.ts';
 import type { Store } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts';
-import { demoRules, demoWorkflows, editedAfterPublishing } from './demo-entities.ts';
+import { demoRules, demoWorkflows, editedAfterPublishing, remoteOnlyRules } from './demo-entities.ts';
 import { createRepository } from './git-server.ts';
 
 export const demoWorkspaceId = 'demo';
+/** The demo workspace's key when SERVICE_API_KEY names none: fixed, so the README's examples run as written (the local runtime listens on loopback only). */
+export const demoApiKey = 'demo-key';
 const actor = 'seed';
 
 const sources = (entities: typeof demoRules) => entities.map((content) => ({ origin: `demo:${content.id}`, content }));
@@ -41,15 +43,20 @@ export const demoRepository = 'demo.git';
 const repositoryFiles = (entities: EntityInput[]) =>
   Object.fromEntries(entities.map((e) => [`${entityFolders[entityTypeOf(e.type)]}/${e.id}.json`, `${JSON.stringify(e, null, 2)}\n`]));
 
+/** Main as the seed leaves it: every demo rule and workflow, the one edited after publishing in its edited form. */
+const seededMain = () => [...demoRules.map((rule) => (rule.id === editedAfterPublishing.id ? editedAfterPublishing.edit(rule) : rule)), ...demoWorkflows];
+
 /**
  * The demo workspace's Git remote: a repository with main and staging holding
- * the demo rules and workflows, served by the local Git server. Made once; a
- * remote the workspace was given by hand is left as it is.
+ * what the seed put on those branches (main also a rule only the remote has),
+ * served by the local Git server, so that a demo pull adds that rule and
+ * leaves the seeded drafts as they are. Made once; a remote the workspace was
+ * given by hand is left as it is.
  */
 export async function seedDemoRemote(store: Store, gitRoot: string, gitUrl: string) {
   if (!existsSync(join(gitRoot, demoRepository)))
     await createRepository(gitRoot, demoRepository, {
-      main: repositoryFiles([...demoRules, ...demoWorkflows]),
+      main: repositoryFiles([...seededMain(), ...remoteOnlyRules]),
       staging: repositoryFiles([...demoRules.slice(0, 4), demoWorkflows[0]!]),
     });
   const url = `${gitUrl}/${demoRepository}`;

@@ -11,7 +11,6 @@ import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { failureEnvelope, requestIdHeader } from '../http/envelope.ts';
 import { gatewayResponses, maxRequestBytes, methodNotAllowed, payloadTooLarge, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
 import { routeList, type Route } from '../http/routes.ts';
-import { openApiDocument } from '../openapi/document.ts';
 import { lambdaContext, toProxyEvent } from './proxy-event.ts';
 import { createRouter } from './router.ts';
 
@@ -60,10 +59,6 @@ export async function startLocalApi(options: { port?: number; host?: string } = 
   const server = createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      if (request.method === 'GET' && url.pathname === '/openapi.json') {
-        send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(openApiDocument()));
-        return;
-      }
       const body = await readBody(request);
       if (!body) {
         sendGatewayAnswer(response, payloadTooLarge, { connection: 'close' });

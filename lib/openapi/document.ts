@@ -1,43 +1,165 @@
-/** The OpenAPI 3.1 document, written from the route table and the zod schemas that validate requests. */
+/**
+ * The OpenAPI 3.1 document, written from the route table, the zod schemas
+ * that validate requests, the errors each function can raise (found in its
+ * code, ./raised-errors.ts) and the answers API Gateway gives itself
+ * (lib/http/gateway-responses.ts), so that every status and error code the
+ * stack can answer is listed where it can occur.
+ */
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
+import { stageName } from '../../cdk/rest-api.ts';
 import { entityIdSchema, entityTypes } from '../entities/schema.ts';
-import { routeList, type Route } from '../http/routes.ts';
+import type { FieldIssue } from '../http/errors.ts';
+import { strictPathPrefix } from '../http/input.ts';
+import { gatewayResponses, methodNotAllowed, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
+import { areas, routeList, type Route } from '../http/routes.ts';
+import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../workspaces/branch-name.ts';
+import { raisedErrors, type ErrorName, type RaisedError } from './raised-errors.ts';
 import { responses } from './responses.ts';
-import { gatewayResponses, methodNotAllowed } from '../http/gateway-responses.ts';
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
 
-const envelope = (data: z.ZodType) =>
+const count = (description: string) => z.number().int().describe(description);
+
+const successEnvelope = (data: z.ZodType) =>
   z.object({
-    code: z.string().describe('empty on success; an error code on failure'),
+    code: z.literal('').describe('empty on success'),
     data,
-    message: z.string().describe('empty on success; what went wrong on failure'),
-    pageNo: z.number().int().describe('current page; 0 when not paginated'),
-    pageSize: z.number().int().describe('items per page; 0 when not paginated'),
-    totalCount: z.number().int().describe('matching items; 0 when not paginated'),
-    totalPages: z.number().int().describe('pages; 0 when not paginated'),
+    message: z.literal('').describe('empty on success'),
+    pageNo: count('current page; 0 when not paginated'),
+    pageSize: count('items per page; 0 when not paginated'),
+    totalCount: count('matching items; 0 when not paginated'),
+    totalPages: count('pages; 0 when not paginated'),
   });
 
-const failure = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+const unpaged = z.literal(0).describe('0: a failure is not paginated');
+const errorEnvelope = z.object({
+  code: z.string().min(1).describe('what failed, as a stable code (each response lists those it can carry)'),
+  data: z.unknown().describe('null for 401, field details for invalid_request, otherwise {}'),
+  message: z.string().min(1).describe('what went wrong and what to do, for people'),
+  pageNo: unpaged,
+  pageSize: unpaged,
+  totalCount: unpaged,
+  totalPages: unpaged,
 });
+
+/** `data` of invalid_request: one entry per field at fault. */
+const fieldIssues = z.object({
+  errors: z.array(z.object({ in: z.enum(['path', 'query', 'header', 'body']), field: z.string(), message: z.string() })),
+}) satisfies z.ZodType<{ errors: FieldIssue[] }>;
+
+const schemaRef = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
+const componentSchemas = {
+  ErrorEnvelope: jsonSchema(errorEnvelope, 'output'),
+  FieldIssues: jsonSchema(fieldIssues, 'output'),
+  Empty: jsonSchema(z.strictObject({}).describe('{}'), 'output'),
+};
+
+const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };
+
+/**
+ * A failure response whose envelope carries one of `codes`, with `data` as
+ * one of `data`. The envelope is narrowed with allOf rather than beside its
+ * $ref, which many tools still ignore.
+ */
+const failure = (description: string, codes: string[], data: JsonSchema[], withRequestId: boolean) => ({
+  description,
+  ...(withRequestId && { headers: requestIdHeaders }),
+  content: {
+    'application/json': {
+      schema: { allOf: [schemaRef('ErrorEnvelope'), { properties: { code: { enum: codes }, data: data.length === 1 ? data[0] : { anyOf: data } } }] },
+    },
+  },
+});
+
+const byStatus = <T extends { status: number }>(items: Iterable<T>) => {
+  const groups = new Map<number, T[]>();
+  for (const item of items) groups.set(item.status, [...(groups.get(item.status) ?? []), item]);
+  return groups;
+};
+
+/** What API Gateway answers itself, by status: before any function runs, or when one fails or is slow. */
+const gatewayAnswers = [...new Set([...Object.values(gatewayResponses), methodNotAllowed])];
+const gatewayByStatus = byStatus(gatewayAnswers);
+/** What it can answer to a request for an operation: all but route_not_found, which answers paths that have none. */
+const operationGatewayByStatus = byStatus(gatewayAnswers.filter((answer) => answer !== routeNotFound));
+const gatewayRef = (status: number) => ({ $ref: `#/components/responses/Gateway${status}` });
+const describeGateway = (answers: GatewayAnswer[]) => answers.map((a) => `${a.code} (${a.message.replace(/\.$/, '')})`).join(', ');
+const gatewayResponseComponents = Object.fromEntries(
+  [...gatewayByStatus].sort(([a], [b]) => a - b).map(([status, answers]) => [
+    `Gateway${status}`,
+    failure(
+      `${STATUS_CODES[status]}, from API Gateway itself: ${describeGateway(answers)}.`,
+      answers.map((a) => a.code),
+      [schemaRef('Empty')],
+      // Gateway responses cannot carry the request id; the 405 mock sets it.
+      answers.includes(methodNotAllowed),
+    ),
+  ]),
+);
+
+/** Errors of the Service-Branch header: the shared middleware raises them only where the route takes the header. */
+const branchErrorModes: Partial<Record<ErrorName, readonly Route['branch'][]>> = {
+  branchRequired: ['required'],
+  invalidBranch: ['optional', 'required'],
+  branchNotFound: ['optional', 'required'],
+};
+
+/** Operations under this prefix refuse unknown query parameters and body fields (lib/http/endpoint.ts). */
+
+const isFieldIssues = (data: unknown) => typeof data === 'object' && data !== null && 'errors' in data;
+
+function failureResponses(route: Route, raised: RaisedError[]) {
+  const fromFunction = byStatus(raised.filter((error) => branchErrorModes[error.name]?.includes(route.branch) ?? true));
+  const statuses = [...new Set([...fromFunction.keys(), ...operationGatewayByStatus.keys()])].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const own = fromFunction.get(status);
+      if (!own) return [status, gatewayRef(status)];
+      const gateway = operationGatewayByStatus.get(status) ?? [];
+      const dataOf = (error: RaisedError) =>
+        error.data === null ? 'null' : !route.bareErrors && isFieldIssues(error.data) ? 'FieldIssues' : 'Empty';
+      const data = [...new Set([...own.map(dataOf), ...(gateway.length ? ['Empty' as const] : [])])].sort();
+      const codes = [...new Set(own.map((e) => e.code))].sort();
+      const notes = [
+        codes.includes('invalid_request') && !route.bareErrors && "invalid_request lists each field's problem in data.errors",
+        codes.includes('invalid_request') && route.path.startsWith(strictPathPrefix) && 'an unknown query parameter or body field is refused with invalid_request naming it',
+        data.includes('null') && 'data is null',
+        route.bareErrors && status !== 401 && 'data is {}',
+        gateway.length && `from API Gateway itself: ${describeGateway(gateway)}`,
+      ].filter(Boolean);
+      const description = `${STATUS_CODES[status]}: ${codes.join(', ')}${notes.length ? `; ${notes.join('; ')}` : ''}.`;
+      return [
+        status,
+        failure(
+          description,
+          [...new Set([...codes, ...gateway.map((a) => a.code)])].sort(),
+          data.map((d) => (d === 'null' ? { type: 'null' } : schemaRef(d))),
+          true,
+        ),
+      ];
+    }),
+  );
+}
 
 const pathParameterSchemas: Record<string, z.ZodType> = { entityType: z.enum(entityTypes), entityId: entityIdSchema, credentialId: z.string(), taskId: z.string() };
 
-const headerParameter = (name: string, required: boolean, description: string) => ({
-  name,
-  in: 'header',
-  required,
-  description,
-  schema: { type: 'string' },
-});
+/** The Service-Branch header's schema: the two patterns `isValidBranchName` tests, and its bound. */
+const branchNameSchema = {
+  type: 'string',
+  minLength: 1,
+  // JSON Schema counts characters, each at least one byte: the byte bound itself is in the description.
+  maxLength: maxBranchNameBytes,
+  allOf: [{ pattern: branchNamePattern.source }, { not: { pattern: forbiddenBranchForms.source } }],
+};
 
-function operation(route: Route) {
+function operation(route: Route, tag: string, raised: RaisedError[]) {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -48,20 +170,32 @@ function operation(route: Route) {
     const { description, ...rest } = jsonSchema(schema as z.ZodType, 'input');
     return { name, in: 'query', required: !safeParse(schema, undefined).success, description, schema: rest };
   });
-  const response: { data: z.ZodType; created?: boolean } = responses[route.operationId as keyof typeof responses];
-  const success = {
-    description: 'success',
-    headers: { 'x-request-id': { schema: { type: 'string' } } },
-    content: { 'application/json': { schema: jsonSchema(envelope(response.data), 'output') } },
-  };
   const branch =
     route.branch === 'none'
       ? []
-      : [headerParameter('Service-Branch', route.branch === 'required', route.branch === 'required' ? 'branch name' : "branch name; the workspace's default branch when absent")];
+      : [
+          {
+            name: 'Service-Branch',
+            in: 'header',
+            required: route.branch === 'required',
+            description: `The branch: a git branch name (as \`git check-ref-format --branch\` accepts), at most ${maxBranchNameBytes} bytes in UTF-8. ${route.branch === 'optional' ? "The workspace's default branch when absent; an empty value counts as absent." : 'An empty value counts as absent (branch_required).'}`,
+            schema: branchNameSchema,
+          },
+        ];
+  const response: (typeof responses)[keyof typeof responses] = responses[route.operationId as keyof typeof responses];
+  const success = {
+    description: 'success',
+    headers: requestIdHeaders,
+    content: { 'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') } },
+  };
   return {
     operationId: route.operationId,
     summary: route.summary,
+    description: route.description,
+    tags: [tag],
     ...(route.deprecated && { deprecated: true }),
+    // An operation that cannot answer 401 never looks at the key.
+    ...(!raised.some((error) => error.status === 401) && { security: [] }),
     parameters: [...pathParameters, ...branch, ...queryParameters],
     ...(route.body && {
       requestBody: {
@@ -71,33 +205,44 @@ function operation(route: Route) {
     }),
     responses: {
       200: success,
-      ...(response.created && { 201: { ...success, description: 'created' } }),
-      400: failure('invalid_request, invalid_branch, branch_not_found, branch_required or remote_not_configured; data holds field details for invalid_request (the pull: data {})'),
-      401: failure('service_api_key_empty, service_api_key_invalid or service_api_key_expired; data is null'),
-      404: failure('not found: route_not_found, entity_type_not_found, entity_not_found, version_not_found, credential_not_found, task_not_found or remote_not_configured'),
-      405: failure(methodNotAllowed.message),
-      409: failure('conflict: credential_name_taken or credential_revoked'),
-      429: failure(gatewayResponses.THROTTLED!.message),
-      500: failure('internal_error: retry after a delay, backing off exponentially'),
+      ...('created' in response && { 201: { ...success, description: 'created' } }),
+      ...failureResponses(route, raised),
     },
   };
 }
 
 export function openApiDocument() {
+  const raised = raisedErrors(routeList);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routeList) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  for (const area of areas)
+    for (const route of Object.values(area.routes) as Route[])
+      (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, area.name, raised.get(route.operationId)!);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Rule and workflow management API',
       version: '1.0.0',
-      description: 'Rules and workflows of workspace branches. Every response is the envelope; the /dev paths are kept for compatibility, /dev/v1 replaces them.',
+      description:
+        'Rules and workflows of workspace branches, the credentials sent to providers, and pulls from a Git remote. Every response but this document is the envelope. The /dev paths are kept for compatibility; /dev/v1 replaces them and refuses unknown query parameters and body fields.',
     },
+    servers: [
+      {
+        url: `https://{apiId}.execute-api.{region}.amazonaws.com/${stageName}`,
+        description: 'The deployed stack (`npx cdk deploy` prints this URL as ApiUrl)',
+        variables: {
+          apiId: { default: 'abcdef1234', description: "the REST API's id" },
+          region: { default: 'us-east-1', description: "the stack's AWS region" },
+        },
+      },
+      { url: 'http://127.0.0.1:{port}', description: 'The local runtime (`npm start`)', variables: { port: { default: '3000', description: 'its PORT' } } },
+    ],
+    tags: areas.map(({ name, description }) => ({ name, description })),
     security: [{ serviceApiKey: [] }],
     paths,
     components: {
-      securitySchemes: { serviceApiKey: { type: 'apiKey', in: 'header', name: 'Service-API-Key' } },
-      schemas: { ErrorEnvelope: jsonSchema(envelope(z.unknown()), 'output') },
+      securitySchemes: { serviceApiKey: { type: 'apiKey', in: 'header', name: 'Service-API-Key', description: "the workspace's API key" } },
+      schemas: componentSchemas,
+      responses: gatewayResponseComponents,
     },
   };
 }

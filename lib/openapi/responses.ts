@@ -45,9 +45,19 @@ const taskSchema = z.object({
 
 const remoteSchema = z.object({ url: z.string(), credentialId: z.string().optional(), updatedAt: timestamp });
 
+const openApiSchema = z
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    servers: z.array(z.looseObject({ url: z.string() })).describe('one: the URL this document was fetched from'),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .describe('this document (OpenAPI 3.1)');
+
 /**
- * What `data` holds in each operation's success envelope; every route must
- * have an entry. `created`: a new resource answers 201, a retried create 200.
+ * What `data` holds in each operation's success envelope, or the `body` an
+ * operation answers instead of an envelope; every route must have an entry.
+ * `created`: a new resource answers 201, a retried create 200.
  */
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
@@ -66,4 +76,5 @@ export const responses = {
   getTask: { data: taskSchema },
   getRemote: { data: remoteSchema },
   putRemote: { data: remoteSchema },
-} satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean }>;
+  getOpenApi: { body: openApiSchema },
+} satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean } | { body: z.ZodType }>;

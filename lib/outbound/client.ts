@@ -182,7 +182,7 @@ function firstHop(request: OutboundRequest, shown: string): Hop {
     }
   }
 
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null); // the caller's names: "__proto__" is one like any other
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
       throw new OutboundError('invalid_request', `The header "${TOKEN.test(name) ? name : '(invalid name)'}" is not a valid HTTP header (check for line breaks or invalid characters).`, shown);

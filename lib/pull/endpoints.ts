@@ -7,7 +7,8 @@ import type { pullRoutes } from './routes.ts';
 import { startPull } from './start.ts';
 
 export const pullEndpoint = (route: (typeof pullRoutes)['pullRemote' | 'pullRemoteV1']) =>
-  endpoint(route, async ({ principal, branch }) => {
+  // The body is never read: the legacy form ignores any, the v1 form takes none (its schema only refuses fields).
+  endpoint<typeof route.query, typeof route.body>(route, async ({ principal, branch }) => {
     const task = await startPull({ store: storeFromEnv().store, queue: queueFromEnv() }, principal.workspace.id, branch);
     const { taskId, taskState } = taskView(task);
     return { data: { taskId, taskState } };

@@ -182,7 +182,7 @@ function outboundHttp(client: ReturnType<typeof createOutboundClient>, credentia
         const to = response.url.slice(0, -suffix.length);
         if (new URL(to).origin === new URL(from).origin) rebase = { from, to };
       }
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = Object.create(null); // the provider's names: "__proto__" is one like any other
       for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       const body = method === 'GET' && target.endsWith(suffix) && response.status === 200 ? withHeadAdvertised(response.body, remoteRef) : response.body;
       return {

@@ -1,4 +1,6 @@
 /** Which URLs can be a workspace's Git remote, and how one is shown in messages and logs. */
+import * as z from 'zod/mini';
+import { httpUrlStart } from '../http/patterns.ts';
 import { redactUrl } from '../outbound/index.ts';
 
 const SECRET_PARAM = /token|key|secret|password|passwd|pwd|auth|credential|sig|signature|session|oauth|bearer|apikey|pat$/;
@@ -16,6 +18,18 @@ export function showUrl(url: string): string {
   }
   return redactUrl(parsed, [...parsed.searchParams.keys()]);
 }
+
+/** A path character other than "%", and what may not follow "%" or "%4" (no "%40", an "@" in disguise). */
+const pathCharacter = (besides = '') => `[^\\x00-\\x1f\\x7f?#@%${besides}]`;
+const percents = '%(%|4%)*';
+const path = `((${pathCharacter()}|${percents}(${pathCharacter('4')}|4${pathCharacter('0')}))+(${percents}4?)?|${percents}4?)`;
+
+/**
+ * What a remote's URL looks like, as far as a pattern can tell (the OpenAPI
+ * document states it): http(s), no user name or password, a repository path
+ * without "@" or "%40", no query or fragment, no space or control character.
+ */
+export const remoteUrlPattern = new RegExp(`${httpUrlStart}[/\\\\]${path}$`);
 
 /**
  * Why this URL cannot be a Git remote (a message for the user), or undefined
@@ -48,6 +62,18 @@ export function validateRemoteUrl(url: string): string | undefined {
   if (parsed.search) return `${shown} has a query string; a Git clone URL has none: remove the part from "?" on.`;
   if (parsed.hash) return `${shown} has a fragment; a Git clone URL has none: remove the part from "#" on.`;
   if (parsed.pathname === '/' || parsed.pathname === '') return `${shown} names no repository; give the repository's clone URL (e.g. https://github.com/owner/repo.git).`;
+  if (!remoteUrlPattern.test(url))
+    return `${shown} is not a plain clone URL: remove any space, control character, empty query ("?") or fragment ("#"), and write it as https://host/path.`;
   return undefined;
 }
+
+/** The remote URL of a request: the server's check, with the pattern the document shows. */
+export const remoteUrlSchema = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty', abort: true }),
+    z.maxLength(2048, { error: 'must be at most 2048 characters', abort: true }),
+    z.regex(remoteUrlPattern, { error: (issue) => validateRemoteUrl(String(issue.input)) }),
+  )
+  .register(z.globalRegistry, { format: 'uri' });
 

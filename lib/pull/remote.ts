@@ -1,16 +1,14 @@
 /** The workspace's Git remote: where pulls fetch from, and the credential they send. */
 import * as z from 'zod/mini';
 import { errors } from '../http/errors.ts';
+import { strictBody } from '../http/queries.ts';
 import type { CredentialStore, RemoteConfig, Task, TaskStore } from '../store/types.ts';
-import { validateRemoteUrl } from './remote-url.ts';
+import { remoteUrlSchema, validateRemoteUrl } from './remote-url.ts';
 
-export const putRemoteSchema = z.strictObject(
-  {
-    url: z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(2048, { error: 'must be at most 2048 characters' })),
-    credentialId: z.optional(z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(128, { error: 'must be at most 128 characters' }))),
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : 'must be a JSON object') },
-);
+export const putRemoteSchema = strictBody({
+  url: remoteUrlSchema,
+  credentialId: z.optional(z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(128, { error: 'must be at most 128 characters' }))),
+});
 
 export async function putRemote(store: TaskStore & CredentialStore, workspaceId: string, input: z.output<typeof putRemoteSchema>): Promise<RemoteConfig> {
   const problem = validateRemoteUrl(input.url);

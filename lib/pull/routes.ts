@@ -1,11 +1,13 @@
 /** Remote pull (spec 4.4), its task tracking, and the remote's configuration. */
 import * as z from 'zod/mini';
-import { emptyQuery } from '../http/queries.ts';
+import { emptyQuery, strictBody } from '../http/queries.ts';
 import type { Route } from '../http/routes.ts';
 import { putRemoteSchema } from './remote.ts';
 
 /** Spec 4.4: no body or an empty one; a body that is not JSON is refused, any JSON is ignored. */
 const ignoredBody = z.optional(z.unknown());
+/** The /dev/v1 form is strict, as every v1 operation: no body, `{}`, or a 400 naming the fields. */
+const noFields = z.optional(strictBody({}));
 
 const pull = {
   method: 'POST',
@@ -18,20 +20,55 @@ const pull = {
   bareErrors: true,
 } as const;
 
+const pullDescription =
+  "Starts pulling the remote's branch of the same name into the branch (the Service-Branch header) and answers at once with the task; follow it with its taskId. While a pull of the branch is open, asking again returns that task.";
+const taskDescription = 'A pull task: pending, in-progress, then completed (with the commit and what changed) or failed (with why).';
+
 const taskRead = { method: 'GET', branch: 'none', query: emptyQuery, tableAccess: 'read' } as const;
 
 export const pullRoutes = {
-  pullRemote: { ...pull, operationId: 'pullRemote', path: '/dev/remote/pull', handler: 'pull-remote', summary: 'Pull the branch from the Git remote (asynchronous)' },
-  pullRemoteV1: { ...pull, operationId: 'pullRemoteV1', path: '/dev/v1/remote/pull', handler: 'pull-remote-v1', summary: 'Pull the branch from the Git remote (asynchronous)' },
-  getPullTask: { ...taskRead, operationId: 'getPullTask', path: '/dev/remote/pull/{taskId}', handler: 'get-pull-task', summary: 'Follow a pull task' },
-  getTask: { ...taskRead, operationId: 'getTask', path: '/dev/v1/tasks/{taskId}', handler: 'get-task', summary: 'Follow a task' },
-  getRemote: { ...taskRead, operationId: 'getRemote', path: '/dev/v1/remote', handler: 'get-remote', summary: "The workspace's Git remote" },
+  pullRemote: {
+    ...pull,
+    operationId: 'pullRemote',
+    path: '/dev/remote/pull',
+    handler: 'pull-remote',
+    summary: 'Pull the branch from the Git remote (asynchronous)',
+    description: pullDescription,
+  },
+  pullRemoteV1: {
+    ...pull,
+    body: noFields,
+    operationId: 'pullRemoteV1',
+    path: '/dev/v1/remote/pull',
+    handler: 'pull-remote-v1',
+    summary: 'Pull the branch from the Git remote (asynchronous)',
+    description: pullDescription,
+  },
+  getPullTask: {
+    ...taskRead,
+    operationId: 'getPullTask',
+    path: '/dev/remote/pull/{taskId}',
+    handler: 'get-pull-task',
+    summary: 'Follow a pull task',
+    description: taskDescription,
+  },
+  getTask: { ...taskRead, operationId: 'getTask', path: '/dev/v1/tasks/{taskId}', handler: 'get-task', summary: 'Follow a task', description: taskDescription },
+  getRemote: {
+    ...taskRead,
+    operationId: 'getRemote',
+    path: '/dev/v1/remote',
+    handler: 'get-remote',
+    summary: "The workspace's Git remote",
+    description: 'The URL pulls fetch from and the id of the credential sent to it; 404 until a remote is set.',
+  },
   putRemote: {
     operationId: 'putRemote',
     method: 'PUT',
     path: '/dev/v1/remote',
     handler: 'put-remote',
     summary: "Set the workspace's Git remote and the credential sent to it",
+    description:
+      "The repository's HTTPS clone URL (no user name, password, query or fragment: a token goes in the credential) and, optionally, a header credential sent with every fetch. Replaces the remote set before.",
     branch: 'none',
     query: emptyQuery,
     body: putRemoteSchema,

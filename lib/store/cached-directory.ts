@@ -4,7 +4,8 @@ import type { DirectoryStore } from './types.ts';
  * Keeps the lookups every request makes (API key, workspace, branch) in memory
  * for `ttlMs`, so a warm function reads DynamoDB only for the data asked for.
  * Only hits are kept: a key created or a branch added works at once, while a
- * revocation takes effect within `ttlMs` (expiry is checked on every call).
+ * revocation or a changed expiry takes effect within `ttlMs`. A cached key
+ * carries the expiry it had when read, which is checked on every call.
  */
 export function cachedDirectory(directory: DirectoryStore, ttlMs: number): DirectoryStore {
   if (ttlMs <= 0) return directory;

@@ -1,15 +1,22 @@
 /**
- * Whether `name` is a valid branch name by git's ref rules, as
- * `git check-ref-format --branch` judges it (a property test compares the two),
- * bounded to 255 bytes so that it fits in a key.
+ * Branch names by git's ref rules, as `git check-ref-format --branch` judges
+ * them (a property test compares the two), bounded to 255 bytes so that a
+ * name fits in a key. The rules are two portable patterns, so that the
+ * OpenAPI document states them as the Service-Branch header's schema.
  */
-export function isValidBranchName(name: string): boolean {
-  if (name.length === 0 || Buffer.byteLength(name) > 255) return false;
-  // git's rule against the ref "@" concerns whole ref names: "refs/heads/@" is valid, and `git branch @` makes it.
-  if (name === 'HEAD' || name.startsWith('-')) return false;
-  // Control characters, DEL, space and the characters git reserves for revision syntax.
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return false;
-  if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;
-  if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
-  return name.split('/').every((part) => !part.startsWith('.') && !part.endsWith('.lock'));
-}
+
+/** Characters a name may hold: none of control characters, DEL, space, or what git reserves for revision syntax (~ ^ : ? * [ \). */
+export const branchNamePattern = /^[^\x00-\x20\x7f~\^:?*\[\\]+$/;
+
+/**
+ * Forms no name may take: a leading "-" or "/", a trailing "/" or ".", "..",
+ * "@{", "//", a component starting with "." or ending with ".lock", and
+ * "HEAD". git's rule against the ref "@" concerns whole ref names:
+ * "refs/heads/@" is valid, and `git branch @` makes it.
+ */
+export const forbiddenBranchForms = /^[-\/]|[\/.]$|\.\.|@\{|\/\/|(^|\/)\.|\.lock(\/|$)|^HEAD$/;
+
+export const maxBranchNameBytes = 255;
+
+export const isValidBranchName = (name: string): boolean =>
+  branchNamePattern.test(name) && !forbiddenBranchForms.test(name) && Buffer.byteLength(name) <= maxBranchNameBytes;

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { alarmEmailContextKey, alarmEmailOf } from '../../cdk/alarm-notifications.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
-import { throttling } from '../../cdk/rest-api.ts';
+import { serverErrorAlarmThreshold, throttling } from '../../cdk/rest-api.ts';
 import { ServiceFunction } from '../../cdk/service-function.ts';
 import { failureEnvelope, requestIdHeader } from '../../lib/http/envelope.ts';
 import { gatewayResponses, methodNotAllowed } from '../../lib/http/gateway-responses.ts';
@@ -19,8 +20,9 @@ import { allIndexes, tableDefinition } from '../../lib/store/table.ts';
 /** The feature flags of cdk.json, so the tests build what `cdk synth` builds. */
 const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 
-/** An app that skips bundling and the (slow) built-in CloudFormation validation. */
-const fastApp = () => new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+/** An app that skips bundling and the (slow) built-in CloudFormation validation; `context` adds to cdk.json's (e.g. alarmEmail). */
+const fastApp = (context: Record<string, unknown> = {}) =>
+  new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context }, builtinCloudFormationValidation: false });
 
 const stack = new RulesServiceStack(fastApp(), stackId);
 const template = Template.fromStack(stack);
@@ -35,6 +37,7 @@ const onlyOfType = (type: string) => {
 };
 const tableId = logicalId(stack.table);
 const keyId = logicalId(stack.credentialsKey);
+const topicId = logicalId(stack.alarms.topic);
 const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
 const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
 
@@ -91,7 +94,7 @@ describe('functions', () => {
         LoggingConfig: { LogGroup: { Ref: logicalId(fn.logGroup) } },
       });
       expect(props.Environment.Variables).toEqual({
-        TABLE_NAME: { Ref: tableId },
+        ...(route.tableAccess !== 'none' && { TABLE_NAME: { Ref: tableId } }),
         POWERTOOLS_SERVICE_NAME: 'rules-service',
         // The key's ARN, never a secret: only the functions that seal or open values get it.
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
@@ -111,7 +114,8 @@ describe('functions', () => {
       const logs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
       const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
       const kms = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
-      expect(logs.length + dynamo.length + kms.length).toBe(statements.length);
+      const xray = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('xray:')));
+      expect(logs.length + dynamo.length + kms.length + xray.length).toBe(statements.length);
       expect(kms.length > 0, route.operationId).toBe(route.keyAccess !== undefined);
       // Logs: only its own log group.
       for (const s of logs) {
@@ -259,6 +263,110 @@ describe('API', () => {
   });
 });
 
+describe('alarms', () => {
+  const topicKeyId = logicalId(stack.alarms.key);
+  const cloudWatch = { Service: 'cloudwatch.amazonaws.com' };
+  /** This account's alarms only, on the key and on the topic alike. */
+  const fromOwnAlarms = {
+    StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+    ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']] } },
+  };
+
+  it('sends every alarm of the stack, on ALARM and on OK, to the topic', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    // The pull backlog and dead-letter alarms, and the stage's server errors.
+    expect(alarms.map(([id]) => id).sort()).toEqual(
+      [stack.serverErrorAlarm, stack.pull.node.findChild('BacklogAlarm'), stack.pull.node.findChild('DeadLetterAlarm')].map(logicalId).sort(),
+    );
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions, id).toEqual([{ Ref: topicId }]);
+    }
+  });
+
+  it("alarms on the API stage's 5XX responses", () => {
+    const alarm = resources[logicalId(stack.serverErrorAlarm)]!.Properties;
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5XXError',
+      // The stage's metric, not the API's across stages.
+      Dimensions: [
+        { Name: 'ApiName', Value: resources[logicalId(stack.api)]!.Properties.Name },
+        { Name: 'Stage', Value: { Ref: logicalId(stack.api.deploymentStage) } },
+      ],
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 1,
+      Threshold: serverErrorAlarmThreshold,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('encrypts the topic with a rotating key of its own that CloudWatch may use', () => {
+    const [id, topic] = onlyOfType('AWS::SNS::Topic');
+    expect(id).toBe(topicId);
+    // Not the AWS-managed aws/sns key, whose policy CloudWatch alarms are not in.
+    expect(topic.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [topicKeyId, 'Arn'] });
+    const key = resources[topicKeyId]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.Properties.KeyPolicy.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Allow', Principal: cloudWatch, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Resource: '*', Condition: fromOwnAlarms }),
+    );
+    // The credentials key is not opened to CloudWatch.
+    expect(JSON.stringify(resources[keyId]!.Properties.KeyPolicy)).not.toContain('cloudwatch');
+  });
+
+  it('lets CloudWatch publish to the topic, over TLS only', () => {
+    const [, policy] = onlyOfType('AWS::SNS::TopicPolicy');
+    expect(policy.Properties.Topics).toEqual([{ Ref: topicId }]);
+    const statements = policy.Properties.PolicyDocument.Statement;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Principal: '*', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Allow', Principal: cloudWatch, Action: 'sns:Publish', Resource: { Ref: topicId }, Condition: fromOwnAlarms }),
+    );
+  });
+
+  it('subscribes the alarmEmail context value to the topic, and no one without it', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    const app = fastApp({ [alarmEmailContextKey]: 'ops@example.com' });
+    const withEmail = new RulesServiceStack(app, stackId);
+    const subscriptions = Object.values(Template.fromStack(withEmail).findResources('AWS::SNS::Subscription'));
+    expect(subscriptions.map((s) => s.Properties)).toEqual([
+      { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: withEmail.resolve((withEmail.alarms.topic.node.defaultChild as any).logicalId) } },
+    ]);
+  });
+
+  it('refuses an alarmEmail that is not an address, and takes an empty one as none', () => {
+    expect(() => new RulesServiceStack(fastApp({ [alarmEmailContextKey]: 'ops' }), stackId)).toThrow(/alarmEmail must be an e-mail address/);
+    expect(alarmEmailOf(new Stack(fastApp({ [alarmEmailContextKey]: '' }), 'Probe'))).toBeUndefined();
+  });
+});
+
+describe('tracing', () => {
+  it('traces the API stage with X-Ray', () => {
+    const [, stage] = onlyOfType('AWS::ApiGateway::Stage');
+    expect(stage.Properties.TracingEnabled).toBe(true);
+  });
+
+  it('traces every function actively, the pull worker and sweeper included', () => {
+    const functions = ofType('AWS::Lambda::Function');
+    expect(functions.map(([id]) => id)).toEqual(expect.arrayContaining([logicalId(stack.pull.worker.function), logicalId(stack.pull.sweeper.function)]));
+    for (const [id, fn] of functions) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+  });
+
+  it("grants X-Ray's two actions, and nothing else, on Resource '*' (the one acknowledged IAM5 finding of each role)", () => {
+    const roles = ofType('AWS::IAM::Role').filter(([, role]) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service === 'lambda.amazonaws.com');
+    expect(roles).toHaveLength(ofType('AWS::Lambda::Function').length);
+    for (const [roleId] of roles) {
+      const anyResource = statementsOf(roleId).filter((s) => [s.Resource].flat().includes('*'));
+      expect(anyResource.map((st) => actionsOf(st).sort()), roleId).toEqual([['xray:PutTelemetryRecords', 'xray:PutTraceSegments']]);
+    }
+  });
+});
+
 describe('table', () => {
   it('is built from the table definition', () => {
     const [id, table] = onlyOfType('AWS::DynamoDB::Table');
@@ -291,10 +399,11 @@ describe('table', () => {
 });
 
 describe('outputs', () => {
-  it('has the API URL and the table name, and nothing else', () => {
+  it('has the API URL, the table name and the alarm topic, and nothing else', () => {
     template.hasOutput(outputNames.apiUrl, { Value: Match.objectLike({ 'Fn::Join': Match.anyValue() }) });
     template.hasOutput(outputNames.tableName, { Value: { Ref: tableId } });
-    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([outputNames.apiUrl, outputNames.tableName].sort());
+    template.hasOutput(outputNames.alarmTopicArn, { Value: { Ref: topicId } });
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([outputNames.apiUrl, outputNames.tableName, outputNames.alarmTopicArn].sort());
   });
 });
 

@@ -2,6 +2,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { runCli, UsageError } from '../../lib/cli/main.ts';
@@ -79,6 +80,22 @@ describe('import', () => {
     expect(await cli('import', 'acme', 'trunk', join(dir, 'rules', 'one.json'))).toMatch(/^unchanged rule one/);
     const page = await store.listEntities({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', pageNo: 1, pageSize: 10, sortBy: 'name', sortDir: 'asc' });
     expect(page.totalCount).toBe(3);
+  });
+
+  it('resolves relative paths from the folder the user ran it in (INIT_CWD, which npm sets)', async () => {
+    const target = ['--endpoint', fixture.dynamo.endpoint, '--table', fixture.config.tableName];
+    const output = await runCli(['import', 'acme', 'trunk', 'rules/one.json', ...target], { INIT_CWD: dir });
+    expect(output).toMatch(/^unchanged rule one/);
+  });
+
+  it('imports the example folder the README uses, rules and workflows alike', async () => {
+    const examples = fileURLToPath(new URL('../../lib/cli/examples', import.meta.url));
+    const output = await cli('import', 'acme', 'trunk', examples, '--publish');
+    expect(output.split('\n').map((line) => line.split(/\s+/).slice(0, 4).join(' '))).toEqual([
+      'created rule gift-wrap (v1)',
+      'created rule parcel-size (v1)',
+      'created workflow parcel-dispatch (v1)',
+    ]);
   });
 
   it('writes nothing when any record is invalid, naming each problem', async () => {

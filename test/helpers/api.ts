@@ -1,5 +1,17 @@
-/** An HTTP client for the local runtime that returns the status, headers and parsed envelope of each answer. */
+/**
+ * An HTTP client for the local runtime that returns the status, headers and
+ * parsed envelope of each answer, and holds every answer to the contract: the
+ * committed lib/openapi/openapi.json. The operation is found by method and
+ * path as API Gateway finds it (lib/local/router.ts); its answer must have a
+ * documented status, content type and body. An answer to a path or method
+ * with no operation must be one of the gateway's own documented answers.
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { Envelope } from '../../lib/http/envelope.ts';
+import { routeList } from '../../lib/http/routes.ts';
+import { createRouter } from '../../lib/local/router.ts';
+import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
 
 export interface ApiResponse<D = unknown> {
   status: number;
@@ -20,6 +32,60 @@ export interface RequestOptions {
 
 export type Api = <D = unknown>(path: string, options?: RequestOptions) => Promise<ApiResponse<D>>;
 
+interface DocumentedResponse {
+  content: Record<string, { schema: unknown }>;
+  $ref?: string;
+}
+
+/** As much of the document's shape as is read here. */
+const document = committed as unknown as {
+  paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>;
+  components: { responses: Record<string, DocumentedResponse> };
+};
+const documentId = 'openapi.json';
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+ajv.addSchema(document, documentId);
+const match = createRouter(routeList);
+const validators = new Map<string, ValidateFunction>();
+
+/** JSON Pointer of a member of the document. */
+const pointer = (...keys: string[]) => keys.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** A documented response and where it is in the document, following a `$ref` to the components. */
+function located(response: DocumentedResponse | undefined, at: string[]): { response: DocumentedResponse; at: string[] } | undefined {
+  if (!response?.$ref) return response && { response, at };
+  const name = response.$ref.slice('#/components/responses/'.length);
+  return located(document.components.responses[name], ['components', 'responses', name]);
+}
+
+/** Why the answer breaks the contract, or undefined when it keeps it. */
+function contractViolation(method: string, url: URL, status: number, contentType: string | null, body: unknown): string | undefined {
+  const found = match(method, url.pathname);
+  let documented: ReturnType<typeof located>;
+  let what: string;
+  if (found && 'route' in found) {
+    const operation = document.paths[found.route.path]?.[method.toLowerCase()];
+    if (!operation) return `${method} ${found.route.path} is a route but not in lib/openapi/openapi.json: run \`npm run openapi\``;
+    what = found.route.operationId;
+    documented = located(operation.responses[status], ['paths', found.route.path, method.toLowerCase(), 'responses', String(status)]);
+  } else {
+    // The gateway's own answers are documented once, by status.
+    what = 'the gateway (no operation at this path and method)';
+    const name = `Gateway${status}`;
+    documented = located(document.components.responses[name], ['components', 'responses', name]);
+  }
+  if (!documented) return `status ${status} is not documented for ${what}`;
+  const mediaType = contentType?.split(';')[0]!.trim() ?? '';
+  if (!(mediaType in documented.response.content))
+    return `content type ${contentType} is not documented for ${status} of ${what} (${Object.keys(documented.response.content).join(', ')})`;
+  const schemaAt = `${documentId}#${pointer(...documented.at, 'content', mediaType, 'schema')}`;
+  let validate = validators.get(schemaAt);
+  if (!validate) validators.set(schemaAt, (validate = ajv.compile({ $ref: schemaAt })));
+  if (!validate(body)) return `the body does not match the ${status} schema of ${what}: ${ajv.errorsText(validate.errors, { separator: '; ', dataVar: 'body' })}`;
+  return undefined;
+}
+
 export function api(target: { url: string; apiKey: string }): Api {
   return async <D>(path: string, options: RequestOptions = {}) => {
     const url = new URL(path, target.url);
@@ -28,14 +94,17 @@ export function api(target: { url: string; apiKey: string }): Api {
     const key = options.key === undefined ? target.apiKey : options.key;
     if (key !== null) headers['Service-API-Key'] = key;
     if (options.branch !== undefined) headers['Service-Branch'] = options.branch;
-    const response = await fetch(url, { method: options.method ?? 'GET', headers, body: options.body });
+    const method = options.method ?? 'GET';
+    const response = await fetch(url, { method, headers, body: options.body });
     const text = await response.text();
     let body: ApiResponse<D>['body'];
     try {
       body = JSON.parse(text);
     } catch {
-      throw new Error(`${options.method ?? 'GET'} ${path}: ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+      throw new Error(`${method} ${path}: ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
     }
+    const violation = contractViolation(method, url, response.status, response.headers.get('content-type'), body);
+    if (violation) throw new Error(`${method} ${path} answered ${response.status} ${text.slice(0, 300)}, against the contract: ${violation}`);
     return { status: response.status, headers: response.headers, body };
   };
 }

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
 import { isValidBranchName } from '../../lib/workspaces/branch-name.ts';
 
 /**
@@ -71,5 +73,29 @@ describe('isValidBranchName', () => {
     expect(isValidBranchName('é'.repeat(127))).toBe(true); // 254 bytes
     expect(isValidBranchName('é'.repeat(128))).toBe(false); // 256 bytes in 128 characters
     expect(gitAccepts('a'.repeat(256))).toBe(true); // the bound is ours alone
+  });
+});
+
+describe('the Service-Branch header in the OpenAPI document', () => {
+  const parameters = Object.values(committed.paths).flatMap((methods) =>
+    Object.values(methods as Record<string, { parameters: { name: string; schema: object }[] }>).flatMap((operation) => operation.parameters),
+  );
+  const schemas = parameters.filter((p) => p.name === 'Service-Branch').map((p) => JSON.stringify(p.schema));
+  const documented = new Ajv2020().compile(JSON.parse(schemas[0]!));
+
+  it('has one schema wherever the header is taken', () => {
+    expect(schemas.length).toBeGreaterThan(0);
+    expect(new Set(schemas).size).toBe(1);
+  });
+
+  it('accepts exactly the names isValidBranchName accepts, up to 255 bytes', () => {
+    fc.assert(
+      fc.property(branchName, (name) => {
+        fc.pre(Buffer.byteLength(name) <= 255); // the document counts characters; its description states the byte bound
+        expect(documented(name), JSON.stringify(name)).toBe(isValidBranchName(name));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(documented('a'.repeat(256))).toBe(false);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * The README runs as written: every `sh` block, in order, pasted into bash
+ * against a freshly started `npm start`, the way a new user follows it. Blocks
+ * marked `<!-- not run: why -->` (the quick start itself, templates for a real
+ * remote, the deploy) are left out. Each curl line must answer the status its
+ * trailing comment names (`# 401 ...`), or a 2xx when it names none.
+ *
+ * It runs in a network namespace that holds only loopback (`unshare -rn`), so
+ * the default ports (3000, 3001, 8000) the README uses are free even while a
+ * developer's own `npm start` runs, and no command can reach another machine.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+interface Block {
+  line: number;
+  code: string;
+}
+
+/** The `sh` blocks a user pastes, with the README line each starts on. */
+function runnableBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const fence = /(<!-- not run:[^>]*-->\s*\n)?```sh\n([\s\S]*?)```/g;
+  for (const match of markdown.matchAll(fence)) {
+    if (match[1]) continue;
+    blocks.push({ line: markdown.slice(0, match.index).split('\n').length, code: match[2]! });
+  }
+  return blocks;
+}
+
+interface ExpectedCall {
+  status: number | '2xx';
+  command: string;
+}
+
+/** One expectation per curl a block runs: the status in the line's trailing comment, or any 2xx. */
+function expectedCalls(code: string): ExpectedCall[] {
+  const logicalLines = code.replace(/\\\n/g, ' ').split('\n');
+  return logicalLines.flatMap((line) => {
+    const calls = line.match(/(^|[\s;|&(])curl\s/g)?.length ?? 0;
+    const status = /\s#\s*(\d{3})\b/.exec(line)?.[1];
+    return Array.from({ length: calls }, () => ({ status: status ? Number(status) : ('2xx' as const), command: line.trim() }));
+  });
+}
+
+const namespaceWorks = spawnSync('unshare', ['-rn', 'true']).status === 0;
+
+it('runs every shell block of the README against a fresh npm start, each curl answering as its comment says', () => {
+  const blocks = runnableBlocks(readme);
+  expect(blocks.length).toBeGreaterThanOrEqual(4);
+  const expected = blocks.flatMap((block) => expectedCalls(block.code));
+
+  const dir = mkdtempSync(join(tmpdir(), 'readme-'));
+  // Every curl also reports its status and URL on standard error, so that a pipe into `field` still reads the body alone.
+  writeFileSync(join(dir, '.curlrc'), 'write-out = "%{stderr}README-CURL %{http_code} %{method} %{url_effective}\\n"\n');
+  const script = join(dir, 'readme.sh');
+  writeFileSync(script, ['set -euo pipefail', ...blocks.map((b) => `# README.md line ${b.line}\n${b.code}`)].join('\n'));
+  const runner = join(dir, 'run.sh');
+  writeFileSync(
+    runner,
+    `set -u
+${namespaceWorks ? 'ip link set lo up' : ''}
+cd ${JSON.stringify(root)}
+npm start > ${JSON.stringify(join(dir, 'start.log'))} 2>&1 &
+server=$!
+for i in $(seq 1 300); do curl -q -sf -o /dev/null http://127.0.0.1:3000/openapi.json && break; sleep 0.1; done
+bash ${JSON.stringify(script)}
+status=$?
+kill -TERM $server; wait $server
+exit $status
+`,
+  );
+  const run = spawnSync(namespaceWorks ? 'unshare' : 'bash', namespaceWorks ? ['-rn', 'bash', runner] : [runner], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 150_000,
+    env: { ...process.env, CURL_HOME: dir, npm_config_update_notifier: 'false', SERVICE_API_KEY: '', PORT: '', GIT_PORT: '', DYNAMODB_PORT: '', DATA_DIR: '' },
+  });
+  const startLog = readFileSync(join(dir, 'start.log'), 'utf8');
+  const context = `\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- npm start\n${startLog}`;
+  expect(run.status, `the README's blocks failed${context}`).toBe(0);
+  expect(startLog).toContain('API key:           demo-key');
+
+  const calls = [...run.stderr.matchAll(/^README-CURL (\d{3}) (\S+) (\S+)$/gm)].map(([, status, method, url]) => ({ status: Number(status), method, url }));
+  expect(calls.length, `curl calls made vs curl lines in the README${context}`).toBe(expected.length);
+  calls.forEach((call, i) => {
+    const { status, command } = expected[i]!;
+    const ok = status === '2xx' ? call.status >= 200 && call.status < 300 : call.status === status;
+    expect(ok, `${command}\n answered ${call.status} (${call.method} ${call.url}), expected ${status}`).toBe(true);
+  });
+}, 180_000);

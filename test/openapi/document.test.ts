@@ -1,0 +1,175 @@
+/**
+ * The committed OpenAPI document as other tools read it: valid OpenAPI 3.1,
+ * patterns in the portable dialect, every operation described, tagged and
+ * answering every status the stack can give, with the error codes its
+ * function raises.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { stageName } from '../../cdk/rest-api.ts';
+import { httpUrlPattern } from '../../lib/http/patterns.ts';
+import { routeList } from '../../lib/http/routes.ts';
+import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
+import { remoteUrlPattern } from '../../lib/pull/remote-url.ts';
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  security?: unknown[];
+  parameters: { name: string; in: string; schema: Record<string, unknown> }[];
+  requestBody?: { content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>> } } } };
+  responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }>;
+}
+
+const document = committed as unknown as {
+  servers: { url: string; variables?: Record<string, { default: string }> }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, { content: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }> };
+};
+const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+const operation = (operationId: string) => operations.find((o) => o.operation.operationId === operationId)!.operation;
+
+/** The error codes a status of an operation lists, following a $ref to the gateway's answers. */
+function codes(operationId: string, status: number): string[] | undefined {
+  const response = operation(operationId).responses[status];
+  if (!response) return undefined;
+  const resolved = response.$ref ? document.components.responses[response.$ref.split('/').pop()!]! : response;
+  return resolved.content!['application/json'].schema.allOf[1].properties.code.enum;
+}
+
+describe('the document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(committed));
+    expect(result).toEqual({ valid: true });
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('has one operation per route', () => {
+    expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path} ${o.operation.operationId}`).sort()).toEqual(
+      routeList.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort(),
+    );
+  });
+
+  it('names the deployed stage URL and the local runtime as servers', () => {
+    expect(document.servers.map((s) => s.url)).toEqual([`https://{apiId}.execute-api.{region}.amazonaws.com/${stageName}`, 'http://127.0.0.1:{port}']);
+    expect(document.servers[1]!.variables!.port!.default).toBe('3000');
+  });
+
+  it('describes and tags every operation, each tag once at the top', () => {
+    const tags = document.tags.map((t) => t.name);
+    expect(tags).toEqual(['Rules and workflows', 'Credentials', 'Remote pull and tasks', 'Contract']);
+    for (const { operation } of operations) {
+      expect(operation.summary, operation.operationId).toMatch(/\S/);
+      expect(operation.description.length, operation.operationId).toBeGreaterThan(operation.summary.length);
+      expect(operation.tags, operation.operationId).toHaveLength(1);
+      expect(tags).toContain(operation.tags[0]);
+    }
+    for (const tag of document.tags) expect(tag.description).toMatch(/\S/);
+  });
+});
+
+describe('patterns', () => {
+  const patterns: { at: string; pattern: string }[] = [];
+  const walk = (node: unknown, at: string) => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'pattern' && typeof value === 'string') patterns.push({ at, pattern: value });
+      else walk(value, `${at}/${key}`);
+    }
+  };
+  walk(committed, '#');
+
+  /** The constructs some dialects lack: Unicode property classes, lookarounds, backreferences, named groups, \u{…}. */
+  function unportable(pattern: string): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < pattern.length; i++) {
+      const rest = pattern.slice(i);
+      if (rest[0] === '\\') {
+        const escape = rest.slice(0, 2);
+        if (/^\\[pP]$/.test(escape)) found.push(`${escape}{…} class`);
+        else if (/^\\[1-9]$/.test(escape)) found.push(`backreference ${escape}`);
+        else if (escape === '\\k') found.push('named backreference');
+        else if (rest.startsWith('\\u{')) found.push('\\u{…} escape');
+        i++; // the escaped character is not syntax
+      } else if (/^\(\?(=|!|<=|<!)/.test(rest)) found.push('lookaround');
+      else if (/^\(\?<[A-Za-z_$]/.test(rest)) found.push('named group');
+    }
+    return found;
+  }
+
+  it('finds the patterns', () => {
+    expect(patterns.length).toBeGreaterThan(10);
+  });
+
+  it('compile with and without the u flag and use only portable constructs', () => {
+    for (const { at, pattern } of patterns) {
+      expect(() => new RegExp(pattern), at).not.toThrow();
+      expect(() => new RegExp(pattern, 'u'), at).not.toThrow();
+      expect(unportable(pattern), `${at}: ${pattern}`).toEqual([]);
+    }
+  });
+
+  it('are told apart from unportable ones', () => {
+    expect(unportable('^[^\\p{Cc}]*$')).toEqual(['\\p{…} class']);
+    expect(unportable('^(?!HEAD$).+(?<=x)$')).toEqual(['lookaround', 'lookaround']);
+    expect(unportable('^(a)\\1(?<n>b)\\k<n>$')).toEqual(['backreference \\1', 'named group', 'named backreference']);
+    expect(unportable('^\\\\1[\\(?=]\\u{41}$')).toEqual(['\\u{…} escape']);
+  });
+
+  it('are the ones the server checks URLs with', () => {
+    const body = (operationId: string) => operation(operationId).requestBody!.content['application/json'].schema.properties;
+    expect(body('testCredential').url).toMatchObject({ pattern: httpUrlPattern.source, format: 'uri', maxLength: 4096 });
+    expect(body('putRemote').url).toMatchObject({ pattern: remoteUrlPattern.source, format: 'uri', maxLength: 2048 });
+  });
+});
+
+describe('responses', () => {
+  const gatewayStatuses = [405, 413, 429, 502, 504];
+
+  it('list every status the stack can answer, for every operation', () => {
+    for (const { path, operation } of operations) {
+      const statuses = Object.keys(operation.responses).map(Number);
+      for (const status of [200, 400, 500, ...gatewayStatuses]) expect(statuses, `${operation.operationId} ${status}`).toContain(status);
+      expect(statuses.includes(401), operation.operationId).toBe(operation.security === undefined);
+      if (path.includes('{')) expect(statuses, operation.operationId).toContain(404);
+    }
+  });
+
+  it("list the gateway's own answers by reference, with their codes", () => {
+    for (const { operation } of operations) for (const status of gatewayStatuses) expect(operation.responses[status]!.$ref).toBe(`#/components/responses/Gateway${status}`);
+    expect(codes('getEntity', 413)).toEqual(['payload_too_large']);
+    expect(codes('getEntity', 429)).toEqual(['too_many_requests', 'quota_exceeded']);
+    expect(codes('getEntity', 504)).toEqual(['timeout']);
+    expect(document.components.responses.Gateway404!.content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['route_not_found']);
+  });
+
+  it('list the error codes each function raises, found in its code', () => {
+    expect(codes('getEntity', 404)).toEqual(['entity_not_found', 'entity_type_not_found', 'version_not_found']);
+    expect(codes('listEntities', 404)).toEqual(['entity_type_not_found']);
+    expect(codes('listEntities', 400)).toEqual(['bad_request', 'branch_not_found', 'invalid_branch', 'invalid_request']);
+    expect(codes('createCredential', 409)).toEqual(['credential_busy', 'credential_name_taken']);
+    expect(codes('updateCredential', 409)).toEqual(['credential_busy', 'credential_name_taken', 'credential_revoked']);
+    expect(codes('testCredential', 409)).toEqual(['credential_revoked']);
+    expect(codes('getCredential', 409)).toBeUndefined();
+    expect(codes('listCredentials', 404)).toBeUndefined();
+    expect(codes('getCredential', 400)).toEqual(['bad_request', 'invalid_request']);
+    expect(codes('pullRemoteV1', 400)).toEqual(['bad_request', 'branch_not_found', 'branch_required', 'invalid_branch', 'invalid_request', 'remote_not_configured']);
+    expect(codes('getRemote', 404)).toEqual(['remote_not_configured']);
+    expect(codes('getTask', 404)).toEqual(['task_not_found']);
+    expect(codes('getTask', 401)).toEqual(['service_api_key_empty', 'service_api_key_expired', 'service_api_key_invalid']);
+    expect(codes('getTask', 500)).toEqual(['internal_error']);
+  });
+
+  it('serve the document without a key, and say where /dev/v1 is strict', () => {
+    expect(operation('getOpenApi').security).toEqual([]);
+    expect(codes('getOpenApi', 401)).toBeUndefined();
+    for (const { path, operation } of operations.filter((o) => o.operation.responses[400]!.$ref === undefined))
+      expect((operation.responses[400] as { description: string }).description.includes('unknown query parameter or body field'), operation.operationId).toBe(
+        path.startsWith('/dev/v1/'),
+      );
+  });
+});

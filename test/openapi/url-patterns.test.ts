@@ -1,0 +1,73 @@
+/**
+ * The URL patterns the document shows are the server's own rules: what the
+ * remote's pattern accepts, the server accepts too, unless the URL does not
+ * parse or names no repository once parsed (which no pattern can tell).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { httpUrlPattern } from '../../lib/http/patterns.ts';
+import { remoteUrlPattern, validateRemoteUrl } from '../../lib/pull/remote-url.ts';
+
+const url = fc
+  .tuple(
+    fc.constantFrom('https://', 'http://', 'HTTPS://', 'ftp://', 'https:', 'git@', ' https://'),
+    fc.constantFrom('github.com', 'git.example.com:8443', '127.0.0.1:9418', 'h', 'u:p@h', 'user@h', '[::1]', 'a%40b', 'ho st', 'h:99999'),
+    fc.array(fc.constantFrom('/', '\\', 'repo.git', 'team', '%40', '%4', '%', '%2F', '@', '?', '?ref=main', '?token=x', '#', '#main', ' ', '\t', '..', '.', 'é', '\u0001'), {
+      maxLength: 6,
+    }),
+  )
+  .map(([scheme, host, path]) => `${scheme}${host}${path.join('')}`);
+
+describe('the remote URL pattern', () => {
+  it('accepts only what the server accepts, but for URLs that do not parse or name no repository', () => {
+    fc.assert(
+      fc.property(url, (candidate) => {
+        if (remoteUrlPattern.test(candidate)) expect(validateRemoteUrl(candidate) ?? '', candidate).toMatch(/^$|not a valid URL|names no repository/);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('is what the server ends with: a URL it refuses, the server refuses', () => {
+    fc.assert(
+      fc.property(url, (candidate) => {
+        if (!remoteUrlPattern.test(candidate)) expect(validateRemoteUrl(candidate), candidate).toBeDefined();
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['https://github.com/owner/repo.git', true],
+    ['http://127.0.0.1:9418/rules.git', true],
+    ['https://h/a%4', true],
+    ['https://u@h/x', false],
+    ['https://h/a@b', false],
+    ['https://h/a%40b', false],
+    ['https://h/x?ref=main', false],
+    ['https://h/x#main', false],
+    ['https://h/x?', false],
+    ['https://h/', false],
+    [' https://h/x', false],
+    ['git@h:x.git', false],
+  ])('%j: %s', (candidate, accepted) => {
+    expect(remoteUrlPattern.test(candidate)).toBe(accepted);
+    expect(validateRemoteUrl(candidate) === undefined).toBe(accepted);
+  });
+});
+
+describe("the credential test's URL pattern", () => {
+  it.each([
+    ['https://api.example.com/v1/ping?x=1#f', true],
+    ['http://127.0.0.1:9/', true],
+    ['HTTP://h', true],
+    ['http://user:pass@127.0.0.1:9/', false],
+    ['ftp://127.0.0.1/file', false],
+    ['file:///etc/passwd', false],
+    ['/v1/me', false],
+    ['not a url', false],
+    ['https://h/a\nb', false],
+  ])('%j: %s', (candidate, accepted) => {
+    expect(httpUrlPattern.test(candidate)).toBe(accepted);
+  });
+});
