@@ -1,0 +1,67 @@
+/**
+ * What saving and publishing a rule asks of the engine: the definition
+ * parsed and checked whole (every problem with its path), the table analysis
+ * (warnings on save, overlaps refused at publish), and the saved test cases
+ * run. It needs the FEEL parser, so only the authoring functions import it;
+ * evaluation imports `./index.ts`.
+ */
+import { evaluateRule, type CompiledRule } from './compile.ts';
+import { analyzeDecisionTable, type Finding } from './decision-table/analysis.ts';
+import type { RuleDefinition } from './definitions.ts';
+import { EngineError } from './errors.ts';
+import { equal } from './feel/values.ts';
+import { prepareRule, type Problem } from './prepare.ts';
+import type { PreparedRule } from './prepared.ts';
+
+export interface RuleCheck {
+  prepared: PreparedRule;
+  /** Refuse the save: FEEL syntax errors, unknown inputs, type mismatches, hit policies whose outputs do not fit. */
+  problems: Problem[];
+  /** Shown with the save: rows that can never be the answer, gaps. */
+  warnings: Finding[];
+  /** Refuse the publish: rows that overlap under `unique`. */
+  publishProblems: Finding[];
+}
+
+/**
+ * Checks a rule definition as a save does.
+ *
+ * @example
+ * const { problems, warnings } = checkRule({ kind: 'decisionTable', definition });
+ * if (problems.length) refuse(problems);
+ */
+export function checkRule(rule: RuleDefinition): RuleCheck {
+  const { prepared, problems } = prepareRule(rule);
+  const analysis = prepared.kind === 'decisionTable' && problems.length === 0 ? analyzeDecisionTable(prepared) : { warnings: [], publishErrors: [] };
+  return { prepared, problems, warnings: analysis.warnings, publishProblems: analysis.publishErrors };
+}
+
+export interface TestCase {
+  name: string;
+  params: Record<string, unknown>;
+  expected: unknown;
+}
+
+export interface TestCaseFailure {
+  name: string;
+  expected: unknown;
+  /** What the rule answered, or the error it raised. */
+  actual: unknown;
+  error?: string;
+}
+
+/** Runs saved test cases on a compiled rule; the failures, each with what was expected and what came. */
+export function runTestCases(rule: CompiledRule, cases: readonly TestCase[], clock = new Date()): TestCaseFailure[] {
+  const failures: TestCaseFailure[] = [];
+  for (const test of cases) {
+    try {
+      const { output } = evaluateRule(rule, test.params, { clock });
+      if (equal(output as never, test.expected as never) !== true) failures.push({ name: test.name, expected: test.expected, actual: output });
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      failures.push({ name: test.name, expected: test.expected, actual: null, error: error.message });
+    }
+  }
+  return failures;
+}
+

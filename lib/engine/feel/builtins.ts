@@ -1,0 +1,465 @@
+/**
+ * FEEL's built-in functions (DMN 1.5, chapter 10.3.4) that rules reach for:
+ * strings, numbers, lists, dates and times, contexts. Each declares its
+ * parameter names, so named invocation (`substring(string: s, start position: 2)`)
+ * works; a wrong type or count gives null and a note, never an exception.
+ */
+import { note, type Env } from './compile.ts';
+import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
+import { compare, equal, FeelRange, isContext, typeName, type FeelContext, type FeelValue } from './values.ts';
+
+type Impl = (args: FeelValue[], env: Env) => FeelValue;
+
+interface Builtin {
+  /** Parameter names: `?` marks an optional one, `...` a variadic last one. Overloads are tried in order by argument count. */
+  params: string[][];
+  impl: Impl;
+}
+
+/** Bounds on what a function may be given, so that no call can run unbounded. */
+export const builtinLimits = { maxPatternLength: 1000, maxMatchInput: 100_000 } as const;
+
+const isNumber = (v: FeelValue): v is number => typeof v === 'number';
+const isString = (v: FeelValue): v is string => typeof v === 'string';
+
+function wrongType(env: Env, fn: string, args: FeelValue[]): null {
+  return note(env, `${fn}(${args.map(typeName).join(', ')}): wrong argument types`);
+}
+
+/**
+ * DMN 1.5 10.3.2.9.4, conversions when binding arguments: a value given for a `list` parameter is a list of
+ * one, and a list of one given for an `item` parameter (a number or a string) is its item. `kinds` gives each
+ * parameter's kind, the last one repeating for the rest.
+ */
+function converting(kinds: ('list' | 'item' | 'any')[], impl: Impl): Impl {
+  const convert = (v: FeelValue, i: number): FeelValue => {
+    const kind = kinds[Math.min(i, kinds.length - 1)];
+    if (kind === 'list') return v === null || Array.isArray(v) ? v : [v];
+    return kind === 'item' && Array.isArray(v) && v.length === 1 ? v[0]! : v;
+  };
+  return (args, env) => impl(args.map(convert), env);
+}
+
+/** Declares a function whose arguments must have the given types (`any` accepts every value but null). */
+function typed(name: string, params: string[], types: (string | ((v: FeelValue) => boolean))[], impl: (...args: never[]) => FeelValue, nullable = false): [string, Builtin] {
+  const checks = types.map((t) => (typeof t === 'function' ? t : t === 'number' ? isNumber : t === 'string' ? isString : t === 'list' ? Array.isArray : () => true));
+  return [
+    name,
+    {
+      params: [params],
+      impl: converting(
+        types.map((t) => (t === 'list' ? 'list' : t === 'number' || t === 'string' ? 'item' : 'any')),
+        (args, env) => {
+          for (let i = 0; i < args.length; i++) {
+            const a = args[i]!;
+            if (a === null ? !nullable : !checks[i]!(a)) return a === null ? null : wrongType(env, name, args);
+          }
+          return (impl as (...a: FeelValue[]) => FeelValue)(...args);
+        },
+      ),
+    },
+  ];
+}
+
+/** A list function that also takes its items as separate arguments: `max([1, 2])` or `max(1, 2)`; `max(1)` is `max([1])`. */
+const listOrItems = (args: FeelValue[]): FeelValue[] | null => (args.length === 1 ? (Array.isArray(args[0]) ? args[0] : args[0] === null ? null : [args[0]!]) : args);
+
+function listFunction(name: string, impl: (items: FeelValue[], env: Env) => FeelValue): [string, Builtin] {
+  return [
+    name,
+    {
+      params: [['list'], ['c...']],
+      impl: (args, env) => {
+        const items = listOrItems(args);
+        return items === null ? wrongType(env, name, args) : impl(items, env);
+      },
+    },
+  ];
+}
+
+const numbersOf = (items: FeelValue[]): number[] | null => (items.every(isNumber) ? (items as number[]) : null);
+
+function numericListFunction(name: string, impl: (numbers: number[]) => FeelValue): [string, Builtin] {
+  return listFunction(name, (items, env) => {
+    const numbers = numbersOf(items);
+    return numbers ? impl(numbers) : note(env, `${name}: every item must be a number`);
+  });
+}
+
+/** Rounds `n` to `scale` decimal digits with `mode`, on the decimal value as written (2.675 is 2.675, not 2.67499…). */
+function roundTo(n: number, scale: number, mode: 'up' | 'down' | 'halfUp' | 'halfDown' | 'halfEven' | 'floor' | 'ceiling'): number | null {
+  if (!Number.isInteger(scale) || Math.abs(scale) > 100) return null;
+  const factor = 10 ** scale;
+  const scaled = Number((n * factor).toPrecision(15));
+  const floor = Math.floor(scaled);
+  if (floor === scaled) return n;
+  const [awayFromZero, towardZero] = scaled < 0 ? [floor, floor + 1] : [floor + 1, floor];
+  const fraction = scaled - floor;
+  const nearest = fraction < 0.5 ? floor : floor + 1;
+  const half = Number(fraction.toPrecision(12)) === 0.5;
+  const rounded = {
+    floor,
+    ceiling: floor + 1,
+    up: awayFromZero,
+    down: towardZero,
+    halfUp: half ? awayFromZero : nearest,
+    halfDown: half ? towardZero : nearest,
+    halfEven: half ? (floor % 2 === 0 ? floor : floor + 1) : nearest,
+  }[mode];
+  return Number((rounded / factor).toPrecision(15));
+}
+
+function feelString(v: FeelValue): string | null {
+  if (v === null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map((i) => (typeof i === 'string' ? JSON.stringify(i) : feelString(i))).join(', ')}]`;
+  if (isContext(v)) return `{${Object.entries(v).map(([k, i]) => `${k}: ${typeof i === 'string' ? JSON.stringify(i) : feelString(i)}`).join(', ')}}`;
+  return String(v);
+}
+
+function regex(pattern: string, flags: string | null, env: Env): RegExp | null {
+  if (pattern.length > builtinLimits.maxPatternLength) return note(env, `a pattern may be at most ${builtinLimits.maxPatternLength} characters`);
+  if (flags !== null && !/^[imsx]*$/.test(flags)) return note(env, `unknown pattern flags "${flags}"`);
+  try {
+    let source = pattern;
+    if (flags?.includes('x')) source = source.replace(/\s+/g, '');
+    return new RegExp(source, `u${(flags ?? '').replace(/x/g, '')}`);
+  } catch {
+    return note(env, `"${pattern}" is not a valid pattern`);
+  }
+}
+
+const dateOf = (v: FeelValue): FeelDate | null => (v instanceof FeelDate ? v : v instanceof FeelDateTime ? v.date : null);
+
+function distinct(items: FeelValue[]): FeelValue[] {
+  const out: FeelValue[] = [];
+  for (const item of items) if (!out.some((o) => equal(o, item) === true)) out.push(item);
+  return out;
+}
+
+const builtins = new Map<string, Builtin>([
+  // Conversion
+  typed('string', ['from'], ['any'], (v: FeelValue) => feelString(v)),
+  [
+    'number',
+    {
+      params: [['from', 'grouping separator?', 'decimal separator?']],
+      impl: ([from, grouping = null, decimal = null], env) => {
+        if (!isString(from!)) return from === null ? null : wrongType(env, 'number', [from!]);
+        let text = from;
+        if (isString(grouping)) text = text.split(grouping).join('');
+        if (isString(decimal)) text = text.replace(decimal, '.');
+        return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : null;
+      },
+    },
+  ],
+  // Strings
+  [
+    'substring',
+    {
+      params: [['string', 'start position', 'length?']],
+      impl: converting(['item'], ([s, start, length = null], env) => {
+        if (!isString(s!) || !isNumber(start!) || (length !== null && !isNumber(length))) return s === null ? null : wrongType(env, 'substring', [s!, start!]);
+        const chars = [...s];
+        const from = start > 0 ? start - 1 : chars.length + start;
+        // As XPath fn:substring: the characters from `from` up to `from + length`, both counted before clamping to the string.
+        return chars.slice(Math.max(0, from), length === null ? undefined : Math.max(0, from + (length as number))).join('');
+      }),
+    },
+  ],
+  typed('string length', ['string'], ['string'], (s: string) => [...s].length),
+  typed('upper case', ['string'], ['string'], (s: string) => s.toUpperCase()),
+  typed('lower case', ['string'], ['string'], (s: string) => s.toLowerCase()),
+  typed('substring before', ['string', 'match'], ['string', 'string'], (s: string, m: string) => (s.includes(m) ? s.slice(0, s.indexOf(m)) : '')),
+  typed('substring after', ['string', 'match'], ['string', 'string'], (s: string, m: string) => (s.includes(m) ? s.slice(s.indexOf(m) + m.length) : '')),
+  typed('contains', ['string', 'match'], ['string', 'string'], (s: string, m: string) => s.includes(m)),
+  typed('starts with', ['string', 'match'], ['string', 'string'], (s: string, m: string) => s.startsWith(m)),
+  typed('ends with', ['string', 'match'], ['string', 'string'], (s: string, m: string) => s.endsWith(m)),
+  [
+    'matches',
+    {
+      params: [['input', 'pattern', 'flags?']],
+      impl: converting(['item'], ([input, pattern, flags = null], env) => {
+        if (!isString(input!) || !isString(pattern!) || (flags !== null && !isString(flags))) return input === null || pattern === null ? null : wrongType(env, 'matches', [input!, pattern!]);
+        if (input.length > builtinLimits.maxMatchInput) return note(env, `matches takes input of at most ${builtinLimits.maxMatchInput} characters`);
+        return regex(pattern, flags as string | null, env)?.test(input) ?? null;
+      }),
+    },
+  ],
+  [
+    'replace',
+    {
+      params: [['input', 'pattern', 'replacement', 'flags?']],
+      impl: ([input, pattern, replacement, flags = null], env) => {
+        if (!isString(input!) || !isString(pattern!) || !isString(replacement!)) return null;
+        if (input.length > builtinLimits.maxMatchInput) return note(env, `replace takes input of at most ${builtinLimits.maxMatchInput} characters`);
+        const re = regex(pattern, isString(flags) ? `${flags}` : null, env);
+        return re ? input.replace(new RegExp(re.source, `${re.flags}g`), replacement.replace(/\$(\d)/g, '$$$1')) : null;
+      },
+    },
+  ],
+  typed('split', ['string', 'delimiter'], ['string', 'string'], (s: string, d: string) => s.split(d)),
+  [
+    'string join',
+    {
+      params: [['list', 'delimiter?']],
+      impl: converting(['list', 'item'], ([list, delimiter = null], env) => {
+        if (!Array.isArray(list)) return list === null ? null : wrongType(env, 'string join', [list!]);
+        if (!list.every((i) => i === null || isString(i))) return note(env, 'string join: every item must be a string');
+        return list.filter(isString).join(isString(delimiter) ? delimiter : '');
+      }),
+    },
+  ],
+  // Numbers
+  typed('decimal', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfEven')),
+  [
+    'floor',
+    { params: [['n', 'scale?']], impl: converting(['item'], ([n, scale = 0], env) => (isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]))) },
+  ],
+  [
+    'ceiling',
+    { params: [['n', 'scale?']], impl: converting(['item'], ([n, scale = 0], env) => (isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]))) },
+  ],
+  typed('round up', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'up')),
+  typed('round down', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'down')),
+  typed('round half up', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfUp')),
+  typed('round half down', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfDown')),
+  [
+    'abs',
+    {
+      params: [['n']],
+      impl: ([n], env) => (isNumber(n!) ? Math.abs(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!])),
+    },
+  ],
+  typed('modulo', ['dividend', 'divisor'], ['number', 'number'], (a: number, b: number) => (b === 0 ? null : a - b * Math.floor(a / b))),
+  typed('sqrt', ['number'], ['number'], (n: number) => (n < 0 ? null : Math.sqrt(n))),
+  typed('log', ['number'], ['number'], (n: number) => (n <= 0 ? null : Math.log(n))),
+  typed('exp', ['number'], ['number'], (n: number) => Math.exp(n)),
+  typed('odd', ['number'], ['number'], (n: number) => Number.isInteger(n) && Math.abs(n % 2) === 1),
+  typed('even', ['number'], ['number'], (n: number) => Number.isInteger(n) && n % 2 === 0),
+  // Lists
+  [
+    'list contains',
+    { params: [['list', 'element']], impl: converting(['list', 'any'], ([list, element], env) => (Array.isArray(list) ? list.some((i) => equal(i, element!) === true) : list === null ? null : wrongType(env, 'list contains', [list!]))) },
+  ],
+  typed('count', ['list'], ['list'], (list: FeelValue[]) => list.length),
+  listFunction('min', (items, env) => extreme(items, -1, env)),
+  listFunction('max', (items, env) => extreme(items, 1, env)),
+  numericListFunction('sum', (n) => (n.length ? n.reduce((a, b) => a + b, 0) : null)),
+  numericListFunction('mean', (n) => (n.length ? n.reduce((a, b) => a + b, 0) / n.length : null)),
+  numericListFunction('product', (n) => (n.length ? n.reduce((a, b) => a * b, 1) : null)),
+  numericListFunction('median', (n) => {
+    if (!n.length) return null;
+    const s = [...n].sort((a, b) => a - b);
+    const mid = Math.floor(s.length / 2);
+    return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  }),
+  numericListFunction('stddev', (n) => {
+    if (n.length < 2) return null;
+    const mean = n.reduce((a, b) => a + b, 0) / n.length;
+    return Math.sqrt(n.reduce((a, b) => a + (b - mean) ** 2, 0) / (n.length - 1));
+  }),
+  numericListFunction('mode', (n) => {
+    const counts = new Map<number, number>();
+    for (const x of n) counts.set(x, (counts.get(x) ?? 0) + 1);
+    const most = Math.max(0, ...counts.values());
+    return [...counts].filter(([, c]) => c === most).map(([x]) => x).sort((a, b) => a - b);
+  }),
+  listFunction('all', (items, env) => (items.every((i) => i === null || typeof i === 'boolean') ? (items.includes(false) ? false : items.includes(null) ? null : true) : note(env, 'all: every item must be a boolean'))),
+  listFunction('any', (items, env) => (items.every((i) => i === null || typeof i === 'boolean') ? (items.includes(true) ? true : items.includes(null) ? null : false) : note(env, 'any: every item must be a boolean'))),
+  [
+    'sublist',
+    {
+      params: [['list', 'start position', 'length?']],
+      impl: converting(['list', 'item'], ([list, start, length = null], env) => {
+        if (!Array.isArray(list) || !isNumber(start!) || (length !== null && !isNumber(length))) return list === null ? null : wrongType(env, 'sublist', [list!]);
+        const from = start > 0 ? start - 1 : list.length + start;
+        return list.slice(from, length === null ? undefined : from + (length as number));
+      }),
+    },
+  ],
+  ['append', { params: [['list', 'item...']], impl: converting(['list', 'any'], ([list, ...items], env) => (Array.isArray(list) ? [...list, ...items] : wrongType(env, 'append', [list!]))) }],
+  ['concatenate', { params: [['list...']], impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? (lists as FeelValue[][]).flat(1) : wrongType(env, 'concatenate', lists))) }],
+  [
+    'insert before',
+    {
+      params: [['list', 'position', 'newItem']],
+      impl: converting(['list', 'item', 'any'], ([list, position, item], env) => {
+        if (!Array.isArray(list) || !isNumber(position!)) return wrongType(env, 'insert before', [list!, position!]);
+        const at = position > 0 ? position - 1 : list.length + position;
+        return [...list.slice(0, at), item!, ...list.slice(at)];
+      }),
+    },
+  ],
+  [
+    'remove',
+    {
+      params: [['list', 'position']],
+      impl: converting(['list', 'item'], ([list, position], env) => {
+        if (!Array.isArray(list) || !isNumber(position!)) return wrongType(env, 'remove', [list!, position!]);
+        const at = position > 0 ? position - 1 : list.length + position;
+        return at < 0 || at >= list.length ? null : [...list.slice(0, at), ...list.slice(at + 1)];
+      }),
+    },
+  ],
+  typed('reverse', ['list'], ['list'], (list: FeelValue[]) => [...list].reverse()),
+  ['index of', { params: [['list', 'match']], impl: converting(['list', 'any'], ([list, match], env) => (Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]))) }],
+  ['union', { params: [['list...']], impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1)) : wrongType(env, 'union', lists))) }],
+  typed('distinct values', ['list'], ['list'], (list: FeelValue[]) => distinct(list)),
+  typed('flatten', ['list'], ['list'], (list: FeelValue[]) => list.flat(Infinity as 1) as FeelValue[]),
+  // Booleans
+  ['not', { params: [['negand']], impl: ([v]) => (typeof v === 'boolean' ? !v : null) }],
+  // Dates and times
+  [
+    'date',
+    {
+      params: [['from'], ['year', 'month', 'day']],
+      impl: (args, env) => {
+        if (args.length === 3) return args.every(isNumber) ? (FeelDate.of(...(args as [number, number, number])) ?? note(env, `date(${args.join(', ')}) is not a valid date`)) : null;
+        const [from] = args;
+        if (isString(from!)) return FeelDate.parse(from) ?? note(env, `"${from}" is not a date (YYYY-MM-DD)`);
+        return dateOf(from!) ?? (from === null ? null : wrongType(env, 'date', args));
+      },
+    },
+  ],
+  [
+    'time',
+    {
+      params: [['from'], ['hour', 'minute', 'second', 'offset?']],
+      impl: (args, env) => {
+        if (args.length >= 3) {
+          const [h, m, s, offset = null] = args;
+          if (!isNumber(h!) || !isNumber(m!) || !isNumber(s!) || h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s >= 60) return note(env, 'time(hour, minute, second) needs a valid time of day');
+          if (offset !== null && !(offset instanceof FeelDuration && offset.kind === 'daysTime')) return wrongType(env, 'time', args);
+          return new FeelTime(h * 3600 + m * 60 + s, offset === null ? null : (offset as FeelDuration).amount, null);
+        }
+        const [from] = args;
+        if (isString(from!)) return FeelTime.parse(from) ?? note(env, `"${from}" is not a time (hh:mm:ss)`);
+        if (from instanceof FeelDateTime) return from.time;
+        if (from instanceof FeelDate) return new FeelTime(0, 0, null);
+        return from === null ? null : wrongType(env, 'time', args);
+      },
+    },
+  ],
+  [
+    'date and time',
+    {
+      params: [['from'], ['date', 'time']],
+      impl: (args, env) => {
+        if (args.length === 2) {
+          const [date, time] = [dateOf(args[0]!), args[1]];
+          return date && time instanceof FeelTime ? FeelDateTime.of(date, time) : wrongType(env, 'date and time', args);
+        }
+        const [from] = args;
+        if (isString(from!)) return FeelDateTime.parse(from) ?? note(env, `"${from}" is not a date and time (YYYY-MM-DDThh:mm:ss)`);
+        if (from instanceof FeelDateTime) return from;
+        if (from instanceof FeelDate) return new FeelDateTime(from, 0, null, null);
+        return from === null ? null : wrongType(env, 'date and time', args);
+      },
+    },
+  ],
+  typed('duration', ['from'], ['string'], (s: string) => FeelDuration.parse(s)),
+  [
+    'years and months duration',
+    {
+      params: [['from', 'to']],
+      impl: ([from, to], env) => {
+        const [a, b] = [dateOf(from!), dateOf(to!)];
+        if (!a || !b) return from === null || to === null ? null : wrongType(env, 'years and months duration', [from!, to!]);
+        let months = (b.y - a.y) * 12 + (b.m - a.m);
+        if (months > 0 && b.d < a.d) months--;
+        if (months < 0 && b.d > a.d) months++;
+        return FeelDuration.yearsMonths(months);
+      },
+    },
+  ],
+  ['now', { params: [[]], impl: (_args, env) => dateTimeAt(env.clock) }],
+  ['today', { params: [[]], impl: (_args, env) => dateTimeAt(env.clock).date }],
+  ['day of week', { params: [['date']], impl: ([d]) => dayName(dateOf(d!)) }],
+  ['day of year', { params: [['date']], impl: ([d]) => dayOfYear(dateOf(d!)) }],
+  ['week of year', { params: [['date']], impl: ([d]) => weekOfYear(dateOf(d!)) }],
+  ['month of year', { params: [['date']], impl: ([d]) => monthName(dateOf(d!)) }],
+  ['last day of month', { params: [['date']], impl: ([d]) => lastDayOfMonth(dateOf(d!)) }],
+  // Contexts
+  [
+    'get value',
+    { params: [['m', 'key']], impl: ([m, key]) => (isContext(m!) && isString(key!) && Object.hasOwn(m, key) ? (m[key] ?? null) : null) },
+  ],
+  ['get entries', { params: [['m']], impl: ([m]) => (isContext(m!) ? Object.entries(m).map(([key, value]) => ({ key, value }) as FeelContext) : null) }],
+  // Ranges
+  [
+    'range',
+    {
+      params: [['from']],
+      impl: ([from], env) => {
+        const match = isString(from!) ? /^([[(\]])\s*(.*?)\s*\.\.\s*(.*?)\s*([\])[])$/.exec(from) : null;
+        if (!match) return from === null ? null : note(env, 'range(from) takes text such as "[1..10]"');
+        const end = (text: string) => (text === '' ? null : Number.isNaN(Number(text)) ? (FeelDate.parse(text.replace(/^@?"|"$/g, '')) ?? null) : Number(text));
+        return new FeelRange(end(match[2]!), end(match[3]!), match[1] === '[', match[4] === ']');
+      },
+    },
+  ],
+]);
+
+function extreme(items: FeelValue[], direction: 1 | -1, env: Env): FeelValue {
+  if (items.length === 0) return null;
+  let best: FeelValue = items[0]!;
+  for (const item of items.slice(1)) {
+    const c = compare(item, best);
+    if (c === null) return note(env, `${direction > 0 ? 'max' : 'min'}: the items cannot be compared`);
+    if (c * direction > 0) best = item;
+  }
+  return best;
+}
+
+function dateTimeAt(clock: Date): FeelDateTime {
+  const seconds = clock.getTime() / 1000;
+  const day = Math.floor(seconds / 86_400);
+  return new FeelDateTime(FeelDate.fromDay(day), seconds - day * 86_400, 0, null);
+}
+
+const dayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const dayName = (d: FeelDate | null) => (d ? dayNames[d.weekday - 1]! : null);
+const monthName = (d: FeelDate | null) => (d ? monthNames[d.m - 1]! : null);
+const dayOfYear = (d: FeelDate | null) => (d ? d.day - new FeelDate(d.y, 1, 1).day + 1 : null);
+const lastDayOfMonth = (d: FeelDate | null) => (d ? FeelDate.fromDay(new FeelDate(d.y, d.m, 1).plusMonths(1).day - 1).d : null);
+
+/** ISO 8601 week number. */
+function weekOfYear(d: FeelDate | null): number | null {
+  if (!d) return null;
+  const thursday = FeelDate.fromDay(d.day - d.weekday + 4);
+  return Math.floor((thursday.day - new FeelDate(thursday.y, 1, 1).day) / 7) + 1;
+}
+
+export const hasBuiltin = (name: string) => builtins.has(name);
+
+const bare = (param: string) => param.replace(/\?$|\.\.\.$/, '');
+
+/** Calls a built-in with positional arguments, or named ones when `names` is given. */
+export function callBuiltin(name: string, args: FeelValue[], env: Env, names?: string[]): FeelValue {
+  const builtin = builtins.get(name)!;
+  if (!names) {
+    if (!builtin.params.some((params) => arityFits(params, args.length))) return note(env, `${name} does not take ${args.length} argument${args.length === 1 ? '' : 's'}`);
+    return builtin.impl(args, env);
+  }
+  const overload = builtin.params.find((params) => names.every((n) => params.some((p) => bare(p) === n)) && params.every((p) => p.endsWith('?') || names.includes(bare(p))));
+  if (!overload) return note(env, `${name} takes no parameters named ${names.join(', ')}`);
+  const positional = overload.map((param) => {
+    const i = names.indexOf(bare(param));
+    return i < 0 ? null : args[i]!;
+  });
+  // Optional parameters not named are left out, not passed as null.
+  while (positional.length > names.length && overload[positional.length - 1]!.endsWith('?') && !names.includes(bare(overload[positional.length - 1]!))) positional.pop();
+  return builtin.impl(positional, env);
+}
+
+function arityFits(params: string[], count: number): boolean {
+  if (params[params.length - 1]?.endsWith('...')) return count >= params.length;
+  const required = params.filter((p) => !p.endsWith('?')).length;
+  return count >= required && count <= params.length;
+}
+
+/** The names of every built-in, for the parser (names with spaces) and for messages. */
+export const builtinNames = [...builtins.keys()];

@@ -1,0 +1,309 @@
+/**
+ * FEEL text to the syntax tree of `./ast.ts`, at save time only. The grammar
+ * is `lezer-feel` (the one feelin, the bpmn-io FEEL interpreter, uses), so
+ * what parses here parses there; this module turns its concrete tree into the
+ * small AST the evaluator compiles, and its error nodes into messages with
+ * positions. Names may hold spaces (`date of birth`, `string length`): the
+ * grammar tells them apart with the names in scope, which callers pass.
+ */
+import type { SyntaxNode } from '@lezer/common';
+import { parser, trackVariables } from 'lezer-feel';
+import type { CompareOp, Expr, Iteration, Test, UnaryTests } from './ast.ts';
+import { feelLimits } from './limits.ts';
+
+/** A problem in FEEL text: what is wrong and where (0-based offset, 1-based line and column). */
+export interface FeelSyntaxProblem {
+  message: string;
+  offset: number;
+  line: number;
+  column: number;
+}
+
+export class FeelSyntaxError extends Error {
+  constructor(readonly problems: FeelSyntaxProblem[]) {
+    super(problems.map((p) => `${p.message} (line ${p.line}, column ${p.column})`).join('; '));
+    this.name = 'FeelSyntaxError';
+  }
+}
+
+export { feelLimits };
+
+type Top = 'Expression' | 'UnaryTests';
+
+const parsers = new Map<string, typeof parser>();
+
+function parseTree(text: string, top: Top, names: readonly string[]) {
+  // The tracker only needs to know which names exist; values are irrelevant at parse time.
+  const context = Object.fromEntries(names.map((name) => [name, null]));
+  const key = `${top}\u0000${names.join('\u0000')}`;
+  let configured = parsers.get(key);
+  if (!configured) {
+    configured = parser.configure({ top, contextTracker: trackVariables(context) });
+    if (parsers.size > 256) parsers.clear();
+    parsers.set(key, configured);
+  }
+  return configured.parse(text);
+}
+
+function position(text: string, offset: number): Omit<FeelSyntaxProblem, 'message'> {
+  const before = text.slice(0, offset).split('\n');
+  return { offset, line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+function checkBounds(text: string) {
+  if (text.length > feelLimits.maxLength)
+    throw new FeelSyntaxError([{ message: `is ${text.length} characters long; at most ${feelLimits.maxLength} are allowed`, ...position(text, feelLimits.maxLength) }]);
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // Skip string literals: brackets inside them do not nest.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '(' || c === '[' || c === '{') {
+      if (++depth > feelLimits.maxDepth)
+        throw new FeelSyntaxError([{ message: `nests brackets deeper than ${feelLimits.maxDepth} levels`, ...position(text, i) }]);
+    } else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+}
+
+function syntaxProblems(text: string, root: SyntaxNode): FeelSyntaxProblem[] {
+  const problems: FeelSyntaxProblem[] = [];
+  root.cursor().iterate((node) => {
+    if (node.type.isError && !problems.some((p) => p.offset === node.from)) {
+      const found = text.slice(node.from, Math.max(node.to, node.from + 1)).trim();
+      const message = node.from >= text.trimEnd().length ? 'the expression is incomplete' : `unexpected "${found.slice(0, 20)}"`;
+      problems.push({ message, ...position(text, node.from) });
+    }
+  });
+  return problems;
+}
+
+/** Names as FEEL sees them: the words of a multi-word name joined by single spaces. */
+const nameOf = (text: string, node: SyntaxNode) => text.slice(node.from, node.to).trim().replace(/\s+/g, ' ');
+
+const children = (node: SyntaxNode): SyntaxNode[] => {
+  const out: SyntaxNode[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling) if (child.name !== 'LineComment' && child.name !== 'BlockComment') out.push(child);
+  return out;
+};
+
+/** The children that are values (not punctuation or keywords). */
+const operands = (node: SyntaxNode) => children(node).filter((c) => !punctuation.has(c.name));
+const punctuation = new Set(['(', ')', '[', ']', '{', '}', ',', '.', '..', ':', 'if', 'then', 'else', 'for', 'in', 'return', 'some', 'every', 'satisfies', 'and', 'or', 'between', 'instance', 'of', 'not', 'function', 'external']);
+
+function unescapeString(raw: string): string {
+  return raw.slice(1, -1).replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|.)/g, (_, escape: string) => {
+    switch (escape[0]) {
+      case 'n':
+        return '\n';
+      case 'r':
+        return '\r';
+      case 't':
+        return '\t';
+      case 'u':
+      case 'U':
+        return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+      default:
+        return escape;
+    }
+  });
+}
+
+class Converter {
+  constructor(private readonly text: string) {}
+
+  private fail(node: SyntaxNode, message: string): never {
+    throw new FeelSyntaxError([{ message, ...position(this.text, node.from) }]);
+  }
+
+  private source(node: SyntaxNode) {
+    return this.text.slice(node.from, node.to);
+  }
+
+  expr(node: SyntaxNode): Expr {
+    const parts = operands(node);
+    switch (node.name) {
+      case 'Expression':
+      case 'Expressions':
+      case 'ParenthesizedExpression':
+      case 'PositiveUnaryTest':
+        if (parts.length !== 1) this.fail(node, 'expected one expression');
+        return this.expr(parts[0]!);
+      case 'null':
+        return { k: 'null' };
+      case 'NumericLiteral':
+        return { k: 'num', v: Number(this.source(node)) };
+      case 'StringLiteral':
+        return { k: 'str', v: unescapeString(this.source(node)) };
+      case 'BooleanLiteral':
+        return { k: 'bool', v: this.source(node) === 'true' };
+      case 'AtLiteral':
+        return { k: 'at', v: unescapeString(this.source(parts.find((p) => p.name === 'StringLiteral') ?? this.fail(node, 'expected a string after @'))) };
+      case '?':
+        return { k: 'var', name: '?' };
+      case 'VariableName':
+      case 'QualifiedName':
+        return { k: 'var', name: nameOf(this.text, node) };
+      case 'BacktickIdentifier':
+        return { k: 'var', name: this.source(node).slice(1, -1) };
+      case 'PathExpression': {
+        const name = parts[parts.length - 1]!;
+        return { k: 'path', of: this.expr(parts[0]!), name: name.name === 'PathName' ? nameOf(this.text, name) : this.source(name) };
+      }
+      case 'FilterExpression':
+        return { k: 'filter', of: this.expr(parts[0]!), by: this.expr(parts[1]!) };
+      case 'DateTimeLiteral':
+        if (parts[0]?.name === 'AtLiteral') return this.expr(parts[0]);
+        return this.call(node, parts);
+      case 'FunctionInvocation':
+        return this.call(node, parts);
+      case 'ArithmeticExpression': {
+        const all = children(node);
+        if (all[0]?.name === 'ArithOp') return { k: 'neg', of: this.expr(all[1]!) };
+        const op = this.source(all.find((c) => c.name === 'ArithOp')!).replace(/\s/g, '');
+        return { k: 'arith', op: op as '+', l: this.expr(all[0]!), r: this.expr(all[all.length - 1]!) };
+      }
+      case 'Comparison':
+        return this.comparison(node);
+      case 'Conjunction':
+      case 'Disjunction': {
+        const k = node.name === 'Conjunction' ? 'and' : 'or';
+        const items = parts.flatMap((p) => {
+          const e = this.expr(p);
+          return e.k === k ? e.items : [e];
+        });
+        return { k, items };
+      }
+      case 'IfExpression':
+        return { k: 'if', cond: this.expr(parts[0]!), then: this.expr(parts[1]!), else: this.expr(parts[2]!) };
+      case 'List':
+        return { k: 'list', items: parts.map((p) => this.expr(p)) };
+      case 'Context':
+        return {
+          k: 'context',
+          entries: parts.map((entry) => {
+            const [key, value] = operands(entry);
+            const keyNode = operands(key!)[0]!;
+            return [keyNode.name === 'StringLiteral' ? unescapeString(this.source(keyNode)) : nameOf(this.text, keyNode), this.expr(value!)] as [string, Expr];
+          }),
+        };
+      case 'Interval':
+        return this.interval(node);
+      case 'ForExpression':
+        return { k: 'for', vars: this.iterations(parts[0]!), body: this.expr(parts[1]!) };
+      case 'QuantifiedExpression': {
+        const k = children(node)[0]!.name === 'every' ? 'every' : 'some';
+        return { k, vars: this.iterations(parts[0]!), body: this.expr(parts[1]!) };
+      }
+      case 'InstanceOfExpression':
+        return { k: 'instanceOf', of: this.expr(parts[0]!), type: nameOf(this.text, parts[parts.length - 1]!) };
+      case 'SimplePositiveUnaryTest':
+        this.fail(node, 'a unary test (such as "< 18") cannot stand here: compare a value with it, e.g. "x < 18"');
+      // falls through: fail never returns
+      case 'FunctionDefinition':
+        this.fail(node, 'function definitions are not supported');
+      // falls through
+      default:
+        this.fail(node, `unexpected ${node.name}`);
+    }
+  }
+
+  private call(node: SyntaxNode, parts: SyntaxNode[]): Expr {
+    const [callee, params] = parts;
+    if (!callee || !params) this.fail(node, 'expected a function call');
+    const fn = callee.name === 'DateTimeConstructor' || callee.name === 'SpecialFunctionName' || callee.name === 'VariableName' ? nameOf(this.text, callee) : this.fail(callee, 'only built-in functions can be called');
+    if (params.name === 'NamedParameters')
+      return {
+        k: 'callNamed',
+        fn,
+        args: operands(params).map((param) => {
+          const [name, value] = operands(param);
+          return [nameOf(this.text, name!), this.expr(value!)] as [string, Expr];
+        }),
+      };
+    return { k: 'call', fn, args: operands(params).map((p) => this.expr(p)) };
+  }
+
+  private comparison(node: SyntaxNode): Expr {
+    const all = children(node);
+    const opNode = all.find((c) => c.name === 'CompareOp');
+    if (opNode) {
+      const op = this.source(opNode) as CompareOp;
+      return { k: 'cmp', op, l: this.expr(all[0]!), r: this.expr(all[all.length - 1]!) };
+    }
+    if (all.some((c) => c.name === 'between')) {
+      const [of, lo, hi] = operands(node);
+      return { k: 'between', of: this.expr(of!), lo: this.expr(lo!), hi: this.expr(hi!) };
+    }
+    // x in <positive unary test> | x in (<positive unary tests>)
+    const [of, tests] = operands(node);
+    const testNodes = tests!.name === 'PositiveUnaryTests' ? operands(tests!) : [tests!];
+    return { k: 'in', of: this.expr(of!), tests: testNodes.map((t) => this.test(t)) };
+  }
+
+  private interval(node: SyntaxNode): Expr {
+    const all = children(node);
+    const first = this.source(all[0]!);
+    const last = this.source(all[all.length - 1]!);
+    const [lo, hi] = operands(node);
+    return { k: 'range', lo: this.expr(lo!), hi: this.expr(hi!), loClosed: first === '[', hiClosed: last === ']' };
+  }
+
+  private iterations(node: SyntaxNode): Iteration[] {
+    return operands(node).map((inExpression) => {
+      const [name, context] = operands(inExpression);
+      const bounds = operands(context!);
+      return { name: nameOf(this.text, name!), of: this.expr(bounds[0]!), ...(bounds[1] && { to: this.expr(bounds[1]) }) };
+    });
+  }
+
+  test(node: SyntaxNode): Test {
+    if (node.name === 'PositiveUnaryTest') return this.test(operands(node)[0]!);
+    if (node.name === 'SimplePositiveUnaryTest') {
+      const all = children(node);
+      if (all[0]?.name === 'CompareOp') return { k: 'cmp', op: this.source(all[0]) as CompareOp, r: this.expr(all[1]!) };
+      if (all[0]?.name === 'Interval') return { k: 'expr', e: this.interval(all[0]) };
+      return { k: 'expr', e: this.expr(all[0]!) };
+    }
+    return { k: 'expr', e: this.expr(node) };
+  }
+
+  unaryTests(node: SyntaxNode): UnaryTests {
+    const all = children(node);
+    if (all[0]?.name === 'Wildcard') return { k: 'any' };
+    const negated = all[0]?.name === 'not';
+    const tests = all.find((c) => c.name === 'PositiveUnaryTests');
+    if (!tests) this.fail(node, 'expected unary tests');
+    return { k: 'tests', not: negated, tests: operands(tests).map((t) => this.test(t)) };
+  }
+}
+
+function parse<T>(text: string, top: Top, names: readonly string[], convert: (c: Converter, root: SyntaxNode) => T): T {
+  checkBounds(text);
+  if (!text.trim()) throw new FeelSyntaxError([{ message: 'is empty', ...position(text, 0) }]);
+  const root = parseTree(text, top, names).topNode;
+  const problems = syntaxProblems(text, root);
+  if (problems.length) throw new FeelSyntaxError(problems);
+  return convert(new Converter(text), root);
+}
+
+/**
+ * Parses a FEEL expression.
+ *
+ * @param names the names in scope (inputs and context entries), which lets names with spaces parse
+ * @throws FeelSyntaxError with every problem and its position
+ * @example
+ * parseExpression('order.total >= 50 and customer.age < 18', ['order', 'customer'])
+ */
+export function parseExpression(text: string, names: readonly string[] = []): Expr {
+  return parse(text, 'Expression', names, (c, root) => c.expr(root));
+}
+
+/**
+ * Parses the FEEL unary tests of a decision-table cell: `-`, `< 18`, `[18..65]`, `"gold","silver"`, `not(...)`, or an expression using `?`.
+ * An empty cell means any input, as `-` does.
+ */
+export function parseUnaryTests(text: string, names: readonly string[] = []): UnaryTests {
+  if (!text.trim()) return { k: 'any' };
+  return parse(text, 'UnaryTests', names, (c, root) => c.unaryTests(root));
+}

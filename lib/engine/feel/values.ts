@@ -1,0 +1,127 @@
+/**
+ * FEEL values as this engine holds them, and the two relations every
+ * operator builds on: equality and order. Numbers are JavaScript doubles (as
+ * in feelin; DMN's decimal128 is approximated, stated in the README), null is
+ * `null`, lists are arrays, contexts are plain objects read through their own
+ * properties only (an input named "constructor" is a name like any other),
+ * and temporal values are the classes of `./temporal.ts`.
+ */
+import { FeelDate, FeelDateTime, FeelDuration, FeelTemporal, FeelTime } from './temporal.ts';
+
+export type FeelValue = null | number | string | boolean | FeelValue[] | FeelContext | FeelDate | FeelTime | FeelDateTime | FeelDuration | FeelRange;
+export interface FeelContext {
+  [name: string]: FeelValue;
+}
+
+export class FeelRange {
+  constructor(
+    readonly lo: FeelValue,
+    readonly hi: FeelValue,
+    readonly loClosed: boolean,
+    readonly hiClosed: boolean,
+  ) {}
+
+  /** Whether `value` lies in the range: null when it cannot be compared with an end. */
+  includes(value: FeelValue): boolean | null {
+    if (this.lo !== null) {
+      const c = compare(value, this.lo);
+      if (c === null) return null;
+      if (c < 0 || (c === 0 && !this.loClosed)) return false;
+    }
+    if (this.hi !== null) {
+      const c = compare(value, this.hi);
+      if (c === null) return null;
+      if (c > 0 || (c === 0 && !this.hiClosed)) return false;
+    }
+    return true;
+  }
+
+  toJSON() {
+    return `${this.loClosed ? '[' : '('}${JSON.stringify(this.lo)}..${JSON.stringify(this.hi)}${this.hiClosed ? ']' : ')'}`;
+  }
+}
+
+/** Whether a value is a context: any object that is not a list, a range or a temporal value. */
+export const isContext = (value: FeelValue): value is FeelContext =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof FeelTemporal) && !(value instanceof FeelRange);
+
+/** Sets an entry of a context; "__proto__" is an entry like any other, not the object's prototype. */
+export function setEntry(context: FeelContext, name: string, value: FeelValue): void {
+  if (name === '__proto__') Object.defineProperty(context, name, { value, enumerable: true, writable: true, configurable: true });
+  else context[name] = value;
+}
+
+/** FEEL's type name of a value, as `instance of` and messages use it. */
+export function typeName(value: FeelValue): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+  }
+  if (Array.isArray(value)) return 'list';
+  if (value instanceof FeelDate) return 'date';
+  if (value instanceof FeelDateTime) return 'date and time';
+  if (value instanceof FeelTime) return 'time';
+  if (value instanceof FeelDuration) return value.kind === 'yearsMonths' ? 'years and months duration' : 'days and time duration';
+  if (value instanceof FeelRange) return 'range';
+  return 'context';
+}
+
+/**
+ * FEEL equality (`=`): null equals only null; values of different types are
+ * not comparable (null); lists and contexts compare element by element.
+ */
+export function equal(a: FeelValue, b: FeelValue): boolean | null {
+  if (a === null || b === null) return a === b;
+  if (typeof a !== 'object' || typeof b !== 'object') return typeof a === typeof b ? a === b : null;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b)) return null;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      const e = equal(a[i]!, b[i]!);
+      if (e !== true) return e;
+    }
+    return true;
+  }
+  if (a instanceof FeelTemporal) {
+    const c = a.compareTo(b);
+    return c === null ? null : c === 0;
+  }
+  if (a instanceof FeelRange) {
+    if (!(b instanceof FeelRange)) return null;
+    return a.loClosed === b.loClosed && a.hiClosed === b.hiClosed && equal(a.lo, b.lo) === true && equal(a.hi, b.hi) === true;
+  }
+  if (!isContext(b)) return null;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key)) return false;
+    const e = equal(a[key]!, (b as FeelContext)[key]!);
+    if (e !== true) return e;
+  }
+  return true;
+}
+
+/** FEEL order (`<`, `<=`, `>`, `>=`): -1, 0 or 1 for comparable values of one type, null otherwise. */
+export function compare(a: FeelValue, b: FeelValue): number | null {
+  if (typeof a === 'number') return typeof b === 'number' ? (a < b ? -1 : a > b ? 1 : a === b ? 0 : null) : null;
+  if (typeof a === 'string') return typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : null;
+  if (a instanceof FeelTemporal) return a.compareTo(b);
+  return null;
+}
+
+/** A result fit for JSON: temporal values as their ISO text, ranges as text, numbers that are not finite as null. */
+export function toPlain(value: FeelValue): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value instanceof FeelTemporal) return value.toString();
+  if (value instanceof FeelRange) return value.toJSON();
+  const out: FeelContext = {};
+  for (const key of Object.keys(value)) setEntry(out, key, toPlain(value[key]!) as FeelValue);
+  return out;
+}

@@ -1,0 +1,295 @@
+/**
+ * Save-time work on a rule definition: every FEEL text parsed, every problem
+ * collected with its path (a syntax error with its position, an unknown
+ * input, a type mismatch, a hit policy whose outputs do not fit), and the
+ * prepared form that `./compile.ts` runs. This is the module that needs the
+ * parser; nothing that only evaluates imports it.
+ */
+import type { DecisionTableDefinition, DeclaredInput, OutputEntry, RuleDefinition, RuleSetDefinition, SimpleRuleDefinition, ValueType } from './definitions.ts';
+import { isReference } from './definitions.ts';
+import type { Expr, UnaryTests } from './feel/ast.ts';
+import { FeelSyntaxError, parseExpression, parseUnaryTests } from './feel/parse.ts';
+import type { PreparedDecisionTable, PreparedOutput, PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
+
+export interface Problem {
+  /** Where, from the definition: `definition.rules[2].when[0]`. */
+  path: string;
+  message: string;
+}
+
+export interface Prepared {
+  prepared: PreparedRule;
+  problems: Problem[];
+}
+
+class Collector {
+  readonly problems: Problem[] = [];
+  constructor(readonly names: readonly string[], readonly declared: ReadonlySet<string> | undefined) {}
+
+  add(path: string, message: string) {
+    this.problems.push({ path, message });
+  }
+
+  /** Parses FEEL text, or records why not and gives a stand-in. */
+  expression(path: string, text: string, bound: readonly string[] = []): Expr {
+    try {
+      const expr = parseExpression(text, [...this.names, ...bound]);
+      this.checkNames(path, expr, bound);
+      return expr;
+    } catch (error) {
+      this.syntax(path, error);
+      return { k: 'null' };
+    }
+  }
+
+  unaryTests(path: string, text: string): UnaryTests {
+    try {
+      const tests = parseUnaryTests(text, this.names);
+      if (tests.k === 'tests') for (const test of tests.tests) this.checkNames(path, test.k === 'cmp' ? test.r : test.e, ['?']);
+      return tests;
+    } catch (error) {
+      this.syntax(path, error);
+      return { k: 'any' };
+    }
+  }
+
+  private syntax(path: string, error: unknown) {
+    if (!(error instanceof FeelSyntaxError)) throw error;
+    for (const p of error.problems) this.add(path, `${p.message} at line ${p.line}, column ${p.column}`);
+  }
+
+  /** With declared inputs, every free name must be one of them. */
+  private checkNames(path: string, expr: Expr, bound: readonly string[]) {
+    if (!this.declared) return;
+    for (const name of freeNames(expr, new Set(bound)))
+      if (!this.declared.has(name)) this.add(path, `"${name}" is not a declared input (declared: ${[...this.declared].join(', ') || 'none'})`);
+  }
+}
+
+/** Names an expression reads from its scope, leaving out those it binds itself (loop variables, context entries); filters may read item entries, so their conditions are skipped. */
+function freeNames(expr: Expr, bound: Set<string>, found = new Set<string>()): Set<string> {
+  const walk = (e: Expr, scope: Set<string>) => freeNames(e, scope, found);
+  switch (expr.k) {
+    case 'var':
+      if (!bound.has(expr.name)) found.add(expr.name);
+      break;
+    case 'path':
+      walk(expr.of, bound);
+      break;
+    case 'filter':
+      walk(expr.of, bound);
+      break;
+    case 'call':
+      expr.args.forEach((a) => walk(a, bound));
+      break;
+    case 'callNamed':
+      expr.args.forEach(([, a]) => walk(a, bound));
+      break;
+    case 'neg':
+      walk(expr.of, bound);
+      break;
+    case 'arith':
+    case 'cmp':
+      walk(expr.l, bound);
+      walk(expr.r, bound);
+      break;
+    case 'between':
+      [expr.of, expr.lo, expr.hi].forEach((e) => walk(e, bound));
+      break;
+    case 'in':
+      walk(expr.of, bound);
+      expr.tests.forEach((t) => walk(t.k === 'cmp' ? t.r : t.e, bound));
+      break;
+    case 'and':
+    case 'or':
+    case 'list':
+      expr.items.forEach((e) => walk(e, bound));
+      break;
+    case 'if':
+      [expr.cond, expr.then, expr.else].forEach((e) => walk(e, bound));
+      break;
+    case 'context': {
+      const scope = new Set(bound);
+      for (const [name, value] of expr.entries) {
+        walk(value, scope);
+        scope.add(name);
+      }
+      break;
+    }
+    case 'range':
+      if (expr.lo) walk(expr.lo, bound);
+      if (expr.hi) walk(expr.hi, bound);
+      break;
+    case 'for':
+    case 'some':
+    case 'every': {
+      const scope = new Set(bound);
+      for (const v of expr.vars) {
+        walk(v.of, scope);
+        if (v.to) walk(v.to, scope);
+        scope.add(v.name);
+      }
+      walk(expr.body, scope);
+      break;
+    }
+    case 'instanceOf':
+      walk(expr.of, bound);
+      break;
+  }
+  return found;
+}
+
+/** The type a literal expression certainly has, for mismatch checks; undefined when it is not a literal. */
+function literalType(e: Expr): ValueType | 'null' | undefined {
+  switch (e.k) {
+    case 'num':
+      return 'number';
+    case 'str':
+      return 'string';
+    case 'bool':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'neg':
+      return e.of.k === 'num' ? 'number' : undefined;
+    case 'call':
+      if (e.args.length === 1 && e.args[0]!.k === 'str')
+        return ({ date: 'date', 'date and time': 'datetime', time: 'time', duration: 'duration' } as Record<string, ValueType>)[e.fn];
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+const sameType = (declared: ValueType, actual: ValueType) =>
+  declared === actual || (declared === 'object' && actual === 'context') || (declared === 'array' && actual === 'list');
+
+function output(c: Collector, path: string, entry: OutputEntry, type?: ValueType): PreparedOutput {
+  if (typeof entry !== 'string') {
+    const actual = entry === null ? 'null' : typeof entry === 'number' ? 'number' : 'boolean';
+    if (type && actual !== 'null' && !sameType(type, actual)) c.add(path, `is a ${actual}, but the output is declared ${type}`);
+    return { literal: entry };
+  }
+  const expr = c.expression(path, entry);
+  const actual = literalType(expr);
+  if (type && actual && actual !== 'null' && !sameType(type, actual)) c.add(path, `is a ${actual}, but the output is declared ${type}`);
+  return { expr, text: entry };
+}
+
+/** The value a literal output entry holds (for allowed values), or undefined when it is computed. */
+const literalValue = (o: PreparedOutput) => ('literal' in o ? o.literal : o.expr.k === 'str' || o.expr.k === 'num' || o.expr.k === 'bool' ? o.expr.v : o.expr.k === 'null' ? null : undefined);
+
+function prepareDecisionTable(c: Collector, d: DecisionTableDefinition): PreparedDecisionTable {
+  const hitPolicy = d.hitPolicy ?? 'first';
+  if (d.aggregation && hitPolicy !== 'collect') c.add('definition.aggregation', `applies only to the hit policy "collect", not "${hitPolicy}"`);
+  if (d.aggregation && d.outputs.length !== 1) c.add('definition.aggregation', `needs exactly one output to aggregate; the table has ${d.outputs.length}`);
+  if (d.aggregation === 'sum' && d.outputs.length === 1 && !sameType(d.outputs[0]!.type, 'number')) c.add('definition.outputs[0].type', `must be number to be summed, not ${d.outputs[0]!.type}`);
+  if ((hitPolicy === 'priority' || hitPolicy === 'outputOrder') && !d.outputs.some((o) => o.allowedValues?.length))
+    c.add('definition.outputs', `the hit policy "${hitPolicy}" ranks rows by the outputs' allowedValues: give at least one output its allowed values, highest priority first`);
+  const names = new Set<string>();
+  d.outputs.forEach((o, i) => {
+    if (names.has(o.name)) c.add(`definition.outputs[${i}].name`, `"${o.name}" names another output too`);
+    names.add(o.name);
+  });
+
+  const inputs = d.inputs.map((input, i) => ({
+    label: input.label ?? input.id,
+    expr: c.expression(`definition.inputs[${i}].expression`, input.expression),
+    text: input.expression,
+    type: input.type,
+  }));
+  const outputs = d.outputs.map((o, i) => ({
+    name: o.name,
+    type: o.type,
+    ...(o.allowedValues && { allowedValues: o.allowedValues }),
+    ...(o.default !== undefined && { default: output(c, `definition.outputs[${i}].default`, o.default, o.type) }),
+  }));
+  const rows = d.rules.map((row, r) => {
+    const cells = row.when.map((text, i) => {
+      const path = `definition.rules[${r}].when[${i}]`;
+      const tests = c.unaryTests(path, text);
+      const type = d.inputs[i]?.type;
+      if (type && tests.k === 'tests')
+        for (const test of tests.tests) {
+          const actual = literalType(test.k === 'cmp' ? test.r : test.e.k === 'range' ? (test.e.lo ?? test.e.hi ?? { k: 'null' }) : test.e);
+          if (actual && actual !== 'null' && !sameType(type, actual)) c.add(path, `tests a ${actual}, but the input "${d.inputs[i]!.label ?? d.inputs[i]!.id}" is declared ${type}`);
+        }
+      return tests;
+    });
+    const rowOutputs = row.then.map((entry, o) => {
+      const path = `definition.rules[${r}].then[${o}]`;
+      const prepared = output(c, path, entry, d.outputs[o]?.type);
+      const allowed = d.outputs[o]?.allowedValues;
+      const value = literalValue(prepared);
+      if (allowed && value !== undefined && value !== null && !allowed.includes(value)) c.add(path, `${JSON.stringify(value)} is not one of the output's allowed values (${allowed.map((v) => JSON.stringify(v)).join(', ')})`);
+      return prepared;
+    });
+    return { ...(row.id && { id: row.id }), cells, cellTexts: row.when, outputs: rowOutputs };
+  });
+  return { kind: 'decisionTable', hitPolicy, ...(d.aggregation && { aggregation: d.aggregation }), ...(d.parameters && { parameters: d.parameters }), inputs, outputs, rows };
+}
+
+const outputs = (c: Collector, path: string, entries: Record<string, OutputEntry>): [string, PreparedOutput][] =>
+  Object.entries(entries).map(([name, entry]) => [name, output(c, `${path}.${name}`, entry)]);
+
+function prepareSimpleRule(c: Collector, d: SimpleRuleDefinition): PreparedSimpleRule {
+  return {
+    kind: 'simpleRule',
+    ...(d.parameters && { parameters: d.parameters }),
+    when: c.expression('definition.when', d.when),
+    whenText: d.when,
+    then: outputs(c, 'definition.then', d.then),
+    ...(d.otherwise && { otherwise: outputs(c, 'definition.otherwise', d.otherwise) }),
+  };
+}
+
+function prepareRuleSet(c: Collector, d: RuleSetDefinition): PreparedRuleSet {
+  const ids = new Set<string>();
+  // Entries run in list order; a priority, where given, runs higher ones first (ties keep list order).
+  const ordered = d.rules.map((entry, i) => ({ entry, i })).sort((a, b) => ((b.entry as { priority?: number }).priority ?? 0) - ((a.entry as { priority?: number }).priority ?? 0) || a.i - b.i);
+  const entries = ordered.map(({ entry, i }) => {
+    const path = `definition.rules[${i}]`;
+    if (ids.has(entry.id)) c.add(`${path}.id`, `"${entry.id}" names another entry too`);
+    ids.add(entry.id);
+    if (isReference(entry)) return { id: entry.id, ruleId: entry.ruleId, ...(entry.version && { version: entry.version }) };
+    return {
+      id: entry.id,
+      when: c.expression(`${path}.when`, entry.when),
+      whenText: entry.when,
+      then: entry.then.map((t, j) => [t.set, output(c, `${path}.then[${j}].value`, t.value)] as [string, PreparedOutput]),
+    };
+  });
+  return { kind: 'ruleSet', strategy: d.strategy ?? 'allMatch', ...(d.parameters && { parameters: d.parameters }), entries };
+}
+
+/** Declared inputs, checked: unique names. */
+function declaredNames(c: Collector, parameters: DeclaredInput[] | undefined): Set<string> | undefined {
+  if (!parameters) return undefined;
+  const names = new Set<string>();
+  parameters.forEach((p, i) => {
+    if (names.has(p.name)) c.add(`definition.parameters[${i}].name`, `"${p.name}" is declared twice`);
+    names.add(p.name);
+  });
+  return names;
+}
+
+/**
+ * Parses and checks a rule definition.
+ *
+ * @returns the prepared rule and every problem found (none: it can be saved and run)
+ * @example
+ * const { prepared, problems } = prepareRule({ kind: 'simpleRule', definition: { when: 'order.total >= 50', then: { shippingFee: 0 } } });
+ */
+export function prepareRule(rule: RuleDefinition): Prepared {
+  const parameters = rule.definition.parameters;
+  const names = parameters?.map((p) => p.name) ?? [];
+  const bootstrap = new Collector(names, undefined);
+  const declared = declaredNames(bootstrap, parameters);
+  // Rule-set entries see earlier entries' outputs, so their names are in scope too.
+  const outputNames = rule.kind === 'ruleSet' ? rule.definition.rules.flatMap((e) => (isReference(e) ? [] : e.then.map((t) => t.set.split('.')[0]!))) : [];
+  const c = new Collector([...names, ...outputNames], declared && new Set([...declared, ...outputNames]));
+  c.problems.push(...bootstrap.problems);
+  const prepared =
+    rule.kind === 'decisionTable' ? prepareDecisionTable(c, rule.definition) : rule.kind === 'simpleRule' ? prepareSimpleRule(c, rule.definition) : prepareRuleSet(c, rule.definition);
+  return { prepared, problems: c.problems };
+}
