@@ -92,7 +92,8 @@ function roundTo(n: number, scale: number, mode: 'up' | 'down' | 'halfUp' | 'hal
   const factor = 10 ** scale;
   const scaled = Number((n * factor).toPrecision(15));
   const floor = Math.floor(scaled);
-  if (floor === scaled) return n;
+  // Already at the scale: its decimal value, not the double's noise (-505.3 + 175.09 to 3 digits is -330.21).
+  if (floor === scaled) return Number((scaled / factor).toPrecision(15));
   const [awayFromZero, towardZero] = scaled < 0 ? [floor, floor + 1] : [floor + 1, floor];
   const fraction = scaled - floor;
   const nearest = fraction < 0.5 ? floor : floor + 1;

@@ -105,7 +105,7 @@ export function arithmetic(op: ArithOp, a: FeelValue, b: FeelValue, env: Env): F
       default:
         r = a ** b;
     }
-    return Number.isFinite(r) ? r : note(env, `${op} gives a number too large`);
+    return Number.isFinite(r) ? r : note(env, `${op} gives ${Number.isNaN(r) ? 'no real number' : 'a number too large'}`);
   }
   if (a === null || b === null) return null;
   const result = temporalArithmetic(op, a, b);
@@ -183,6 +183,8 @@ function temporalProperty(target: FeelValue, name: string): FeelValue | undefine
       case 'second':
         return time.second;
       case 'time offset':
+        // A date and time's own offset: its zone's on its date, not on today's as for a time alone.
+        if (target instanceof FeelDateTime) return target.effectiveOffset === null ? null : FeelDuration.daysTime(target.effectiveOffset);
         return time.timeOffset;
       case 'timezone':
         return time.zone;

@@ -87,6 +87,8 @@ const children = (node: SyntaxNode): SyntaxNode[] => {
   return out;
 };
 
+const isLogic = (node: SyntaxNode) => node.name === 'Conjunction' || node.name === 'Disjunction';
+
 /** The children that are values (not punctuation or keywords). */
 const operands = (node: SyntaxNode) => children(node).filter((c) => !punctuation.has(c.name));
 const punctuation = new Set(['(', ')', '[', ']', '{', '}', ',', '.', '..', ':', 'if', 'then', 'else', 'for', 'in', 'return', 'some', 'every', 'satisfies', 'and', 'or', 'between', 'instance', 'of', 'not', 'function', 'external']);
@@ -237,8 +239,27 @@ class Converter {
     }
     // x in <positive unary test> | x in (<positive unary tests>)
     const [of, tests] = operands(node);
-    const testNodes = tests!.name === 'PositiveUnaryTests' ? operands(tests!) : [tests!];
-    return { k: 'in', of: this.expr(of!), tests: testNodes.map((t) => this.test(t)) };
+    if (tests!.name === 'PositiveUnaryTests') return { k: 'in', of: this.expr(of!), tests: operands(tests!).map((t) => this.test(t)) };
+    // lezer-feel lets the test swallow the and/or that follows (`x in [1..2] and y` as `x in ([1..2] and y)`, and
+    // `x in < 3 or y` as `x in < (3 or y)`); DMN 1.5 gives and/or lower precedence than in: `(x in [1..2]) and y`.
+    const ofExpr = this.expr(of!);
+    const test = operands(tests!)[0]!;
+    if (isLogic(test)) return this.withLeftmost(test, (leaf) => ({ k: 'in', of: ofExpr, tests: [this.test(leaf)] }));
+    const [op, endpoint] = children(test);
+    if (test.name === 'SimplePositiveUnaryTest' && op?.name === 'CompareOp' && endpoint && isLogic(endpoint)) {
+      const compareOp = this.source(op) as CompareOp;
+      return this.withLeftmost(endpoint, (leaf) => ({ k: 'in', of: ofExpr, tests: [{ k: 'cmp', op: compareOp, r: this.expr(leaf) }] }));
+    }
+    return { k: 'in', of: ofExpr, tests: [this.test(tests!)] };
+  }
+
+  /** The and/or of `node` with its leftmost operand made by `make`; the other operands as they are. */
+  private withLeftmost(node: SyntaxNode, make: (leaf: SyntaxNode) => Expr): Expr {
+    if (!isLogic(node)) return make(node);
+    const k = node.name === 'Conjunction' ? 'and' : 'or';
+    const [first, ...rest] = operands(node);
+    const items = [this.withLeftmost(first!, make), ...rest.map((p) => this.expr(p))];
+    return { k, items: items.flatMap((e) => (e.k === k ? e.items : [e])) };
   }
 
   private interval(node: SyntaxNode): Expr {
