@@ -8,14 +8,20 @@
 import { compileDecisionTable, compileOutput, type CompiledDecisionTable, type DecisionTableTrace } from './decision-table/plan.ts';
 import type { DeclaredInput } from './definitions.ts';
 import { EngineError, type FieldProblem } from './errors.ts';
-import { compileExpression, rootEnv, type Env, type Evaluator } from './feel/compile.ts';
+import { Clock, compileExpression, rootEnv, type Env, type Evaluator } from './feel/compile.ts';
 import { isContext, setEntry, toPlain, type FeelContext, type FeelValue } from './feel/values.ts';
 import type { PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
 import { convertValue } from './value-types.ts';
 
 export interface RunOptions {
-  /** The instant `now()` and `today()` read: one per evaluation. */
+  /** The instant `now()` and `today()` read (one per evaluation); the time of the first read when absent. */
   clock?: Date;
+  trace?: boolean;
+}
+
+/** What a compiled rule runs with: the evaluation's one clock, shared by every rule a rule set runs. */
+export interface RunContext {
+  clock: Clock;
   trace?: boolean;
 }
 
@@ -27,7 +33,7 @@ export type RuleTrace =
 export interface CompiledRule {
   readonly parameters?: DeclaredInput[];
   /** Runs on FEEL values (params already converted); the answer stays a FEEL value, for rule sets to chain. */
-  run(params: FeelContext, options: RunOptions): { output: FeelValue; trace?: RuleTrace };
+  run(params: FeelContext, context: RunContext): { output: FeelValue; trace?: RuleTrace };
 }
 
 /** A rule set's reference, as the caller resolved it: the compiled rule for `ruleId` (at `version`, if pinned). */
@@ -152,14 +158,16 @@ export function convertParams(params: unknown, parameters: DeclaredInput[] | und
   const given = params as FeelContext;
   if (!parameters) return given;
   const problems: FieldProblem[] = [];
-  const converted: FeelContext = { ...given };
+  // Copied only when a conversion changes a value (a date given as text), so that params that already fit cost nothing.
+  let converted: FeelContext | undefined;
   for (const { name, type } of parameters) {
-    const result = convertValue(Object.hasOwn(given, name) ? given[name] : null, type);
-    if (result.ok) setEntry(converted, name, result.value);
-    else problems.push({ field: `params.${name}`, message: result.problem });
+    const value = Object.hasOwn(given, name) ? given[name]! : null;
+    const result = convertValue(value, type);
+    if (!result.ok) problems.push({ field: `params.${name}`, message: result.problem });
+    else if (result.value !== value) setEntry((converted ??= { ...given }), name, result.value);
   }
   if (problems.length) throw new EngineError('invalid_params', `The params do not fit the rule's inputs: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
-  return converted;
+  return converted ?? given;
 }
 
 /**
@@ -171,6 +179,6 @@ export function convertParams(params: unknown, parameters: DeclaredInput[] | und
  * evaluateRule(rule, { total: 80 }); // { output: { fee: 0 } }
  */
 export function evaluateRule(rule: CompiledRule, params: unknown, options: RunOptions = {}): { output: unknown; trace?: RuleTrace } {
-  const { output, trace } = rule.run(convertParams(params, rule.parameters), { clock: options.clock ?? new Date(), trace: options.trace });
-  return { output: toPlain(output), ...(trace && { trace }) };
+  const { output, trace } = rule.run(convertParams(params, rule.parameters), { clock: new Clock(options.clock), trace: options.trace });
+  return trace ? { output: toPlain(output), trace } : { output: toPlain(output) };
 }

@@ -30,6 +30,20 @@ function temporal(value: unknown, is: (v: unknown) => boolean, parse: (text: str
   return expected(what, value);
 }
 
+/** Whether a value already is what `type` asks for, so that it needs no conversion: the common case, checked without allocating. */
+export function fitsAsIs(value: FeelValue, type: ValueType): boolean {
+  switch (type) {
+    case 'number':
+      return value === null || (typeof value === 'number' && Number.isFinite(value));
+    case 'string':
+      return value === null || typeof value === 'string';
+    case 'boolean':
+      return value === null || typeof value === 'boolean';
+    default:
+      return value === null;
+  }
+}
+
 /**
  * Converts a JSON value to the FEEL value of `type`.
  *

@@ -2,7 +2,9 @@
  * `npm run bench`: bundle size and start-up of every function against a
  * DynamoDB-client-only floor, warm list latency against a bare query, the
  * DynamoDB reads of a list call at growing sizes, and the time and DynamoDB
- * writes of remote pulls of 1,000 rules. Prints the tables and writes
+ * writes of remote pulls of 1,000 rules, and the rules engine's speed against
+ * zen-engine and json-rules-engine (engine.ts; `npm run bench:engine` runs
+ * that section alone). Prints the tables and writes
  * them, with the method, to test/bench/RESULTS.md. Not a test: vitest does not
  * collect it.
  */
@@ -18,6 +20,7 @@ import { bareReads } from './bare-query.ts';
 import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';
 import { buildBundles, installedVersion, repoRoot } from './bundles.ts';
 import { capacityReplayer } from './capacity.ts';
+import { engineMarkdown, engineSummary, measureEngines } from './engine.ts';
 import { loadListFunction } from './list-call.ts';
 import { measureListLatency, type LatencyFigures } from './list-latency.ts';
 import { measurePulls } from './pull.ts';
@@ -57,6 +60,8 @@ async function loadSize(store: Store, entities: number) {
 
 async function main() {
   const bundles = await bundlesAndStartup();
+  // CPU-bound: before the embedded DynamoDB starts and the branches fill the heap.
+  const engines = await measureEngines(log);
 
   const table = await startBenchTable();
   const list = await loadListFunction(table.apiKey);
@@ -105,8 +110,8 @@ async function main() {
       reads,
       pull,
     };
-    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), resultsMarkdown(results));
-    console.log(`\n${summary(results)}\n`);
+    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), `${resultsMarkdown(results)}\n${engineMarkdown(engines)}`);
+    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n`);
     log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
   } finally {
     replayer.close();

@@ -7,14 +7,14 @@
  * tested against.
  */
 import { EngineError, type FieldProblem } from '../errors.ts';
-import { compileExpression, compileUnaryTests, rootEnv, type Env, type Evaluator, type UnaryTest } from '../feel/compile.ts';
+import { compileExpression, compileUnaryTests, rootEnv, type Clock, type Env, type Evaluator, type UnaryTest } from '../feel/compile.ts';
 import { compare, equal, setEntry, toPlain, type FeelContext, type FeelValue } from '../feel/values.ts';
 import type { PreparedDecisionTable, PreparedOutput } from '../prepared.ts';
-import { convertValue } from '../value-types.ts';
+import { convertValue, fitsAsIs } from '../value-types.ts';
 import { indexColumn, type ColumnIndex } from './column-index.ts';
 
 export interface EvaluateOptions {
-  clock?: Date;
+  clock?: Clock | Date;
 }
 
 export interface RowTrace {
@@ -71,7 +71,10 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
   function inputValues(env: Env): FeelValue[] {
     const problems: FieldProblem[] = [];
     const values = inputs.map((input) => {
-      const converted = convertValue(input.evaluate(env), input.type);
+      const value = input.evaluate(env);
+      // Most values already have their column's type: no conversion to make.
+      if (fitsAsIs(value, input.type)) return value;
+      const converted = convertValue(value, input.type);
       if (converted.ok) return converted.value;
       problems.push({ field: input.label, message: `(${input.text}) ${converted.problem}` });
       return null;

@@ -12,12 +12,26 @@ import { callBuiltin, hasBuiltin } from './builtins.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
 
+/**
+ * The instant `now()` and `today()` read: fixed by the caller, or taken on
+ * first use and kept, so that one evaluation sees one instant and one that
+ * never asks pays nothing.
+ */
+export class Clock {
+  #at: Date | undefined;
+  constructor(at?: Date) {
+    this.#at = at;
+  }
+  now(): Date {
+    return (this.#at ??= new Date());
+  }
+}
+
 /** What an evaluation runs in: the names in scope, one clock, and where notes go. */
 export interface Env {
   readonly vars: FeelContext;
   readonly parent: Env | null;
-  /** `now()` and `today()` read this, so one evaluation sees one instant. */
-  readonly clock: Date;
+  readonly clock: Clock;
   /** Present when the caller wants to know why a value came out null. */
   readonly notes: string[] | null;
 }
@@ -27,8 +41,9 @@ export type Evaluator = (env: Env) => FeelValue;
 export type UnaryTest = (input: FeelValue, env: Env) => boolean;
 
 /** An environment for one evaluation over `vars`. */
-export function rootEnv(vars: FeelContext, options: { clock?: Date; notes?: string[] | null } = {}): Env {
-  return { vars, parent: null, clock: options.clock ?? new Date(), notes: options.notes ?? null };
+export function rootEnv(vars: FeelContext, options: { clock?: Clock | Date; notes?: string[] | null } = {}): Env {
+  const clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock);
+  return { vars, parent: null, clock, notes: options.notes ?? null };
 }
 
 export const childEnv = (parent: Env, vars: FeelContext): Env => ({ vars, parent, clock: parent.clock, notes: parent.notes });
@@ -502,6 +517,25 @@ export function compileUnaryTests(tests: UnaryTests): UnaryTest {
   };
 }
 
+const numberEnd = (e: Expr | null): number | null | undefined => (e === null ? null : e.k === 'num' ? e.v : e.k === 'neg' && e.of.k === 'num' ? -e.of.v : undefined);
+
+/** A range cell with constant number ends (`[18..65]`, `(0..100]`): a direct test, falling back to the general rule for other inputs. */
+function constantNumberRange(e: Expr): UnaryTest | undefined {
+  if (e.k !== 'range') return undefined;
+  const [lo, hi] = [numberEnd(e.lo), numberEnd(e.hi)];
+  if (lo === undefined || hi === undefined) return undefined;
+  const range = new FeelRange(lo, hi, e.loClosed, e.hiClosed);
+  const { loClosed, hiClosed } = e;
+  return (input, env) => {
+    if (typeof input !== 'number') {
+      const inside = range.includes(input);
+      if (inside === null && input !== null) note(env, `cannot compare ${describe(input)} with the range ${range.toJSON()}`);
+      return inside === true;
+    }
+    return (lo === null || (loClosed ? input >= lo : input > lo)) && (hi === null || (hiClosed ? input <= hi : input < hi));
+  };
+}
+
 function compileUnaryTest(test: Test): UnaryTest {
   if (test.k === 'cmp') {
     if (test.r.k === 'num') {
@@ -519,6 +553,8 @@ function compileUnaryTest(test: Test): UnaryTest {
     return (input, env) => input === v || (input !== null && typeof input !== typeof v && note(env, `cannot compare ${describe(input)} with ${describe(v)}`) === true);
   }
   if (e.k === 'null') return (input) => input === null;
+  const range = constantNumberRange(e);
+  if (range) return range;
   const value = compileExpression(e);
   return (input, env) => {
     const result = value(childEnv(env, { '?': input }));

@@ -114,6 +114,8 @@ export function compare(a: FeelValue, b: FeelValue): number | null {
   return null;
 }
 
+const isPlainScalar = (v: FeelValue) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
 /** A result fit for JSON: temporal values as their ISO text, ranges as text, numbers that are not finite as null. */
 export function toPlain(value: FeelValue): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
@@ -121,7 +123,10 @@ export function toPlain(value: FeelValue): unknown {
   if (Array.isArray(value)) return value.map(toPlain);
   if (value instanceof FeelTemporal) return value.toString();
   if (value instanceof FeelRange) return value.toJSON();
+  const keys = Object.keys(value);
+  // A context of plain values (the usual rule output) is already JSON: no copy.
+  if (keys.every((key) => isPlainScalar(value[key]!))) return value;
   const out: FeelContext = {};
-  for (const key of Object.keys(value)) setEntry(out, key, toPlain(value[key]!) as FeelValue);
+  for (const key of keys) setEntry(out, key, toPlain(value[key]!) as FeelValue);
   return out;
 }
