@@ -15,16 +15,20 @@ async function jsonFiles(paths: string[]): Promise<string[]> {
   return files;
 }
 
+/** One JSON file's content. */
+export async function readJsonFile(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
 /** Records to import: each file holds one record or an array of them. */
 export async function readImportSources(paths: string[]): Promise<ImportSource[]> {
   const sources: ImportSource[] = [];
   for (const file of await jsonFiles(paths)) {
-    let content: unknown;
-    try {
-      content = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
-    }
+    const content = await readJsonFile(file);
     if (Array.isArray(content)) content.forEach((item, i) => sources.push({ origin: `${file}[${i}]`, content: item }));
     else sources.push({ origin: file, content });
   }

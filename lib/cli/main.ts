@@ -1,14 +1,18 @@
 /**
- * The operator's CLI: workspaces, branches, API keys and imports, against the
- * local runtime's table or a deployed one. `rules help` lists the commands.
+ * The operator's CLI: workspaces, branches, API keys, imports and authoring,
+ * against the local runtime's table or a deployed one. `rules help` lists the
+ * commands.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createEntity, deleteEntity, publishDraft, updateEntity } from '../entities/authoring.ts';
 import { ImportRejected, importEntities } from '../entities/import.ts';
+import { entityTypes, type EntityType } from '../entities/kinds.ts';
+import { ApiError } from '../http/errors.ts';
 import { getRemote, putRemote } from '../pull/remote.ts';
-import { createStore } from '../store/index.ts';
+import { createStore, type Store } from '../store/index.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
-import { readImportSources } from './files.ts';
+import { readImportSources, readJsonFile } from './files.ts';
 import { defaultLocalEndpoint, resolveTarget } from './target.ts';
 
 export const usage = `Usage: rules <command> [options]
@@ -25,6 +29,13 @@ Commands:
                                                                    paths are relative to the folder you run it from
   remote set <workspace> <url> [--credential CREDENTIAL-ID]        the Git remote pulls fetch from
   remote show <workspace>
+  rule create <workspace> <branch> <file>                          a draft from a JSON record, validated as the API does
+  rule update <workspace> <branch> <id> <file> --checksum SUM      the fields in the file replace the draft's, if it
+                                                                   still has the checksum you last saw
+  rule publish <workspace> <branch> <id> [--checksum SUM]          the draft as the next version, once its checks and
+                                                                   test cases pass
+  rule delete <workspace> <branch> <id>                            the draft and its versions
+  workflow create|update|publish|delete ...                        the same, for workflows
 
 Target (default: the local runtime, ${defaultLocalEndpoint}, table rules-local):
   --local                 the local runtime started by npm start
@@ -47,10 +58,13 @@ const options = {
   at: { type: 'string' },
   publish: { type: 'boolean' },
   credential: { type: 'string' },
+  checksum: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export class UsageError extends Error {}
+
+const cliActor = 'cli';
 
 /** Runs one command; returns what it prints. Throws UsageError or the operation's error. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
@@ -64,6 +78,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   };
   const store = createStore(await resolveTarget(values, env));
   const json = (value: unknown) => JSON.stringify(value, null, 2);
+  // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
+  const from = env.INIT_CWD || process.cwd();
 
   switch (`${group} ${group === 'import' ? '' : action}`.trim()) {
     case 'workspace create': {
@@ -88,8 +104,6 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       const [workspaceId, branch, ...paths] = [action, ...rest];
       if (!workspaceId || !branch || paths.length === 0) throw new UsageError(`import needs <workspace> <branch> <file-or-dir>...\n\n${usage}`);
       if (!(await store.getBranch(workspaceId, branch))) throw new Error(`workspace "${workspaceId}" has no branch "${branch}"`);
-      // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
-      const from = env.INIT_CWD || process.cwd();
       const sources = await readImportSources(paths.map((path) => resolve(from, path)));
       const outcomes = await importEntities(store, { workspaceId, branch }, sources, { actor: 'cli', publish: values.publish });
       return outcomes.map((o) => `${o.outcome.padEnd(9)} ${o.entityType} ${o.id}${o.version ? ` (${o.version})` : ''}  ${o.origin}`).join('\n');
@@ -99,7 +113,42 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     case 'remote show':
       return json(await getRemote(store, arg(1, 'workspace')));
     default:
+      if (entityTypes.includes(group as EntityType) && authoringVerbs.includes(action as AuthoringVerb))
+        return json(await author(store, group as EntityType, action as AuthoringVerb, arg, { from, checksum: values.checksum }));
       throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
+  }
+}
+
+const authoringVerbs = ['create', 'update', 'publish', 'delete'] as const;
+type AuthoringVerb = (typeof authoringVerbs)[number];
+
+/** `rule|workflow create|update|publish|delete`: what the API's authoring does, on the store. */
+async function author(
+  store: Store,
+  entityType: EntityType,
+  verb: AuthoringVerb,
+  arg: (i: number, name: string) => string,
+  options: { from: string; checksum?: string },
+) {
+  const scope = { workspaceId: arg(1, 'workspace'), branch: arg(2, 'branch'), entityType };
+  if (!(await store.getBranch(scope.workspaceId, scope.branch))) throw new Error(`workspace "${scope.workspaceId}" has no branch "${scope.branch}"`);
+  const ref = () => ({ ...scope, id: arg(3, 'id') });
+  const record = async (at: number) => {
+    const file = resolve(options.from, arg(at, 'file'));
+    const content = await readJsonFile(file);
+    if (typeof content !== 'object' || content === null || Array.isArray(content)) throw new Error(`${file}: must hold one JSON object`);
+    return content as Record<string, never>;
+  };
+  switch (verb) {
+    case 'create':
+      return (await createEntity(store, scope, await record(3), cliActor)).saved;
+    case 'update':
+      if (!options.checksum) throw new UsageError(`${entityType} update needs --checksum: the draft's checksum as you last saw it\n\n${usage}`);
+      return updateEntity(store, ref(), { ...(await record(4)), checksum: options.checksum }, cliActor);
+    case 'publish':
+      return publishDraft(store, ref(), { checksum: options.checksum }, cliActor);
+    case 'delete':
+      return deleteEntity(store, ref());
   }
 }
 
@@ -109,7 +158,8 @@ export async function main(argv = process.argv.slice(2)) {
   try {
     console.log(await runCli(argv));
   } catch (error) {
-    if (error instanceof ImportRejected) console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
+    if (error instanceof ApiError) console.error(`rules: ${error.code}: ${error.message}`);
+    else if (error instanceof ImportRejected) console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
     else console.error(`rules: ${(error as Error).message}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }

@@ -53,7 +53,7 @@ export async function importEntities(
   for (const { origin, input } of inputs) {
     const { outcome } = await saveEntity(store, target, input, options.actor);
     const version = options.publish
-      ? await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor)
+      ? (await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor)).version
       : undefined;
     outcomes.push({
       origin,

@@ -17,3 +17,6 @@ export const entityStatuses = ['draft', 'published'] as const;
 export type EntityStatus = (typeof entityStatuses)[number];
 
 export const versionLabelPattern = /^v[1-9][0-9]{0,8}$/;
+
+/** What an entity id may be (the record schema's `id`): also checked on path ids before any read, so a key never exceeds DynamoDB's bounds. */
+export const entityIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

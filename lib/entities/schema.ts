@@ -4,9 +4,13 @@
  */
 import { z } from 'zod';
 import { noControlCharacters } from '../http/patterns.ts';
-import { entityStatuses, workflowKind } from './kinds.ts';
+import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts';
+import { feelLimits } from '../engine/feel/limits.ts';
+import { entityStatuses, versionLabelPattern, workflowKind } from './kinds.ts';
 
 export * from './kinds.ts';
+
+const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
 
 export const entityIdSchema = z
   .string()
@@ -16,27 +20,77 @@ export const entityIdSchema = z
 const text = (max: number) =>
   z.string().max(max).regex(noControlCharacters, 'must not contain control characters');
 
-/** An expression over the input document; a later issue gives it an evaluator. */
-const expression = z.string().min(1).max(4000);
-const valueType = z.enum(['string', 'number', 'boolean', 'date', 'object', 'array']);
+/** FEEL text: an expression (a condition, an input column, a computed output) or a cell's unary tests. */
+const expression = z.string().min(1).max(feelLimits.maxLength);
+const valueType = z.enum(valueTypes);
+
+/** A name a rule gives a value (an output, a declared input): no dots, so paths stay unambiguous, and no prototype names. */
+const valueName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(noControlCharacters, 'must not contain control characters')
+  .refine((name) => !reservedNames.has(name), 'must not be __proto__, constructor or prototype');
+
+/** An output entry: a number, boolean or null as it is; a string is FEEL, so a string literal is written in quotes ("gold"). */
+const outputEntry = z.union([z.string().max(feelLimits.maxLength), z.number(), z.boolean(), z.null()]);
+
+/** The rule's inputs (its params), with types: checked and converted on the way in; FEEL may then name only these. */
+const parameters = z
+  .array(z.object({ name: valueName.refine((n) => !n.includes('.'), 'must not contain "."'), type: valueType }))
+  .max(100)
+  .optional();
+
+/** Named cases: publishing runs them all and refuses when one fails. */
+const testCases = z
+  .array(z.object({ name: text(200).min(1), params: z.record(z.string(), z.unknown()), expected: z.unknown() }))
+  .max(100)
+  .optional();
+
+const settings = z
+  .object({
+    /** Record API executions of this rule (scheduled runs are always recorded). */
+    recordExecutions: z.boolean().optional(),
+    /** IANA time zone of the rule's schedule. */
+    timezone: z.string().max(64).optional(),
+  })
+  .optional();
+
+const ruleCommon = { parameters, tests: testCases, settings };
 
 const decisionTable = z
   .object({
-    hitPolicy: z.enum(['first', 'unique', 'any', 'collect', 'priority']).default('first'),
+    hitPolicy: z.enum(hitPolicies).default('first'),
+    aggregation: z.enum(aggregations).optional(),
     inputs: z.array(z.object({ id: entityIdSchema, label: text(200).optional(), expression, type: valueType })).min(1).max(50),
-    outputs: z.array(z.object({ id: entityIdSchema, label: text(200).optional(), name: z.string().min(1).max(200), type: valueType })).min(1).max(50),
+    outputs: z
+      .array(
+        z.object({
+          id: entityIdSchema,
+          label: text(200).optional(),
+          name: valueName,
+          type: valueType,
+          /** DMN output values: their order ranks rows for the priority and outputOrder hit policies. */
+          allowedValues: z.array(z.union([z.string().max(1000), z.number(), z.boolean()])).min(1).max(1000).optional(),
+          /** Used when no row matches (DMN's default output entry). */
+          default: outputEntry.optional(),
+        }),
+      )
+      .min(1)
+      .max(50),
     rules: z
       .array(
         z.object({
           id: entityIdSchema.optional(),
           description: text(1000).optional(),
-          /** One unary test per input, "-" for any value. */
-          when: z.array(z.string().max(4000)),
-          /** One value per output. */
-          then: z.array(z.unknown()),
+          /** One cell of FEEL unary tests per input: "-" or empty for any value. */
+          when: z.array(z.string().max(feelLimits.maxLength)),
+          /** One entry per output. */
+          then: z.array(outputEntry),
         }),
       )
       .max(10_000),
+    ...ruleCommon,
   })
   .superRefine((table, ctx) => {
     table.rules.forEach((row, i) => {
@@ -47,26 +101,37 @@ const decisionTable = z
     });
   });
 
+const inlineEntry = z.object({
+  id: entityIdSchema,
+  description: text(1000).optional(),
+  /** Higher runs first; equal priorities keep list order. */
+  priority: z.number().int().default(0),
+  when: expression,
+  /** `set` is a dotted path into the outputs (risk.flags.velocity). */
+  then: z.array(z.object({ set: z.string().min(1).max(200).refine((path) => path.split('.').every((part) => part && !reservedNames.has(part)), 'must be a dotted path of names'), value: outputEntry })).min(1),
+});
+
+const referenceEntry = z.object({
+  id: entityIdSchema,
+  description: text(1000).optional(),
+  priority: z.number().int().default(0),
+  /** Another rule of the branch, run with the params and the outputs so far. */
+  ruleId: entityIdSchema,
+  /** Pinned to a published version; the latest published one when absent. */
+  version: z.string().regex(versionLabelPattern, 'must be a version label such as v1').optional(),
+});
+
 const ruleSet = z.object({
   strategy: z.enum(['firstMatch', 'allMatch']).default('allMatch'),
-  rules: z
-    .array(
-      z.object({
-        id: entityIdSchema,
-        description: text(1000).optional(),
-        priority: z.number().int().default(0),
-        when: expression,
-        then: z.array(z.object({ set: z.string().min(1).max(200), value: z.unknown() })).min(1),
-      }),
-    )
-    .min(1)
-    .max(10_000),
+  rules: z.array(z.union([referenceEntry.strict(), inlineEntry])).min(1).max(10_000),
+  ...ruleCommon,
 });
 
 const simpleRule = z.object({
   when: expression,
-  then: z.record(z.string(), z.unknown()),
-  otherwise: z.record(z.string(), z.unknown()).optional(),
+  then: z.record(valueName, outputEntry),
+  otherwise: z.record(valueName, outputEntry).optional(),
+  ...ruleCommon,
 });
 
 const step = z.discriminatedUnion('kind', [

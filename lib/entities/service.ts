@@ -1,12 +1,22 @@
 /**
  * The entity domain: reads shaped for each API version, and retry-safe
- * writes (import, seed, and later pull) over the store interface.
+ * writes (the API's authoring, import, seed, pull) over the store interface.
+ * It needs no rule parser, so the read functions stay small; what authoring
+ * checks before a write is in ./authoring.ts.
  */
 import { entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
-import { RevisionConflict, describeRef, retryOnRevisionConflict, type EntityRef, type EntityStore, type StoredEntity } from '../store/types.ts';
+import {
+  RevisionConflict,
+  describeRef,
+  retryOnRevisionConflict,
+  type EntityRef,
+  type EntityStore,
+  type StoredEntity,
+  type Warning,
+} from '../store/types.ts';
 
 const recordOf = ({ id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt }: EntityRecord): EntityRecord => ({
   id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt,
@@ -16,7 +26,11 @@ const recordOf = ({ id, name, description, type, status, version, tags, definiti
  * The working copy, or with `version` that published snapshot. `detailed`
  * (the v1 form) adds the version history and audit fields.
  */
-export async function getEntity(store: EntityStore, ref: EntityRef, options: { version?: string; detailed: boolean }): Promise<EntityRecord | EntityDetail> {
+export async function getEntity(
+  store: EntityStore,
+  ref: EntityRef,
+  options: { version?: string; detailed: boolean },
+): Promise<EntityRecord | (EntityDetail & { warnings: Warning[] })> {
   const [entity, snapshot, versions] = await Promise.all([
     store.getEntity(ref),
     options.version ? store.getVersion(ref, options.version) : undefined,
@@ -27,17 +41,26 @@ export async function getEntity(store: EntityStore, ref: EntityRef, options: { v
   const record = recordOf(snapshot ? { ...snapshot, createdAt: entity.createdAt, status: 'published' } : entity);
   if (!options.detailed) return record;
   const { createdBy, updatedBy, revision } = entity;
-  return { ...record, createdBy, updatedBy, revision, versions: versions ?? [] };
+  return { ...record, createdBy, updatedBy, revision, versions: versions ?? [], warnings: (snapshot ?? entity).warnings ?? [] };
 }
 
 /**
  * The working copy that writing `input` over `existing` makes: content from
  * the input, creation and publication history from what was there, and the
- * update stamp moved only when the content changed.
+ * update stamp moved only when the content changed. Warnings are the save's,
+ * else those of unchanged content (changed content drops stale ones).
  */
-export function nextWorkingCopy(input: EntityInput, checksum: string, existing: StoredEntity | undefined, actor: string, timestamp: string): StoredEntity {
+export function nextWorkingCopy(
+  input: EntityInput,
+  checksum: string,
+  existing: StoredEntity | undefined,
+  actor: string,
+  timestamp: string,
+  warnings?: Warning[],
+): StoredEntity {
   const publishedChecksum = existing?.publishedChecksum ?? '';
   const contentUnchanged = existing?.checksum === checksum;
+  const kept = warnings ?? (contentUnchanged ? existing.warnings : undefined);
   return {
     id: input.id,
     name: input.name,
@@ -54,6 +77,7 @@ export function nextWorkingCopy(input: EntityInput, checksum: string, existing: 
     updatedAt: contentUnchanged ? existing.updatedAt : timestamp,
     updatedBy: contentUnchanged ? existing.updatedBy : actor,
     revision: (existing?.revision ?? 0) + 1,
+    ...(kept && { warnings: kept }),
   };
 }
 
@@ -62,9 +86,20 @@ export interface WriteResult {
   outcome: 'created' | 'updated' | 'unchanged';
 }
 
+export interface SaveOptions {
+  /** The save's analysis, stored with the working copy (absent: the writer did not analyse it). */
+  warnings?: Warning[];
+  /** Refuses the write given what is stored, by throwing; asked again on every attempt. */
+  guard?: (existing: StoredEntity | undefined, checksum: string) => void;
+}
+
+const sameWarnings = (a: Warning[] | undefined, b: Warning[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+
 /**
  * Creates or updates the working copy of an entity. Writing the same content
- * again changes nothing, so a retried import or pull is harmless.
+ * again changes nothing, so a retried write, import or pull is harmless. The
+ * write is conditional on the revision read, so a concurrent writer is never
+ * overwritten: the attempt is made again on what that writer left.
  */
 export function saveEntity(
   store: EntityStore,
@@ -72,13 +107,17 @@ export function saveEntity(
   input: EntityInput,
   actor: string,
   now = () => new Date().toISOString(),
+  options: SaveOptions = {},
 ): Promise<WriteResult> {
   const ref: EntityRef = { ...target, entityType: entityTypeOf(input.type), id: input.id };
   const checksum = entityChecksum(input);
   return retryOnRevisionConflict(async () => {
     const existing = await store.getEntity(ref);
-    if (existing && existing.checksum === checksum && existing.countedAs === input.type) return { entity: existing, outcome: 'unchanged' };
-    const entity = nextWorkingCopy(input, checksum, existing, actor, now());
+    options.guard?.(existing, checksum);
+    const warningsKept = options.warnings === undefined || sameWarnings(existing?.warnings, options.warnings);
+    if (existing && existing.checksum === checksum && existing.countedAs === input.type && warningsKept)
+      return { entity: existing, outcome: 'unchanged' };
+    const entity = nextWorkingCopy(input, checksum, existing, actor, now(), options.warnings);
     await store.putEntity(ref, entity, existing?.revision ?? 0, input.type);
     return { entity, outcome: !existing ? 'created' : existing.checksum === checksum ? 'unchanged' : 'updated' };
   });
@@ -86,18 +125,35 @@ export function saveEntity(
 
 const versionNumber = (label: string) => (label ? Number(label.slice(1)) : 0);
 
+export interface PublishResult {
+  version: string;
+  checksum: string;
+  /** False when the content was already the latest version, which is returned instead. */
+  created: boolean;
+}
+
 /**
  * Publishes the working copy as the next version `vN`. Publishing content that
  * is already the latest version returns that version instead of a new one.
+ * `check` may refuse by throwing, given the working copy and whether a new
+ * version would be made of it; it is asked again on every attempt.
  */
-export function publishEntity(store: EntityStore, ref: EntityRef, actor: string, now = () => new Date().toISOString()) {
+export function publishEntity(
+  store: EntityStore,
+  ref: EntityRef,
+  actor: string,
+  now = () => new Date().toISOString(),
+  check?: (entity: StoredEntity, newVersion: boolean) => Promise<void>,
+): Promise<PublishResult> {
   return retryOnRevisionConflict(async () => {
     const entity = await store.getEntity(ref);
-    if (!entity) throw new Error(`${ref.entityType} ${ref.id} does not exist on ${ref.branch}`);
-    if (entity.version && entity.publishedChecksum === entity.checksum) return entity.version;
+    if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
+    const published = Boolean(entity.version) && entity.publishedChecksum === entity.checksum;
+    await check?.(entity, !published);
+    if (published) return { version: entity.version, checksum: entity.checksum, created: false };
     const version = `v${versionNumber(entity.version) + 1}`;
     const publishedAt = now();
-    const snapshot: EntityRecord = { ...recordOf(entity), status: 'published', version, updatedAt: entity.updatedAt };
+    const snapshot = { ...recordOf(entity), status: 'published' as const, version, updatedAt: entity.updatedAt, ...(entity.warnings && { warnings: entity.warnings }) };
     const created = await store.putVersion(ref, snapshot, { version, checksum: entity.checksum, publishedAt, publishedBy: actor });
     if (!created) {
       // A publish that stopped after the snapshot: finish it, unless the snapshot holds other content.
@@ -110,6 +166,6 @@ export function publishEntity(store: EntityStore, ref: EntityRef, actor: string,
       entity.revision,
       entity.type as EntityInput['type'],
     );
-    return version;
+    return { version, checksum: entity.checksum, created: true };
   });
 }

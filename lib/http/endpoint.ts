@@ -9,10 +9,11 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { $ZodType, output } from 'zod/v4/core';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
+import { EngineError } from '../engine/errors.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
-import { ApiError, errors } from './errors.ts';
+import { ApiError, errors, fromEngineError } from './errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
 import { logger } from './logger.ts';
 
@@ -66,7 +67,11 @@ const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxy
   },
 });
 
-/** Turns whatever the handler returned or threw into an enveloped response, logging one line per request. */
+/**
+ * Turns whatever the handler returned or threw into an enveloped response,
+ * logging one line per request. An engine failure is a domain fact that gets
+ * its status here, from the one table in ./errors.ts.
+ */
 const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => {
   const started = new WeakMap<object, number>();
   const finish = (request: Request, response: APIGatewayProxyResult) => {
@@ -89,6 +94,7 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
     },
     onError: (request) => {
       let error = request.error;
+      if (error instanceof EngineError) error = fromEngineError(error);
       if (!(error instanceof ApiError)) {
         logger.error('unexpected failure', error as Error);
         error = errors.internal();

@@ -1,4 +1,8 @@
 /** Every failure the API reports, with its status and code: one place to read them all. */
+import type { TestCaseFailure } from '../engine/authoring.ts';
+import type { EngineError, EngineErrorCode } from '../engine/errors.ts';
+import { entityTypes } from '../entities/kinds.ts';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -17,6 +21,17 @@ export interface FieldIssue {
   message: string;
 }
 
+/** A problem of a rule or a record, by its path in the definition (`definition.rules[2].when[0]`). */
+export interface PathProblem {
+  path: string;
+  message: string;
+}
+
+/** A saved test case that failed at publish: what it expected and what came (or the error it raised). */
+export type FailedCase = TestCaseFailure;
+
+const listed = (problems: PathProblem[]) => problems.map((p) => `${p.path}: ${p.message.replace(/\.$/, '')}`).join('; ');
+
 export const errors = {
   apiKeyEmpty: () =>
     new ApiError(401, 'service_api_key_empty', 'The Service-API-Key header is empty or missing: supply your API key in it.', null),
@@ -34,11 +49,27 @@ export const errors = {
   invalidBranch: (name: string) =>
     new ApiError(400, 'invalid_branch', `"${name}" is not a valid branch name (git ref rules: no spaces, "..", "~", "^", ":", "?", "*", "[", "\\" or control characters).`),
   branchNotFound: (name: string) => new ApiError(400, 'branch_not_found', `The workspace has no branch "${name}".`),
-  entityTypeNotFound: (type: string) =>
-    new ApiError(404, 'entity_type_not_found', `"${type}" is not an entity type: use "rule" or "workflow".`),
+  entityTypeNotFound: (type: string, served: readonly string[] = entityTypes) =>
+    new ApiError(404, 'entity_type_not_found', `"${type}" is not an entity type of this operation: use ${served.map((t) => `"${t}"`).join(' or ')}.`),
   entityNotFound: (type: string, id: string) => new ApiError(404, 'entity_not_found', `No ${type} "${id}" on this branch.`),
   versionNotFound: (type: string, id: string, version: string) =>
     new ApiError(404, 'version_not_found', `The ${type} "${id}" has no published version "${version}".`),
+  entityExists: (type: string, id: string) =>
+    new ApiError(409, 'entity_exists', `The branch already has a ${type} "${id}" with other content: change it with PATCH and its checksum, or choose another id.`),
+  checksumMismatch: (type: string, id: string) =>
+    new ApiError(409, 'checksum_mismatch', `The ${type} "${id}" has changed since the checksum you sent: get it again, and apply your change to what it holds now.`),
+  publishRefused: (type: string, id: string, problems: PathProblem[]) =>
+    new ApiError(409, 'publish_refused', `The ${type} "${id}" cannot be published: ${listed(problems)}.`, { problems }),
+  testsFailed: (id: string, failures: FailedCase[]) =>
+    new ApiError(409, 'tests_failed', `The rule "${id}" is not published: ${failures.length} of its test cases failed (${failures.map((f) => `"${f.name}"`).join(', ')}).`, { failures }),
+  ruleInvalid: (id: string, problems: PathProblem[]) =>
+    new ApiError(409, 'rule_invalid', `The rule "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems }),
+  ruleNotPublished: (id: string) =>
+    new ApiError(409, 'rule_not_published', `The rule "${id}" has no published version yet: publish it, or try the draft with POST .../test.`),
+  ruleReferenceNotFound: (message: string) => new ApiError(409, 'rule_reference_not_found', message),
+  ruleReferenceCycle: (message: string) => new ApiError(409, 'rule_reference_cycle', message),
+  ruleReferencesTooMany: (message: string) => new ApiError(409, 'rule_reference_limit', message),
+  evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
   credentialNotFound: (id: string) => new ApiError(404, 'credential_not_found', `The workspace has no credential "${id}".`),
   credentialNameTaken: (name: string) =>
     new ApiError(409, 'credential_name_taken', `Another credential of the workspace is named "${name}": choose another name, or change that credential.`),
@@ -52,3 +83,22 @@ export const errors = {
   internal: () =>
     new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
 };
+
+/**
+ * The status and code of each engine failure: the one place engine codes
+ * become HTTP answers (the envelope's onError asks `fromEngineError`). Bad
+ * params are the caller's input, so a 400 naming each param; a rule that
+ * cannot answer for these params is 422; a rule set whose references do not
+ * resolve is a conflict with the branch's state, 409.
+ */
+const engineErrorAnswers: Record<EngineErrorCode, (error: EngineError) => ApiError> = {
+  invalid_params: (error) =>
+    errors.invalidRequest(
+      error.problems.length ? error.problems.map((p) => ({ in: 'body', field: p.field, message: p.message })) : [{ in: 'body', field: 'params', message: error.message }],
+    ),
+  evaluation_failed: (error) => errors.evaluationFailed(error.message),
+  rule_reference_not_found: (error) => errors.ruleReferenceNotFound(error.message),
+  rule_reference_cycle: (error) => errors.ruleReferenceCycle(error.message),
+};
+
+export const fromEngineError = (error: EngineError): ApiError => engineErrorAnswers[error.code](error);

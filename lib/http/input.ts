@@ -1,13 +1,19 @@
 import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 import { errors, type FieldIssue } from './errors.ts';
 
+/** A field's path as people and the engine write it: `definition.rules[2].when[0]`. */
+export const fieldPath = (path: readonly PropertyKey[]): string =>
+  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i ? '.' : ''}${String(key)}`)).join('');
+
+/** zod issues as the field details of a 400. */
+export const fieldIssues = (issues: readonly { path: readonly PropertyKey[]; message: string }[], location: FieldIssue['in']): FieldIssue[] =>
+  issues.map((issue) => ({ in: location, field: fieldPath(issue.path) || location, message: issue.message }));
+
 /** Parses one part of a request with its schema, turning zod issues into field details for a 400. */
 export function parseInput<S extends $ZodType>(schema: S, value: unknown, location: FieldIssue['in']): output<S> {
   const result = safeParse(schema, value);
   if (result.success) return result.data;
-  throw errors.invalidRequest(
-    result.error.issues.map((issue) => ({ in: location, field: issue.path.join('.') || location, message: issue.message })),
-  );
+  throw errors.invalidRequest(fieldIssues(result.error.issues, location));
 }
 
 /** The JSON body of a request: absent when empty, a 400 when it is not JSON. */

@@ -1,11 +1,11 @@
-import { entityTypes, type EntityType } from '../entities/kinds.ts';
+import { entityIdPattern, entityTypes, type EntityType } from '../entities/kinds.ts';
 import type { EntityRef } from '../store/types.ts';
 import type { Call } from './endpoint.ts';
 import { errors } from './errors.ts';
 
-export function entityTypeParam(value: string | undefined): EntityType {
-  if (entityTypes.includes(value as EntityType)) return value as EntityType;
-  throw errors.entityTypeNotFound(value ?? '');
+export function entityTypeParam(value: string | undefined, served: readonly EntityType[] = entityTypes): EntityType {
+  if (served.includes(value as EntityType)) return value as EntityType;
+  throw errors.entityTypeNotFound(value ?? '', served);
 }
 
 /** The workspace, branch and entity type that an entity operation addresses. */
@@ -15,6 +15,23 @@ export const entityScope = ({ principal, branch, path }: Call<unknown>) => ({
   entityType: entityTypeParam(path.entityType),
 });
 
-export const entityRef = (call: Call<unknown>): EntityRef => ({ ...entityScope(call), id: call.path.entityId ?? '' });
+/** An id that no entity can have is not found without a read (nor a key DynamoDB would refuse). */
+export function entityRef(call: Call<unknown>): EntityRef {
+  const scope = entityScope(call);
+  const id = call.path.entityId ?? '';
+  if (!entityIdPattern.test(id)) throw errors.entityNotFound(scope.entityType, id);
+  return { ...scope, id };
+}
+
+/** What operations that run rules serve: their routes' `entityTypes`, and what `ruleRef` lets through. */
+export const ruleTypes: readonly EntityType[] = ['rule'];
+
+export function ruleRef(call: Call<unknown>): EntityRef {
+  entityTypeParam(call.path.entityType, ruleTypes);
+  return entityRef(call);
+}
 
 export const credentialIdParam = (call: Call<unknown>) => call.path.credentialId ?? '';
+
+/** Who a write is by, in the audit fields: the API key that made it. */
+export const actorOf = (call: Call<unknown>) => `key:${call.principal.keyId}`;

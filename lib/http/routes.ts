@@ -9,9 +9,12 @@
  */
 import type * as z from 'zod/mini';
 import { credentialRoutes } from '../credentials/routes.ts';
+import { authoringRoutes } from '../entities/authoring-routes.ts';
+import type { EntityType } from '../entities/kinds.ts';
 import { entityRoutes } from '../entities/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
+import { ruleRunRoutes } from '../rules/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -27,6 +30,8 @@ export interface Route {
   description: string;
   deprecated?: boolean;
   branch: 'none' | 'optional' | 'required';
+  /** For paths with `{entityType}`: the types it serves, when not all (`ruleRef` in ./params.ts refuses the others). */
+  entityTypes?: readonly EntityType[];
   query: z.ZodMiniObject;
   /** The JSON body it takes, if any. */
   body?: z.ZodMiniType;
@@ -42,11 +47,17 @@ export interface Route {
   bareErrors?: boolean;
 }
 
-export const routes = { ...entityRoutes, ...credentialRoutes, ...pullRoutes, ...contractRoutes };
+const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...ruleRunRoutes };
+
+export const routes = { ...entityAreaRoutes, ...credentialRoutes, ...pullRoutes, ...contractRoutes };
 
 /** The areas of the API, each a tag of the OpenAPI document. */
 export const areas = [
-  { name: 'Rules and workflows', description: 'Read the rules and workflows of a workspace branch, and their published versions.', routes: entityRoutes },
+  {
+    name: 'Rules and workflows',
+    description: 'The rules and workflows of a workspace branch: read, write and publish them, test and execute rules, and list their executions.',
+    routes: entityAreaRoutes,
+  },
   { name: 'Credentials', description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.', routes: credentialRoutes },
   { name: 'Remote pull and tasks', description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.", routes: pullRoutes },
   { name: 'Contract', description: 'This document.', routes: contractRoutes },

@@ -1,102 +1,181 @@
-/** The demo workspace's rules and workflows: realistic enough to try every list filter and kind. */
+/**
+ * The demo workspace's rules and workflows: real, evaluable rules of every
+ * kind and every hit policy, each with test cases, and realistic enough to
+ * try every list filter.
+ */
 import type { EntityInput } from '../entities/schema.ts';
 
-const decisionTable = (
-  id: string,
-  name: string,
-  description: string,
-  tags: string[],
-  inputs: [string, string, 'string' | 'number' | 'boolean'][],
-  output: [string, 'string' | 'number' | 'boolean'],
-  rows: [string[], unknown][],
-): EntityInput => ({
+type Definition<K extends EntityInput['type']> = Extract<EntityInput, { type: K }>['definition'];
+type Table = Definition<'decisionTable'>;
+type Cases = NonNullable<Table['tests']>;
+
+const decisionTable = (id: string, name: string, description: string, tags: string[], definition: Omit<Table, 'hitPolicy'> & { hitPolicy: Table['hitPolicy'] }): EntityInput => ({
   id,
   name,
   description,
   tags,
   type: 'decisionTable',
-  definition: {
-    hitPolicy: 'first',
-    inputs: inputs.map(([inputId, expression, type]) => ({ id: inputId, expression, type })),
-    outputs: [{ id: output[0], name: output[0], type: output[1] }],
-    rules: rows.map(([when, value]) => ({ when, then: [value] })),
-  },
+  definition,
 });
 
-const simpleRule = (id: string, name: string, description: string, tags: string[], when: string, then: Record<string, unknown>, otherwise?: Record<string, unknown>): EntityInput => ({
+const simpleRule = (id: string, name: string, description: string, tags: string[], definition: Definition<'simpleRule'>): EntityInput => ({
   id,
   name,
   description,
   tags,
   type: 'simpleRule',
-  definition: { when, then, ...(otherwise && { otherwise }) },
+  definition,
 });
 
+const ruleSet = (id: string, name: string, description: string, tags: string[], definition: Definition<'ruleSet'>): EntityInput => ({
+  id,
+  name,
+  description,
+  tags,
+  type: 'ruleSet',
+  definition,
+});
+
+/** Columns and rows in the compact form the tables below are written in. */
+const columns = (...specs: [string, string, Table['inputs'][number]['type']][]): Table['inputs'] => specs.map(([id, expression, type]) => ({ id, expression, type }));
+const rows = (...specs: [string[], Table['rules'][number]['then']][]): Table['rules'] => specs.map(([when, then]) => ({ when, then }));
+const cases = (...specs: [string, Record<string, unknown>, unknown][]): Cases => specs.map(([name, params, expected]) => ({ name, params, expected }));
+
 export const demoRules: EntityInput[] = [
-  decisionTable('shipping-cost', 'Shipping cost', 'Shipping fee by destination zone and parcel weight', ['logistics'],
-    [['zone', 'order.destination.zone', 'string'], ['weight', 'order.weightKg', 'number']], ['fee', 'number'],
-    [[['"domestic"', '<= 2'], 4.9], [['"domestic"', '> 2'], 8.9], [['"eu"', '-'], 14.5], [['-', '-'], 29]]),
-  decisionTable('loan-eligibility', 'Loan eligibility', 'Decides whether an applicant may apply for a personal loan', ['credit', 'lending'],
-    [['age', 'applicant.age', 'number'], ['score', 'applicant.creditScore', 'number']], ['eligible', 'boolean'],
-    [[['< 18', '-'], false], [['-', '< 580'], false], [['-', '>= 580'], true]]),
-  decisionTable('discount-tier', 'Discount tier', 'Loyalty discount by membership level and basket size', ['pricing', 'loyalty'],
-    [['level', 'customer.membership', 'string'], ['basket', 'order.total', 'number']], ['discount', 'number'],
-    [[['"gold"', '>= 100'], 0.15], [['"gold"', '-'], 0.1], [['"silver"', '-'], 0.05], [['-', '-'], 0]]),
-  decisionTable('insurance-premium', 'Insurance premium band', 'Premium band from driver age and vehicle class', ['insurance'],
-    [['age', 'driver.age', 'number'], ['vehicle', 'vehicle.class', 'string']], ['band', 'string'],
-    [[['< 25', '"sport"'], 'E'], [['< 25', '-'], 'D'], [['-', '"sport"'], 'C'], [['-', '-'], 'B']]),
-  decisionTable('tax-rate', 'VAT rate', 'Value-added tax rate by country and product category', ['pricing', 'tax'],
-    [['country', 'order.country', 'string'], ['category', 'item.category', 'string']], ['rate', 'number'],
-    [[['"DE"', '"food"'], 0.07], [['"DE"', '-'], 0.19], [['"FR"', '"food"'], 0.055], [['"FR"', '-'], 0.2]]),
-  {
-    id: 'fraud-screening',
-    name: 'Fraud screening',
-    description: 'Scores a payment for fraud signals',
-    tags: ['payments', 'risk'],
-    type: 'ruleSet',
-    definition: {
-      strategy: 'allMatch',
-      rules: [
-        { id: 'new-card-high-amount', priority: 10, when: 'payment.amount > 1000 and card.ageDays < 7', then: [{ set: 'risk.score', value: 60 }] },
-        { id: 'country-mismatch', priority: 5, when: 'card.country != ip.country', then: [{ set: 'risk.flags.countryMismatch', value: true }] },
-        { id: 'velocity', priority: 1, when: 'card.paymentsLastHour > 5', then: [{ set: 'risk.flags.velocity', value: true }] },
-      ],
-    },
-  },
-  {
-    id: 'credit-limit',
-    name: 'Credit limit',
-    description: 'Initial credit limit for a new account',
-    tags: ['credit'],
-    type: 'ruleSet',
-    definition: {
-      strategy: 'firstMatch',
-      rules: [
-        { id: 'excellent', priority: 3, when: 'applicant.creditScore >= 750', then: [{ set: 'limit', value: 10000 }] },
-        { id: 'good', priority: 2, when: 'applicant.creditScore >= 650', then: [{ set: 'limit', value: 5000 }] },
-        { id: 'fair', priority: 1, when: 'true', then: [{ set: 'limit', value: 1000 }] },
-      ],
-    },
-  },
-  {
-    id: 'order-routing',
-    name: 'Order routing',
-    description: 'Chooses the warehouse that ships an order',
-    tags: ['logistics'],
-    type: 'ruleSet',
-    definition: {
-      strategy: 'firstMatch',
-      rules: [
-        { id: 'perishable', priority: 2, when: 'order.perishable', then: [{ set: 'warehouse', value: 'cold-store-1' }] },
-        { id: 'default', priority: 1, when: 'true', then: [{ set: 'warehouse', value: 'central' }] },
-      ],
-    },
-  },
-  simpleRule('vip-customer', 'VIP customer', 'Marks customers with high lifetime value', ['loyalty'], 'customer.lifetimeValue > 50000', { vip: true }, { vip: false }),
-  simpleRule('free-shipping', 'Free shipping', 'Free shipping above a basket threshold', ['logistics', 'pricing'], 'order.total >= 50', { shippingFee: 0 }),
-  simpleRule('age-check', 'Age check', 'Blocks age-restricted products for minors', ['compliance'], 'customer.age < 18 and item.ageRestricted', { blocked: true, reason: 'age' }),
-  simpleRule('late-payment-fee', 'Late payment fee', 'Charges a fee on invoices paid late', ['billing'], 'invoice.daysOverdue > 14', { fee: 25 }),
-  simpleRule('kyc-required', 'KYC required', 'Asks for identity checks on large transfers', ['compliance', 'payments'], 'transfer.amount >= 10000', { kyc: true }),
+  decisionTable('shipping-cost', 'Shipping cost', 'Shipping fee by destination zone and parcel weight', ['logistics'], {
+    hitPolicy: 'first',
+    parameters: [{ name: 'order', type: 'context' }],
+    inputs: columns(['zone', 'order.destination.zone', 'string'], ['weight', 'order.weightKg', 'number']),
+    outputs: [{ id: 'fee', name: 'fee', type: 'number' }],
+    rules: rows([['"domestic"', '<= 2'], [4.9]], [['"domestic"', '> 2'], [8.9]], [['"eu"', '-'], [14.5]], [['-', '-'], [29]]),
+    tests: cases(
+      ['light domestic parcel', { order: { destination: { zone: 'domestic' }, weightKg: 1.5 } }, { fee: 4.9 }],
+      ['heavy domestic parcel', { order: { destination: { zone: 'domestic' }, weightKg: 12 } }, { fee: 8.9 }],
+      ['anywhere else', { order: { destination: { zone: 'world' }, weightKg: 1 } }, { fee: 29 }],
+    ),
+  }),
+  decisionTable('loan-eligibility', 'Loan eligibility', 'Decides whether an applicant may apply for a personal loan', ['credit', 'lending'], {
+    // "any": a minor with a low score matches two rows, which agree.
+    hitPolicy: 'any',
+    inputs: columns(['age', 'applicant.age', 'number'], ['score', 'applicant.creditScore', 'number']),
+    outputs: [{ id: 'eligible', name: 'eligible', type: 'boolean' }],
+    rules: rows([['< 18', '-'], [false]], [['-', '< 580'], [false]], [['>= 18', '>= 580'], [true]]),
+    tests: cases(
+      ['adult with a good score', { applicant: { age: 30, creditScore: 700 } }, { eligible: true }],
+      ['minor with a low score', { applicant: { age: 16, creditScore: 500 } }, { eligible: false }],
+    ),
+  }),
+  decisionTable('discount-tier', 'Discount tier', 'Loyalty discount by membership level and basket size', ['pricing', 'loyalty'], {
+    // "priority": of the matching rows, the one whose discount comes first in allowedValues.
+    hitPolicy: 'priority',
+    inputs: columns(['level', 'customer.membership', 'string'], ['basket', 'order.total', 'number']),
+    outputs: [{ id: 'discount', name: 'discount', type: 'number', allowedValues: [0.15, 0.1, 0.05, 0] }],
+    rules: rows([['"gold"', '>= 100'], [0.15]], [['"gold"', '-'], [0.1]], [['"silver"', '-'], [0.05]], [['-', '-'], [0]]),
+    tests: cases(
+      ['gold with a large basket', { customer: { membership: 'gold' }, order: { total: 250 } }, { discount: 0.15 }],
+      ['silver', { customer: { membership: 'silver' }, order: { total: 250 } }, { discount: 0.05 }],
+    ),
+  }),
+  decisionTable('insurance-premium', 'Insurance premium band', 'Every premium band that applies, most expensive first', ['insurance'], {
+    hitPolicy: 'outputOrder',
+    inputs: columns(['age', 'driver.age', 'number'], ['vehicle', 'vehicle.class', 'string']),
+    outputs: [{ id: 'band', name: 'band', type: 'string', allowedValues: ['E', 'D', 'C', 'B'] }],
+    rules: rows([['< 25', '"sport"'], ['"E"']], [['< 25', '-'], ['"D"']], [['-', '"sport"'], ['"C"']], [['-', '-'], ['"B"']]),
+    tests: cases(['young driver of a sports car', { driver: { age: 22 }, vehicle: { class: 'sport' } }, [{ band: 'E' }, { band: 'D' }, { band: 'C' }, { band: 'B' }]]),
+  }),
+  decisionTable('tax-rate', 'VAT rate', 'Value-added tax rate by country and product category', ['pricing', 'tax'], {
+    // "unique": the rows never overlap, so exactly one matches a known country.
+    hitPolicy: 'unique',
+    inputs: columns(['country', 'order.country', 'string'], ['category', 'item.category', 'string']),
+    outputs: [{ id: 'rate', name: 'rate', type: 'number', default: 0 }],
+    rules: rows([['"DE"', '"food"'], [0.07]], [['"DE"', 'not("food")'], [0.19]], [['"FR"', '"food"'], [0.055]], [['"FR"', 'not("food")'], [0.2]]),
+    tests: cases(
+      ['German food', { order: { country: 'DE' }, item: { category: 'food' } }, { rate: 0.07 }],
+      ['French books', { order: { country: 'FR' }, item: { category: 'books' } }, { rate: 0.2 }],
+      ['a country the table does not list', { order: { country: 'US' }, item: { category: 'food' } }, { rate: 0 }],
+    ),
+  }),
+  decisionTable('loyalty-points', 'Loyalty points', 'Points an order earns: the sum of every row that applies', ['loyalty', 'pricing'], {
+    hitPolicy: 'collect',
+    aggregation: 'sum',
+    inputs: columns(['total', 'order.total', 'number'], ['level', 'customer.membership', 'string'], ['first', 'order.isFirstOrder', 'boolean']),
+    outputs: [{ id: 'points', name: 'points', type: 'number' }],
+    rules: rows([['> 0', '-', '-'], ['floor(order.total)']], [['-', '"gold"', '-'], [100]], [['-', '-', 'true'], [50]]),
+    tests: cases(['gold member, first order of 80.50', { order: { total: 80.5, isFirstOrder: true }, customer: { membership: 'gold' } }, { points: 230 }]),
+  }),
+  decisionTable('order-checks', 'Order checks', 'The checks an order needs before it ships, in the order they run', ['logistics', 'compliance'], {
+    hitPolicy: 'ruleOrder',
+    inputs: columns(['weight', 'order.weightKg', 'number'], ['zone', 'order.destination.zone', 'string'], ['total', 'order.total', 'number']),
+    outputs: [{ id: 'check', name: 'check', type: 'string' }],
+    rules: rows([['> 30', '-', '-'], ['"freight booking"']], [['-', 'not("domestic")', '-'], ['"customs declaration"']], [['-', '-', '>= 1000'], ['"manual review"']]),
+    tests: cases(['a heavy, costly export', { order: { weightKg: 40, total: 1500, destination: { zone: 'eu' } } }, [{ check: 'freight booking' }, { check: 'customs declaration' }, { check: 'manual review' }]]),
+  }),
+  ruleSet('fraud-screening', 'Fraud screening', 'Scores a payment for fraud signals', ['payments', 'risk'], {
+    strategy: 'allMatch',
+    rules: [
+      { id: 'new-card-high-amount', priority: 10, when: 'payment.amount > 1000 and card.ageDays < 7', then: [{ set: 'risk.score', value: 60 }] },
+      { id: 'country-mismatch', priority: 5, when: 'card.country != ip.country', then: [{ set: 'risk.flags.countryMismatch', value: true }] },
+      { id: 'velocity', priority: 1, when: 'card.paymentsLastHour > 5', then: [{ set: 'risk.flags.velocity', value: true }] },
+      // Another rule of the branch: its output (vip) is seen by the entries after it.
+      { id: 'customer-value', priority: 0, ruleId: 'vip-customer' },
+      { id: 'trusted', priority: 0, when: 'vip and (risk.score = null or risk.score < 80)', then: [{ set: 'risk.trusted', value: true }] },
+    ],
+    tests: cases([
+      'a new card paying a lot from another country',
+      { payment: { amount: 1500 }, card: { ageDays: 2, country: 'DE', paymentsLastHour: 1 }, ip: { country: 'FR' }, customer: { lifetimeValue: 100 } },
+      { risk: { score: 60, flags: { countryMismatch: true } }, vip: false },
+    ]),
+  }),
+  ruleSet('credit-limit', 'Credit limit', 'Initial credit limit for a new account', ['credit'], {
+    strategy: 'firstMatch',
+    rules: [
+      { id: 'excellent', priority: 3, when: 'applicant.creditScore >= 750', then: [{ set: 'limit', value: 10000 }] },
+      { id: 'good', priority: 2, when: 'applicant.creditScore >= 650', then: [{ set: 'limit', value: 5000 }] },
+      { id: 'fair', priority: 1, when: 'true', then: [{ set: 'limit', value: 1000 }] },
+    ],
+    tests: cases(['good score', { applicant: { creditScore: 700 } }, { limit: 5000 }]),
+  }),
+  ruleSet('order-routing', 'Order routing', 'Chooses the warehouse that ships an order', ['logistics'], {
+    strategy: 'firstMatch',
+    rules: [
+      { id: 'perishable', priority: 2, when: 'order.perishable', then: [{ set: 'warehouse', value: '"cold-store-1"' }] },
+      { id: 'default', priority: 1, when: 'true', then: [{ set: 'warehouse', value: '"central"' }] },
+    ],
+    tests: cases(['fresh food', { order: { perishable: true } }, { warehouse: 'cold-store-1' }]),
+  }),
+  simpleRule('vip-customer', 'VIP customer', 'Marks customers with high lifetime value', ['loyalty'], {
+    when: 'customer.lifetimeValue > 50000',
+    then: { vip: true },
+    otherwise: { vip: false },
+    tests: cases(['a big spender', { customer: { lifetimeValue: 80000 } }, { vip: true }]),
+  }),
+  simpleRule('free-shipping', 'Free shipping', 'Free shipping above a basket threshold', ['logistics', 'pricing'], {
+    when: 'order.total >= 50',
+    then: { shippingFee: 0 },
+    tests: cases(['a basket of 60', { order: { total: 60 } }, { shippingFee: 0 }], ['a basket of 20', { order: { total: 20 } }, null]),
+  }),
+  simpleRule('age-check', 'Age check', 'Blocks age-restricted products for minors', ['compliance'], {
+    parameters: [
+      { name: 'customer', type: 'context' },
+      { name: 'item', type: 'context' },
+    ],
+    when: 'customer.age < 18 and item.ageRestricted',
+    then: { blocked: true, reason: '"age"' },
+    otherwise: { blocked: false, reason: null },
+    tests: cases(['a minor buying wine', { customer: { age: 16 }, item: { ageRestricted: true } }, { blocked: true, reason: 'age' }]),
+  }),
+  simpleRule('late-payment-fee', 'Late payment fee', 'Charges a fee on invoices paid late: 25 plus 1 % of the amount per week overdue', ['billing'], {
+    parameters: [{ name: 'invoice', type: 'context' }],
+    when: 'invoice.daysOverdue > 14',
+    then: { fee: 'round half up(25 + invoice.amount * 0.01 * floor(invoice.daysOverdue / 7), 2)' },
+    tests: cases(['three weeks late on 1,000', { invoice: { daysOverdue: 21, amount: 1000 } }, { fee: 55 }]),
+  }),
+  simpleRule('kyc-required', 'KYC required', 'Asks for identity checks on large transfers', ['compliance', 'payments'], {
+    when: 'transfer.amount >= 10000',
+    then: { kyc: true },
+    otherwise: { kyc: false },
+    tests: cases(['a large transfer', { transfer: { amount: 25000 } }, { kyc: true }]),
+  }),
 ];
 
 export const demoWorkflows: EntityInput[] = [
@@ -157,6 +236,10 @@ export const editedAfterPublishing = {
 
 /** Rules that only the demo Git remote holds, so that the first pull of main shows something added. */
 export const remoteOnlyRules: EntityInput[] = [
-  simpleRule('express-delivery', 'Express delivery', 'Offers next-day delivery for small domestic parcels', ['logistics'],
-    'order.destination.zone = "domestic" and order.weightKg <= 5', { express: true }, { express: false }),
+  simpleRule('express-delivery', 'Express delivery', 'Offers next-day delivery for small domestic parcels', ['logistics'], {
+    when: 'order.destination.zone = "domestic" and order.weightKg <= 5',
+    then: { express: true },
+    otherwise: { express: false },
+    tests: cases(['a small domestic parcel', { order: { destination: { zone: 'domestic' }, weightKg: 2 } }, { express: true }]),
+  }),
 ];

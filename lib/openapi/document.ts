@@ -10,12 +10,12 @@ import { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
 import { stageName } from '../../cdk/rest-api.ts';
 import { entityIdSchema, entityTypes } from '../entities/schema.ts';
-import type { FieldIssue } from '../http/errors.ts';
+import type { FailedCase, FieldIssue, PathProblem } from '../http/errors.ts';
 import { strictPathPrefix } from '../http/input.ts';
 import { gatewayResponses, methodNotAllowed, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
 import { areas, routeList, type Route } from '../http/routes.ts';
 import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../workspaces/branch-name.ts';
-import { raisedErrors, type ErrorName, type RaisedError } from './raised-errors.ts';
+import { raisedErrors, type RaisedError } from './raised-errors.ts';
 import { responses } from './responses.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -54,12 +54,34 @@ const fieldIssues = z.object({
   errors: z.array(z.object({ in: z.enum(['path', 'query', 'header', 'body']), field: z.string(), message: z.string() })),
 }) satisfies z.ZodType<{ errors: FieldIssue[] }>;
 
+/** `data` of publish_refused and rule_invalid: the rule's problems by path. */
+const pathProblems = z.object({
+  problems: z.array(z.object({ path: z.string().describe('where in the record: definition.rules[2].when[0]'), message: z.string() })),
+}) satisfies z.ZodType<{ problems: PathProblem[] }>;
+
+/** `data` of tests_failed: each failing test case. */
+const failedCases = z.object({
+  failures: z.array(
+    z.object({
+      name: z.string(),
+      expected: z.unknown(),
+      actual: z.unknown().describe('what the rule answered; null when it raised an error'),
+      error: z.string().optional().describe('the error it raised'),
+    }),
+  ),
+}) satisfies z.ZodType<{ failures: FailedCase[] }>;
+
 const schemaRef = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
 const componentSchemas = {
   ErrorEnvelope: jsonSchema(errorEnvelope, 'output'),
   FieldIssues: jsonSchema(fieldIssues, 'output'),
+  PathProblems: jsonSchema(pathProblems, 'output'),
+  FailedCases: jsonSchema(failedCases, 'output'),
   Empty: jsonSchema(z.strictObject({}).describe('{}'), 'output'),
 };
+
+/** The component that describes an error's details, by the one field its `data` has. */
+const detailSchemas = { errors: 'FieldIssues', problems: 'PathProblems', failures: 'FailedCases' } as const satisfies Record<string, keyof typeof componentSchemas>;
 
 const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };
 
@@ -105,7 +127,7 @@ const gatewayResponseComponents = Object.fromEntries(
 );
 
 /** Errors of the Service-Branch header: the shared middleware raises them only where the route takes the header. */
-const branchErrorModes: Partial<Record<ErrorName, readonly Route['branch'][]>> = {
+const branchErrorModes: Partial<Record<RaisedError['name'], readonly Route['branch'][]>> = {
   branchRequired: ['required'],
   invalidBranch: ['optional', 'required'],
   branchNotFound: ['optional', 'required'],
@@ -113,7 +135,8 @@ const branchErrorModes: Partial<Record<ErrorName, readonly Route['branch'][]>> =
 
 /** Operations under this prefix refuse unknown query parameters and body fields (lib/http/endpoint.ts). */
 
-const isFieldIssues = (data: unknown) => typeof data === 'object' && data !== null && 'errors' in data;
+const detailsOf = (data: unknown) =>
+  typeof data === 'object' && data !== null ? Object.entries(detailSchemas).find(([field]) => field in data)?.[1] : undefined;
 
 function failureResponses(route: Route, raised: RaisedError[]) {
   const fromFunction = byStatus(raised.filter((error) => branchErrorModes[error.name]?.includes(route.branch) ?? true));
@@ -124,12 +147,14 @@ function failureResponses(route: Route, raised: RaisedError[]) {
       if (!own) return [status, gatewayRef(status)];
       const gateway = operationGatewayByStatus.get(status) ?? [];
       const dataOf = (error: RaisedError) =>
-        error.data === null ? 'null' : !route.bareErrors && isFieldIssues(error.data) ? 'FieldIssues' : 'Empty';
+        error.data === null ? 'null' : (!route.bareErrors && detailsOf(error.data)) || 'Empty';
       const data = [...new Set([...own.map(dataOf), ...(gateway.length ? ['Empty' as const] : [])])].sort();
       const codes = [...new Set(own.map((e) => e.code))].sort();
       const notes = [
         codes.includes('invalid_request') && !route.bareErrors && "invalid_request lists each field's problem in data.errors",
         codes.includes('invalid_request') && route.path.startsWith(strictPathPrefix) && 'an unknown query parameter or body field is refused with invalid_request naming it',
+        data.includes('PathProblems') && "data.problems lists the rule's problems by path",
+        data.includes('FailedCases') && 'data.failures lists each failing test case with what it expected and what came',
         data.includes('null') && 'data is null',
         route.bareErrors && status !== 401 && 'data is {}',
         gateway.length && `from API Gateway itself: ${describeGateway(gateway)}`,
@@ -148,7 +173,12 @@ function failureResponses(route: Route, raised: RaisedError[]) {
   );
 }
 
-const pathParameterSchemas: Record<string, z.ZodType> = { entityType: z.enum(entityTypes), entityId: entityIdSchema, credentialId: z.string(), taskId: z.string() };
+const pathParameterSchemas = (route: Route): Record<string, z.ZodType> => ({
+  entityType: z.enum(route.entityTypes ?? entityTypes),
+  entityId: entityIdSchema,
+  credentialId: z.string(),
+  taskId: z.string(),
+});
 
 /** The Service-Branch header's schema: the two patterns `isValidBranchName` tests, and its bound. */
 const branchNameSchema = {
@@ -164,7 +194,7 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
     name,
     in: 'path',
     required: true,
-    schema: jsonSchema(pathParameterSchemas[name!] ?? z.string(), 'input'),
+    schema: jsonSchema(pathParameterSchemas(route)[name!] ?? z.string(), 'input'),
   }));
   const queryParameters = Object.entries(route.query.shape).map(([name, schema]) => {
     const { description, ...rest } = jsonSchema(schema as z.ZodType, 'input');

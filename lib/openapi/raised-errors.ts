@@ -12,17 +12,24 @@
  * none). Each error is made once with the literal arguments of its call site
  * (other arguments stand in as `[]`), which gives its status, code and the
  * shape of its data.
+ *
+ * Engine failures are found the same way: each `new EngineError('<code>', …)`
+ * met is the error `fromEngineError` (lib/http/errors.ts) answers for that
+ * code. The answer table itself is not followed, since every function's
+ * error handling refers to it.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { errors, type ApiError } from '../http/errors.ts';
+import { EngineError, type EngineErrorCode } from '../engine/errors.ts';
+import { errors, fromEngineError, type ApiError } from '../http/errors.ts';
 import type { Route } from '../http/routes.ts';
 
 export type ErrorName = keyof typeof errors;
 
 export interface RaisedError {
-  name: ErrorName;
+  /** The factory in `errors`, or the engine code an engine failure was raised with. */
+  name: ErrorName | `engine:${EngineErrorCode}`;
   status: number;
   code: string;
   /** The error's `data` as one instance has it: null, {} or `{ errors: [...] }`. */
@@ -31,6 +38,9 @@ export interface RaisedError {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const errorsFile = resolve(root, 'lib/http/errors.ts');
+const engineErrorsFile = resolve(root, 'lib/engine/errors.ts');
+/** Declarations in errors.ts not followed: the engine answer table and its lookup, which the envelope of every function names. */
+const engineAnswerDeclarations = ['engineErrorAnswers', 'fromEngineError'];
 const functionFile = (route: Pick<Route, 'handler'>) => resolve(root, 'functions', `${route.handler}.ts`);
 
 /**
@@ -69,30 +79,63 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
       (declaration) => ts.isVariableDeclaration(declaration) && declaration.name.getText() === 'errors' && declaration.getSourceFile().fileName === errorsFile,
     ) ?? false;
 
-  const result = new Map<string, RaisedError[]>();
-  for (const route of routes) {
-    const raised = new Map<string, RaisedError>();
-    const seen = new Set<ts.Node>();
+  const isEngineErrorClass = (node: ts.Expression) =>
+    symbolOf(node)?.declarations?.some((declaration) => ts.isClassDeclaration(declaration) && declaration.getSourceFile().fileName === engineErrorsFile) ?? false;
+  const skipped = program
+    .getSourceFile(errorsFile)!
+    .statements.filter(ts.isVariableStatement)
+    .flatMap((statement) => statement.declarationList.declarations.filter((d) => engineAnswerDeclarations.includes(d.name.getText())));
+
+  /**
+   * What one declaration (or the handler's statement) holds, without following
+   * names: the errors raised in it and the declarations its names refer to.
+   * Worked out once and shared by every route that reaches it.
+   */
+  const scanned = new Map<ts.Node, { raised: RaisedError[]; refers: ts.Node[] }>();
+  const scan = (root: ts.Node) => {
+    let found = scanned.get(root);
+    if (found) return found;
+    found = { raised: [], refers: [] };
+    const { raised, refers } = found;
+    const raise = (name: RaisedError['name'], error: ApiError) => raised.push({ name, status: error.status, code: error.code, data: error.data });
     const visit = (node: ts.Node): void => {
       if (ts.isPropertyAccessExpression(node) && isErrorsObject(node.expression)) {
         const name = node.name.text as ErrorName;
         const args = ts.isCallExpression(node.parent) && node.parent.expression === node ? node.parent.arguments.map(literalValue) : [];
         const error = (errors[name] as (...args: unknown[]) => ApiError)(...args);
         if (!Number.isInteger(error.status)) throw new Error(`errors.${name} at ${node.getSourceFile().fileName}: its status depends on an argument that is not a literal`);
-        raised.set(`${error.status} ${error.code}`, { name, status: error.status, code: error.code, data: error.data });
+        raise(name, error);
         return;
       }
-      if (ts.isIdentifier(node))
-        for (const declaration of symbolOf(node)?.declarations ?? [])
-          if (!seen.has(declaration) && inProject(declaration)) {
-            seen.add(declaration);
-            visit(declaration);
-          }
+      if (ts.isNewExpression(node) && isEngineErrorClass(node.expression)) {
+        const code = node.arguments?.[0] && literalValue(node.arguments[0]);
+        if (typeof code !== 'string') throw new Error(`new EngineError at ${node.getSourceFile().fileName}: its code is not a literal`);
+        raise(`engine:${code as EngineErrorCode}`, fromEngineError(new EngineError(code as EngineErrorCode, '')));
+      }
+      if (ts.isIdentifier(node)) refers.push(...(symbolOf(node)?.declarations ?? []).filter(inProject));
       ts.forEachChild(node, visit);
     };
+    visit(root);
+    scanned.set(root, found);
+    return found;
+  };
+
+  const result = new Map<string, RaisedError[]>();
+  for (const route of routes) {
     const source = program.getSourceFile(functionFile(route));
     if (!source) throw new Error(`functions/${route.handler}.ts not found for ${route.operationId}`);
-    visit(source.statements.find((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === 'handler')) ?? source);
+    const start = source.statements.find((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === 'handler')) ?? source;
+    const raised = new Map<string, RaisedError>();
+    const seen = new Set<ts.Node>([...skipped, start]);
+    for (const pending: ts.Node[] = [start]; pending.length; ) {
+      const { raised: here, refers } = scan(pending.pop()!);
+      for (const error of here) raised.set(`${error.status} ${error.code}`, error);
+      for (const declaration of refers)
+        if (!seen.has(declaration)) {
+          seen.add(declaration);
+          pending.push(declaration);
+        }
+    }
     result.set(route.operationId, [...raised.values()]);
   }
   return result;

@@ -45,6 +45,63 @@ const taskSchema = z.object({
 
 const remoteSchema = z.object({ url: z.string(), credentialId: z.string().optional(), updatedAt: timestamp });
 
+/** A warning or problem of a rule, by its path in the definition. */
+const findingSchema = z.object({ path: z.string().describe('where in the record: definition.rules[2].when[0]'), message: z.string() });
+
+const savedSchema = z.object({
+  id: z.string(),
+  checksum: z.string().describe('what the draft holds now: send it with the next edit or publish'),
+  warnings: z.array(findingSchema).describe('what the save found without refusing it: rows that can never be the answer, gaps'),
+});
+
+// Traces are loose objects: the engine may explain more in later versions.
+const rowTraceSchema = z.looseObject({
+  row: z.number().int().describe('1-based'),
+  id: z.string().optional(),
+  matched: z.boolean(),
+  failed: z
+    .looseObject({ input: z.string(), cell: z.string(), value: z.unknown(), reason: z.string().optional() })
+    .optional()
+    .describe('for a row that did not match: the first cell that failed, the value it was given, and why when a type error made it fail'),
+});
+const ruleTraceSchema = z
+  .union([
+    z.looseObject({ kind: z.literal('decisionTable'), inputs: z.array(z.looseObject({ label: z.string(), value: z.unknown() })), rows: z.array(rowTraceSchema) }),
+    z.looseObject({ kind: z.literal('simpleRule'), condition: z.string(), result: z.boolean().nullable(), reason: z.string().optional() }),
+    z.looseObject({
+      kind: z.literal('ruleSet'),
+      entries: z.array(
+        z.looseObject({
+          id: z.string(),
+          matched: z.boolean(),
+          ruleId: z.string().optional(),
+          condition: z.string().optional(),
+          reason: z.string().optional(),
+          trace: z.looseObject({ kind: z.string() }).optional().describe("the referenced rule's own trace, of the shape above"),
+        }),
+      ),
+    }),
+  ])
+  .describe('why the rule answered as it did');
+
+const durationMs = z.number().describe('milliseconds the evaluation took (loading and compiling not included)');
+
+const executionSchema = z.object({
+  executionId: z.string(),
+  ruleId: z.string(),
+  version: z.string(),
+  trigger: z.enum(['api', 'schedule']),
+  outcome: z.enum(['succeeded', 'failed']),
+  input: z.unknown().describe('the params as given'),
+  output: z.unknown().optional().describe("the rule's answer; absent when it failed or was too large to keep"),
+  outputOmitted: z.boolean().optional().describe('true when the answer was larger than an execution keeps'),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  durationMs,
+  startedAt: timestamp,
+  finishedAt: timestamp,
+  expiresAt: timestamp.describe('when the record is deleted'),
+});
+
 const openApiSchema = z
   .looseObject({
     openapi: z.string(),
@@ -62,7 +119,14 @@ const openApiSchema = z
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
   listEntitiesLegacy: { data: z.array(entitySummarySchema) },
-  getEntity: { data: entityDetailSchema },
+  getEntity: { data: entityDetailSchema.extend({ warnings: z.array(findingSchema).describe("the analysis the last save stored (empty when the writer did not analyse it: import, pull)") }) },
+  createEntity: { data: savedSchema, created: true },
+  updateEntity: { data: savedSchema },
+  publishEntity: { data: z.object({ id: z.string(), version: z.string(), checksum: z.string() }), created: true },
+  deleteEntity: { data: z.object({ id: z.string(), deleted: z.boolean().describe('false when there was nothing to delete') }) },
+  testRule: { data: z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }) },
+  executeRule: { data: z.object({ output: z.unknown(), version: z.string(), executionId: z.string().describe('listed by listExecutions when the rule records executions'), durationMs }) },
+  listExecutions: { data: z.array(executionSchema) },
   getEntityLegacy: { data: entityRecordSchema },
   createCredential: { data: credentialSchema, created: true },
   listCredentials: { data: z.array(credentialSchema) },

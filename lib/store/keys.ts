@@ -4,7 +4,7 @@
  * ":" separates key segments unambiguously.
  */
 import type { EntityType } from '../entities/schema.ts';
-import type { EntityRef } from './types.ts';
+import type { EntityRef, RuleScope } from './types.ts';
 
 export interface ItemKey {
   PK: string;
@@ -42,6 +42,13 @@ export const versionPartition = (ref: EntityRef) => `VER:${ref.workspaceId}:${re
 /** Zero-padded so that versions sort by number. */
 export const versionSortKey = (version: string) => `V:${version.slice(1).padStart(9, '0')}`;
 export const versionKey = (ref: EntityRef, version: string): ItemKey => ({ PK: versionPartition(ref), SK: versionSortKey(version) });
+
+/** A rule's executions, newest last by key (read descending): the time they started, then their id. */
+export const executionPartition = (scope: RuleScope) => `EXEC:${scope.workspaceId}:${scope.branch}:${scope.ruleId}`;
+export const executionKey = (scope: RuleScope, startedAt: string, executionId: string): ItemKey => ({
+  PK: executionPartition(scope),
+  SK: timeSortKey(startedAt, executionId),
+});
 
 /** A workspace's credentials and the claims on their names share one partition. */
 export const credentialsPartition = (workspaceId: string) => `CREDS:${workspaceId}`;

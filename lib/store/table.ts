@@ -31,10 +31,10 @@ const index = (n: number): IndexDefinition => ({
 export const tableDefinition = {
   partitionKey: 'PK',
   sortKey: 'SK',
-  /** Epoch seconds; DynamoDB deletes items past it (tasks, in a later issue). */
+  /** Epoch seconds; DynamoDB deletes items past it: finished tasks, rule executions. */
   timeToLiveAttribute: 'ttl',
   indexes: {
-    /** Entities of a branch and type, by case-insensitive name then id; API keys of a workspace. */
+    /** Entities of a branch and type, by case-insensitive name then id; API keys of a workspace; a rule's executions by start time, for counting. */
     byName: index(1),
     /** Entities of a branch, type and kind, by name then id. */
     byKindName: index(2),

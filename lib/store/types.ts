@@ -38,8 +38,16 @@ export interface EntityRef extends EntityScope {
   id: string;
 }
 
+/** What a save reports without refusing it (a row that can never be the answer, a gap), by its path in the definition. */
+export interface Warning {
+  path: string;
+  message: string;
+}
+
 /** The working copy of an entity as stored. */
 export interface StoredEntity extends EntityRecord, Audit {
+  /** The save's warnings, kept so that reads need no parser; absent when the writer did not analyse the rule (import, pull). */
+  warnings?: Warning[];
   /** Checksum of the latest published version, empty when never published. */
   publishedChecksum: string;
   /** "remote" when a pull wrote it last. */
@@ -79,10 +87,15 @@ export interface DirectoryStore {
   updateApiKey(workspaceId: string, keyId: string, change: Pick<ApiKey, 'revokedAt'> | Pick<ApiKey, 'expiresAt'>): Promise<ApiKey | undefined>;
 }
 
+/** A published snapshot as stored: the record, and the warnings its working copy had. */
+export interface StoredVersion extends EntityRecord {
+  warnings?: Warning[];
+}
+
 export interface EntityStore {
   listEntities(query: ListQuery): Promise<Page<Summary>>;
   getEntity(ref: EntityRef): Promise<StoredEntity | undefined>;
-  getVersion(ref: EntityRef, version: string): Promise<EntityRecord | undefined>;
+  getVersion(ref: EntityRef, version: string): Promise<StoredVersion | undefined>;
   listVersions(ref: EntityRef): Promise<VersionInfo[]>;
   /**
    * Writes a working copy if the stored revision is still `expectedRevision`
@@ -100,7 +113,56 @@ export interface EntityStore {
   /** Every working copy of a branch and type, for a pull to compare with. */
   listEntityStates(scope: EntityScope): Promise<StoredEntity[]>;
   /** Stores a published snapshot unless that version exists; returns false when it did. */
-  putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo): Promise<boolean>;
+  putVersion(ref: EntityRef, record: StoredVersion, info: VersionInfo): Promise<boolean>;
+  /**
+   * Deletes a working copy and takes it off the branch's counters, exactly
+   * once however often it is called; returns false when there was none. A
+   * delete that stopped half way is finished when it is retried, or by the
+   * next write that changes the entity (the delete came first).
+   */
+  deleteEntity(ref: EntityRef): Promise<boolean>;
+  /** Deletes every published version of an entity. */
+  deleteVersions(ref: EntityRef): Promise<void>;
+}
+
+/** The rule of a branch whose executions are meant. */
+export interface RuleScope {
+  workspaceId: string;
+  branch: string;
+  ruleId: string;
+}
+
+/** One run of a rule, as recorded (spec: executions). */
+export interface Execution {
+  executionId: string;
+  ruleId: string;
+  version: string;
+  /** What started it: an API call, or (later) its schedule. */
+  trigger: 'api' | 'schedule';
+  outcome: 'succeeded' | 'failed';
+  /** The params as given. */
+  input: unknown;
+  /** The rule's answer, when it succeeded and was small enough to keep (see `outputOmitted`). */
+  output?: unknown;
+  /** Set when the answer was larger than an execution keeps; the caller got it whole. */
+  outputOmitted?: boolean;
+  /** Why it failed: the engine's code and message. */
+  error?: { code: string; message: string };
+  durationMs: number;
+  startedAt: string;
+  finishedAt: string;
+  /** When the record is deleted: the store keeps executions for a fixed time (its README says how long). */
+  expiresAt: string;
+}
+
+/** How long an execution is kept: the store deletes its record (time to live) this long after it started. */
+export const executionRetentionDays = 30;
+
+export interface ExecutionStore {
+  /** Records an execution, with the time it will be kept until; returns the record. */
+  putExecution(scope: RuleScope, execution: Omit<Execution, 'expiresAt'>): Promise<Execution>;
+  /** One page of a rule's executions not yet expired at `now`, newest first, with their total. */
+  listExecutions(scope: RuleScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
 }
 
 export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
@@ -172,7 +234,7 @@ export interface TaskStore {
   releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
 }
 
-export type Store = DirectoryStore & EntityStore & CredentialStore & TaskStore;
+export type Store = DirectoryStore & EntityStore & CredentialStore & TaskStore & ExecutionStore;
 
 export class RevisionConflict extends Error {
   /** `what`: the item that changed, as people name it ("rule shipping-cost"). */

@@ -172,6 +172,13 @@ describe('functions', () => {
     }
   });
 
+  it('grants writes to the functions that write and to no other: authoring, executions recorded by execute', () => {
+    const writers = routeList.filter((route) => statementsOf(logicalId(functionOf(route).role)).flatMap(actionsOf).includes('dynamodb:PutItem')).map((r) => r.operationId);
+    expect(writers).toEqual(expect.arrayContaining(['createEntity', 'updateEntity', 'publishEntity', 'deleteEntity', 'executeRule']));
+    for (const operationId of ['testRule', 'listExecutions', 'getEntity', 'listEntities']) expect(writers, operationId).not.toContain(operationId);
+    expect(writers.sort()).toEqual(routeList.filter((route) => route.tableAccess === 'readWrite').map((r) => r.operationId).sort());
+  });
+
   it("grants 'readWrite' write actions too (the helper later functions use)", () => {
     const other = new RulesServiceStack(fastApp(), stackId);
     const writer = new ServiceFunction(other, 'Writer', { handler: 'get-entity' });

@@ -113,10 +113,46 @@ describe('import', () => {
   });
 });
 
+describe('authoring', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rules-cli-authoring-'));
+  const record = { id: 'fee', name: 'Fee', type: 'simpleRule', definition: { when: 'total >= 50', then: { fee: 0 }, otherwise: { fee: 5 }, tests: [{ name: 'big', params: { total: 60 }, expected: { fee: 0 } }] } };
+  writeFileSync(join(dir, 'fee.json'), JSON.stringify(record));
+  writeFileSync(join(dir, 'rename.json'), JSON.stringify({ name: 'Delivery fee' }));
+  writeFileSync(join(dir, 'broken.json'), JSON.stringify({ definition: { when: 'total >', then: { fee: 0 } } }));
+  writeFileSync(join(dir, 'failing.json'), JSON.stringify({ definition: { ...record.definition, tests: [{ name: 'wrong', params: { total: 60 }, expected: { fee: 9 } }] } }));
+
+  it('creates, edits with the checksum, publishes and deletes, as the API does', async () => {
+    const created = JSON.parse(await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json')));
+    expect(created).toEqual({ id: 'fee', checksum: expect.any(String), warnings: [] });
+    expect(JSON.parse(await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json')))).toEqual(created);
+    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'), '--checksum', 'stale')).rejects.toMatchObject({ code: 'checksum_mismatch' });
+    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'))).rejects.toThrow(UsageError);
+    const renamed = JSON.parse(await cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'), '--checksum', created.checksum));
+    expect(renamed.checksum).not.toBe(created.checksum);
+    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'broken.json'), '--checksum', renamed.checksum)).rejects.toThrow(/definition\.when: the expression is incomplete at line 1, column/);
+    await expect(cli('rule', 'publish', 'acme', 'trunk', 'fee', '--checksum', created.checksum)).rejects.toMatchObject({ code: 'checksum_mismatch' });
+    expect(JSON.parse(await cli('rule', 'publish', 'acme', 'trunk', 'fee'))).toEqual({ version: 'v1', checksum: renamed.checksum, created: true });
+    const failing = JSON.parse(await cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'failing.json'), '--checksum', renamed.checksum));
+    await expect(cli('rule', 'publish', 'acme', 'trunk', 'fee', '--checksum', failing.checksum)).rejects.toMatchObject({ code: 'tests_failed' });
+    expect(JSON.parse(await cli('rule', 'delete', 'acme', 'trunk', 'fee'))).toEqual({ id: 'fee', deleted: true });
+    expect(JSON.parse(await cli('rule', 'delete', 'acme', 'trunk', 'fee'))).toEqual({ id: 'fee', deleted: false });
+    expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'fee' })).toBeUndefined();
+  });
+
+  it('does the same for workflows, and refuses unknown branches', async () => {
+    writeFileSync(join(dir, 'flow.json'), JSON.stringify(workflow('cli-flow', 'CLI flow')));
+    expect(JSON.parse(await cli('workflow', 'create', 'acme', 'trunk', join(dir, 'flow.json')))).toMatchObject({ id: 'cli-flow' });
+    expect(JSON.parse(await cli('workflow', 'publish', 'acme', 'trunk', 'cli-flow'))).toMatchObject({ version: 'v1' });
+    await expect(cli('rule', 'create', 'acme', 'nope', join(dir, 'fee.json'))).rejects.toThrow(/has no branch "nope"/);
+    await expect(cli('rule', 'frobnicate', 'acme', 'trunk')).rejects.toThrow(UsageError);
+  });
+});
+
 it('answers usage errors with the usage text', async () => {
   await expect(cli('frobnicate')).rejects.toThrow(UsageError);
   await expect(cli('key', 'revoke', 'acme')).rejects.toThrow(/missing <keyId>/);
   expect(await runCli(['help'])).toContain('Usage: rules <command>');
+  expect(await runCli(['help'])).toMatch(/rule publish <workspace> <branch> <id> \[--checksum SUM\]/);
 });
 
 describe('remote', () => {

@@ -3,6 +3,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
 import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
 import type { DynamoConfig } from '../../lib/store/dynamo/client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EntityInput } from '../../lib/entities/schema.ts';
+import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
+import { entityKey } from '../../lib/store/keys.ts';
 import { createStore, type Store } from '../../lib/store/index.ts';
 
 export interface StoreFixture {
@@ -23,4 +27,37 @@ export function useEmbeddedStore(tableName: string): StoreFixture {
   });
   afterAll(() => fixture.dynamo?.close());
   return fixture;
+}
+
+/** A minimal rule of either kind the counter tests move entities between. */
+export const ruleOfKind = (id: string, kind: 'simpleRule' | 'ruleSet'): EntityInput =>
+  (kind === 'simpleRule'
+    ? { id, name: id, description: '', tags: [], type: kind, definition: { when: 'x', then: { y: 1 } } }
+    : { id, name: id, description: '', tags: [], type: kind, definition: { strategy: 'allMatch', rules: [{ id: 'r', priority: 0, when: 'x', then: [{ set: 'y', value: 1 }] }] } }) as EntityInput;
+
+/** A branch's rule totals (workspace "w") as the counters report them and as the index holds them. */
+export async function ruleTotals(store: Store, branch: string) {
+  const list = async (kind?: string, pageSize = 1) =>
+    store.listEntities({ workspaceId: 'w', branch, entityType: 'rule', pageNo: 1, pageSize, sortBy: 'name', sortDir: 'asc', kind });
+  const all = (await list(undefined, 100)).items;
+  return {
+    counted: { all: (await list()).totalCount, simpleRule: (await list('simpleRule')).totalCount, ruleSet: (await list('ruleSet')).totalCount },
+    indexed: { all: all.length, simpleRule: all.filter((e) => e.type === 'simpleRule').length, ruleSet: all.filter((e) => e.type === 'ruleSet').length },
+  };
+}
+
+/** Leaves a counter claim on a rule of workspace "w" (and `set` its other attributes), as a writer that stopped after claiming would. */
+export async function leaveCountClaim(fixture: StoreFixture, branch: string, id: string, claim: Record<string, unknown>, set: Record<string, unknown> = {}) {
+  const client = createDocumentClient(fixture.config);
+  const fields = Object.entries({ ...set, countClaim: claim });
+  await client.send(
+    new UpdateCommand({
+      TableName: fixture.config.tableName,
+      Key: entityKey({ workspaceId: 'w', branch, entityType: 'rule', id }),
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+    }),
+  );
+  client.destroy();
 }

@@ -32,7 +32,7 @@ describe('workspace isolation', () => {
       ['acme-only', 'Acme only rule'],
       ['shipping-cost', 'Acme shipping'],
     ]);
-    expectSuccess(demoRules, { pageNo: 1, pageSize: 100, totalCount: 13 });
+    expectSuccess(demoRules, { pageNo: 1, pageSize: 100, totalCount: 15 });
     expect(idsOf(demoRules.body.data)).not.toContain('acme-only');
     expect(demoRules.body.data.find((s) => s.id === 'shipping-cost')?.name).toBe('Shipping cost');
 

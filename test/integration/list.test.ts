@@ -58,7 +58,7 @@ beforeAll(async () => {
 describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
   it('returns the first 10 rules by default, with the true totals', async () => {
     const response = await list(`${prefix}/rule`);
-    expectSuccess(response, { pageNo: 1, pageSize: 10, totalCount: 13 });
+    expectSuccess(response, { pageNo: 1, pageSize: 10, totalCount: 15 });
     expect(response.body.totalPages).toBe(2);
     expect(ids(response)).toEqual(sortedIds(demoRules).slice(0, 10));
   });
@@ -94,7 +94,7 @@ describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
 
   it.each([1, 2, 3, 4, 7, 13, 14, 100])('walks all pages of %i and meets each rule once, in order', async (pageSize) => {
     const { totalCount, ids: walked } = await walk(`${prefix}/rule`, pageSize);
-    expect(totalCount).toBe(13);
+    expect(totalCount).toBe(15);
     expect(walked).toEqual(sortedIds(demoRules));
   });
 
@@ -106,10 +106,10 @@ describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
 
   it('answers a page past the end with an empty list and the true totals', async () => {
     const response = await list(`${prefix}/rule`, { query: { pageNo: 3 } });
-    expectSuccess(response, { pageNo: 3, pageSize: 10, totalCount: 13 });
+    expectSuccess(response, { pageNo: 3, pageSize: 10, totalCount: 15 });
     expect(response.body.data).toEqual([]);
     const farUnfiltered = await list(`${prefix}/rule`, { query: { pageNo: 1_000_000, pageSize: 100 } });
-    expectSuccess(farUnfiltered, { pageNo: 1_000_000, pageSize: 100, totalCount: 13 });
+    expectSuccess(farUnfiltered, { pageNo: 1_000_000, pageSize: 100, totalCount: 15 });
     expect(farUnfiltered.body.data).toEqual([]);
     const far = await list(`${prefix}/rule`, { query: { pageNo: 1_000_000, pageSize: 100, name: 'e' } });
     expect(far.body).toMatchObject({ data: [], pageNo: 1_000_000, totalCount: sortedIds(demoRules.filter((r) => r.name.toLowerCase().includes('e'))).length });
@@ -133,7 +133,7 @@ describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
   });
 
   it.each([
-    ['decisionTable', 5],
+    ['decisionTable', 7],
     ['ruleSet', 3],
     ['simpleRule', 5],
   ])('filters by the exact type %s', async (type, count) => {
@@ -157,7 +157,7 @@ describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
 
   it('treats empty filters as none', async () => {
     const response = await list(`${prefix}/rule`, { query: { name: '', type: '' } });
-    expectSuccess(response, { pageNo: 1, pageSize: 10, totalCount: 13 });
+    expectSuccess(response, { pageNo: 1, pageSize: 10, totalCount: 15 });
   });
 
   it.each([
@@ -178,7 +178,7 @@ describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
   });
 
   it('accepts the largest page size, 100', async () => {
-    expectSuccess(await list(`${prefix}/rule`, { query: { pageSize: 100 } }), { pageNo: 1, pageSize: 100, totalCount: 13 });
+    expectSuccess(await list(`${prefix}/rule`, { query: { pageSize: 100 } }), { pageNo: 1, pageSize: 100, totalCount: 15 });
   });
 
   it.each(['rules', 'Rule', 'RULE', 'workflows', 'schedule', 'x'])('answers the entity type %j with 404 entity_type_not_found', async (type) => {
@@ -194,7 +194,7 @@ describe('v1 extras', () => {
     expectSuccess(drafts, { pageNo: 1, pageSize: 10, totalCount: 1 });
     expect(ids(drafts)).toEqual(['shipping-cost']);
     const published = await walk('/dev/v1/rule', 5, { query: { status: 'published' } });
-    expect(published.totalCount).toBe(12);
+    expect(published.totalCount).toBe(demoRules.length - 1);
     expect(published.ids).toEqual(sortedIds(demoRules.filter((r) => r.id !== 'shipping-cost')));
     const stagingPublished = await list('/dev/v1/rule', { branch: 'staging', query: { status: 'published' } });
     expectSuccess(stagingPublished, { pageNo: 1, pageSize: 10, totalCount: 0 });
@@ -250,7 +250,7 @@ describe('legacy list', () => {
     const plain = await list('/dev/rule', { query: { pageSize: 100 } });
     for (const query of [{ status: 'draft' }, { status: 'bogus' }, { sortBy: 'createdAt', sortDir: 'desc' }, { sortBy: 'nope' }]) {
       const response = await list('/dev/rule', { query: { pageSize: 100, ...query } });
-      expectSuccess(response, { pageNo: 1, pageSize: 100, totalCount: 13 });
+      expectSuccess(response, { pageNo: 1, pageSize: 100, totalCount: 15 });
       expect(response.body.data).toEqual(plain.body.data);
     }
   });

@@ -10,6 +10,7 @@ import { ImportRejected, importEntities } from '../../lib/entities/import.ts';
 import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { seedDemo } from '../../lib/local/seed.ts';
+import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import type { EntityRef, Store } from '../../lib/store/types.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';
 import { ruleSet, simpleRule, sourcesOf, workflow } from '../helpers/entities.ts';
@@ -68,7 +69,7 @@ describe('seeding', () => {
       keys: await store.listApiKeys('demo'),
       totals: [await totals('main'), await totals('staging')],
     };
-    expect(Object.keys(before.main)).toHaveLength(16);
+    expect(Object.keys(before.main)).toHaveLength(demoRules.length + demoWorkflows.length);
     const again = await seedDemo(store, { apiKey });
     expect(again.apiKey).toBe(apiKey);
     expect({
@@ -79,7 +80,7 @@ describe('seeding', () => {
       totals: [await totals('main'), await totals('staging')],
     }).toEqual(before);
     expect(before.totals).toEqual([
-      { rule: 13, decisionTable: 5, ruleSet: 3, simpleRule: 5, workflow: 3 },
+      { rule: 15, decisionTable: 7, ruleSet: 3, simpleRule: 5, workflow: 3 },
       { rule: 4, decisionTable: 4, ruleSet: 0, simpleRule: 0, workflow: 1 },
     ]);
   });
@@ -172,10 +173,10 @@ describe('publishEntity', () => {
     const ref = ruleRef(target, 'pub');
     const input = ruleSet('pub', 'Published');
     await saveEntity(t.runtime.store, target, input, actor);
-    expect(await publishEntity(t.runtime.store, ref, 'publisher')).toBe('v1');
+    expect((await publishEntity(t.runtime.store, ref, 'publisher')).version).toBe('v1');
     const afterFirst = await t.runtime.store.getEntity(ref);
     expect(afterFirst).toMatchObject({ status: 'published', version: 'v1', revision: 2 });
-    expect(await publishEntity(t.runtime.store, ref, 'publisher')).toBe('v1');
+    expect((await publishEntity(t.runtime.store, ref, 'publisher')).version).toBe('v1');
     expect(await t.runtime.store.getEntity(ref)).toEqual(afterFirst);
     expect((await t.runtime.store.listVersions(ref)).map((v) => [v.version, v.publishedBy])).toEqual([['v1', 'publisher']]);
 
@@ -184,11 +185,11 @@ describe('publishEntity', () => {
     expect(await t.runtime.store.getEntity(ref)).toMatchObject({ status: 'draft', version: 'v1' });
     await saveEntity(t.runtime.store, target, input, actor);
     expect(await t.runtime.store.getEntity(ref)).toMatchObject({ status: 'published', version: 'v1' });
-    expect(await publishEntity(t.runtime.store, ref, 'publisher')).toBe('v1');
+    expect((await publishEntity(t.runtime.store, ref, 'publisher')).version).toBe('v1');
 
     await saveEntity(t.runtime.store, target, { ...input, description: 'second edition' }, actor);
-    expect(await publishEntity(t.runtime.store, ref, 'publisher')).toBe('v2');
-    expect(await publishEntity(t.runtime.store, ref, 'publisher')).toBe('v2');
+    expect((await publishEntity(t.runtime.store, ref, 'publisher')).version).toBe('v2');
+    expect((await publishEntity(t.runtime.store, ref, 'publisher')).version).toBe('v2');
     expect((await t.runtime.store.listVersions(ref)).map((v) => v.version)).toEqual(['v1', 'v2']);
     const v1 = await t.api<{ description: string }>('/dev/rule/pub', { branch: target.branch, query: { version: 'v1' } });
     expect(v1.body.data.description).toBe(input.description);

@@ -164,6 +164,28 @@ describe('responses', () => {
     expect(codes('getTask', 500)).toEqual(['internal_error']);
   });
 
+  it('list the engine failures where rules run, from the engine code they reach, with their details', () => {
+    expect(codes('executeRule', 422)).toEqual(['evaluation_failed']);
+    expect(codes('executeRule', 409)).toEqual(['rule_invalid', 'rule_not_published', 'rule_reference_cycle', 'rule_reference_limit', 'rule_reference_not_found']);
+    expect(codes('testRule', 409)).toContain('checksum_mismatch');
+    expect(codes('publishEntity', 409)).toEqual(
+      expect.arrayContaining(['checksum_mismatch', 'publish_refused', 'rule_reference_cycle', 'rule_reference_not_found', 'tests_failed']),
+    );
+    expect(codes('createEntity', 409)).toEqual(['entity_exists']);
+    expect(codes('updateEntity', 409)).toEqual(['checksum_mismatch']);
+    // Operations that run no rule never answer an engine failure.
+    for (const operationId of ['listEntities', 'getEntity', 'createEntity', 'updateEntity', 'deleteEntity', 'listExecutions', 'getTask']) expect(codes(operationId, 422), operationId).toBeUndefined();
+    const publish409 = JSON.stringify(operation('publishEntity').responses[409]);
+    expect(publish409).toContain('#/components/schemas/PathProblems');
+    expect(publish409).toContain('#/components/schemas/FailedCases');
+  });
+
+  it('name the entity types each entity operation serves', () => {
+    const entityTypeOf = (operationId: string) => operation(operationId).parameters.find((p) => p.name === 'entityType')!.schema;
+    for (const operationId of ['testRule', 'executeRule', 'listExecutions']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule'] });
+    for (const operationId of ['getEntity', 'createEntity', 'publishEntity', 'deleteEntity']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
+  });
+
   it('serve the document without a key, and say where /dev/v1 is strict', () => {
     expect(operation('getOpenApi').security).toEqual([]);
     expect(codes('getOpenApi', 401)).toBeUndefined();

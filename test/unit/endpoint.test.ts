@@ -13,6 +13,7 @@ vi.hoisted(() => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 });
 
+import { EngineError } from '../../lib/engine/errors.ts';
 import { endpoint } from '../../lib/http/endpoint.ts';
 import { errors } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
@@ -144,6 +145,22 @@ describe('endpoint', () => {
     const { result, body } = await invoke(missing);
     expect(result.statusCode).toBe(404);
     expect(body).toEqual({ code: 'entity_not_found', data: {}, message: 'No rule "x" on this branch.', pageNo: 0, pageSize: 0, totalCount: 0, totalPages: 0 });
+  });
+
+  it.each([
+    [new EngineError('invalid_params', 'The params do not fit.', [{ field: 'params.order', message: 'expected an object, got a list' }]), 400, 'invalid_request', { errors: [{ in: 'body', field: 'params.order', message: 'expected an object, got a list' }] }],
+    [new EngineError('invalid_params', 'The params must be a JSON object.'), 400, 'invalid_request', { errors: [{ in: 'body', field: 'params', message: 'The params must be a JSON object.' }] }],
+    [new EngineError('evaluation_failed', 'row 1 and row 2 all match.'), 422, 'evaluation_failed', {}],
+    [new EngineError('rule_reference_not_found', 'No rule "x".'), 409, 'rule_reference_not_found', {}],
+    [new EngineError('rule_reference_cycle', 'a → b → a.'), 409, 'rule_reference_cycle', {}],
+  ])('answers an engine failure as its code says: %s', async (error, status, code, data) => {
+    const failing = endpoint({ query: noQuery, branch: 'none' }, async () => {
+      throw error;
+    });
+    const { result, body } = await invoke(failing);
+    expect(result.statusCode).toBe(status);
+    expect(body).toMatchObject({ code, data });
+    if (code !== 'invalid_request') expect(body.message).toBe(error.message);
   });
 
   describe('an unexpected failure', () => {

@@ -81,8 +81,11 @@ describe('the service route table', () => {
     expect(match('GET', '/dev/v1')).toBeUndefined();
   });
 
-  it('allows only GET on the entity paths', () => {
+  it('allows only GET on the legacy entity paths, and the authoring methods on /dev/v1', () => {
     expect(match('POST', '/dev/rule')).toEqual({ allowed: ['GET'] });
-    expect(match('DELETE', '/dev/v1/rule/x')).toEqual({ allowed: ['GET'] });
+    expect(match('DELETE', '/dev/rule/x')).toEqual({ allowed: ['GET'] });
+    expect(matched(match('DELETE', '/dev/v1/rule/x'))).toEqual({ operationId: 'deleteEntity', pathParameters: { entityType: 'rule', entityId: 'x' } });
+    expect(match('PUT', '/dev/v1/rule/x')).toEqual({ allowed: ['GET', 'PATCH', 'DELETE'] });
+    expect(match('GET', '/dev/v1/rule/x/execute')).toEqual({ allowed: ['POST'] });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EntityKind, EntityRecord, VersionInfo } from '../../entities/schema.ts';
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { EntityKind, VersionInfo } from '../../entities/schema.ts';
 import { tableDefinition, type IndexDefinition } from '../table.ts';
 import {
   apiKeyKey,
@@ -32,6 +32,7 @@ import {
   type DirectoryStore,
   type EntityStore,
   type StoredEntity,
+  type StoredVersion,
   type Summary,
   type Workspace,
 } from '../types.ts';
@@ -41,7 +42,10 @@ import { pick, projection, TableClient, type Item } from './table-client.ts';
 const { byName, byKindName, byCreated, byUpdated } = tableDefinition.indexes;
 const summaryFields = ['id', 'name', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt'] as const;
 const recordFields = [...summaryFields, 'definition', 'checksum'] as const;
-const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum', 'source'] as const;
+const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum', 'source', 'warnings'] as const;
+const versionFields = [...recordFields, 'warnings'] as const;
+/** Stored fields a write may leave out: a working copy written without them must not keep the old ones. */
+const clearedWhenAbsent = ['warnings'] as const;
 const versionInfoFields = ['version', 'checksum', 'publishedAt', 'publishedBy'] as const;
 
 const totalAttribute = 'total';
@@ -129,8 +133,8 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
   }
 
   async getVersion(ref: EntityRef, version: string) {
-    const item = await this.get(versionKey(ref, version), recordFields);
-    return item as EntityRecord | undefined;
+    const item = await this.get(versionKey(ref, version), versionFields);
+    return item as StoredVersion | undefined;
   }
 
   async listVersions(ref: EntityRef) {
@@ -142,7 +146,7 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
     return items as unknown as VersionInfo[];
   }
 
-  async putVersion(ref: EntityRef, record: EntityRecord, info: VersionInfo) {
+  async putVersion(ref: EntityRef, record: StoredVersion, info: VersionInfo) {
     const written = await unlessConditionFails(
       this.client.send(
         new PutCommand({
@@ -157,13 +161,14 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
 
   async putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind) {
     const set = setAll(entityAttributes(ref, entity, kind));
+    const cleared = clearedWhenAbsent.filter((field) => entity[field] === undefined);
     let stored: Item | undefined;
     try {
       ({ Attributes: stored } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: entityKey(ref),
-          UpdateExpression: set.expression,
+          UpdateExpression: `${set.expression}${cleared.length ? ` REMOVE ${cleared.join(', ')}` : ''}`,
           ConditionExpression: expectedRevision === 0 ? 'attribute_not_exists(PK)' : '#rev = :expected',
           ExpressionAttributeNames: { ...set.names, ...(expectedRevision !== 0 && { '#rev': 'revision' }) },
           ExpressionAttributeValues: { ...set.values, ...(expectedRevision !== 0 && { ':expected': expectedRevision }) },
@@ -186,37 +191,70 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
    * that counter yet, then completes the claim. A claim left by a writer that
    * stopped, or held by a concurrent one, is taken over with the same token,
    * so no delta applies twice and no move is lost; the loop ends once the
-   * entity is counted as what it is.
+   * entity is counted as what it is and no claim is open (an open delete
+   * claim ends with the entity deleted).
    */
   private async settleCount(ref: EntityRef, written: Item | undefined) {
     let state = written;
-    for (let round = 0; state && state.countedAs !== state.type; round++) {
+    for (let round = 0; state && (state.countClaim || state.countedAs !== state.type); round++) {
       if (round > 20) throw new Error(`counters of ${ref.entityType} ${ref.id} did not settle`);
-      let claim = state.countClaim as CountClaim | undefined;
-      if (!claim) {
-        claim = { id: randomUUID(), to: state.type as string, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
-        const claimed = await unlessConditionFails(
-          this.client.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: entityKey(ref),
-              UpdateExpression: 'SET countClaim = :claim',
-              ConditionExpression: `attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
-              ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
-            }),
-          ),
-        );
-        if (!claimed) claim = undefined;
-      }
+      const claim = await this.claimCount(ref, state, { to: state.type as string });
       if (claim) await this.completeClaim(ref, claim);
-      state = await this.get(entityKey(ref), ['type', 'countedAs', 'countClaim'], true);
+      state = await this.get(entityKey(ref), countFields, true);
     }
+  }
+
+  async deleteEntity(ref: EntityRef) {
+    let state = await this.get(entityKey(ref), countFields, true);
+    const existed = state !== undefined;
+    // The same claim as a move, to nowhere: the counters drop once, then the item goes.
+    for (let round = 0; state; round++) {
+      if (round > 20) throw new Error(`${ref.entityType} ${ref.id} could not be deleted: its counters did not settle`);
+      const claim = await this.claimCount(ref, state, { to: state.type as string, delete: true });
+      if (claim) await this.completeClaim(ref, claim);
+      state = await this.get(entityKey(ref), countFields, true);
+    }
+    return existed;
+  }
+
+  async deleteVersions(ref: EntityRef) {
+    const keys = await this.queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': versionPartition(ref) },
+      ProjectionExpression: 'PK, SK',
+    });
+    for (let i = 0; i < keys.length; i += batchWriteLimit)
+      await this.batchWrite(keys.slice(i, i + batchWriteLimit).map((Key) => ({ DeleteRequest: { Key } })));
+  }
+
+  /** The claim open on the entity, else a new one for `intent` if no other writer claims first (then undefined: read again). */
+  private async claimCount(ref: EntityRef, state: Item, intent: Pick<CountClaim, 'to' | 'delete'>): Promise<CountClaim | undefined> {
+    const open = state.countClaim as CountClaim | undefined;
+    if (open) return open;
+    const claim: CountClaim = { id: randomUUID(), ...intent, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
+    const claimed = await unlessConditionFails(
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: entityKey(ref),
+          UpdateExpression: 'SET countClaim = :claim',
+          ConditionExpression: `attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
+          ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
+        }),
+      ),
+    );
+    return claimed && claim;
   }
 
   private async completeClaim(ref: EntityRef, claim: CountClaim) {
     const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
-    const deltas: [string | undefined, number][] =
-      claim.from === undefined ? [[undefined, 1], [claim.to, 1]] : [[claim.from, -1], [claim.to, 1]];
+    const deltas: [string | undefined, number][] = claim.delete
+      ? claim.from === undefined
+        ? []
+        : [[undefined, -1], [claim.from, -1]]
+      : claim.from === undefined
+        ? [[undefined, 1], [claim.to, 1]]
+        : [[claim.from, -1], [claim.to, 1]];
     const token = new Set([`${ref.id}:${claim.id}`]);
     for (const [counterKind, delta] of deltas) {
       const set = setAll(counterIndexKeys(partition, counterKind));
@@ -233,15 +271,16 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
         ),
       );
     }
+    const completion = { TableName: this.tableName, Key: entityKey(ref), ConditionExpression: 'countClaim.id = :claimId' };
     await unlessConditionFails(
       this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: entityKey(ref),
-          UpdateExpression: 'SET countedAs = :to REMOVE countClaim',
-          ConditionExpression: 'countClaim.id = :claimId',
-          ExpressionAttributeValues: { ':to': claim.to, ':claimId': claim.id },
-        }),
+        claim.delete
+          ? new DeleteCommand({ ...completion, ExpressionAttributeValues: { ':claimId': claim.id } })
+          : new UpdateCommand({
+              ...completion,
+              UpdateExpression: 'SET countedAs = :to REMOVE countClaim',
+              ExpressionAttributeValues: { ':to': claim.to, ':claimId': claim.id },
+            }),
       ),
     );
     // Only after the claim is complete: a token cleared earlier could let a takeover apply its delta again.
@@ -416,7 +455,12 @@ interface CountClaim {
   /** The kind it was counted as; absent when it was not counted yet. */
   from?: string;
   to: string;
+  /** The move is off every counter, and the entity is deleted when it completes. */
+  delete?: boolean;
 }
+
+/** What a writer reads of an entity to settle its counters. */
+const countFields = ['type', 'countedAs', 'countClaim'];
 
 /** Every attribute of an entity's working-copy item but its key and count bookkeeping. */
 function entityAttributes(ref: EntityRef, entity: StoredEntity, kind: EntityKind): Item {

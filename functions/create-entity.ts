@@ -1,0 +1,9 @@
+import { authoringRoutes } from '../lib/entities/authoring-routes.ts';
+import { createEntity } from '../lib/entities/authoring.ts';
+import { endpoint } from '../lib/http/endpoint.ts';
+import { actorOf, entityScope } from '../lib/http/params.ts';
+
+export const handler = endpoint(authoringRoutes.createEntity, async (call) => {
+  const { saved, created } = await createEntity(call.store, entityScope(call), call.body, actorOf(call));
+  return { data: saved, status: created ? 201 : 200 };
+});

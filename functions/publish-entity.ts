@@ -1,0 +1,10 @@
+import { authoringRoutes } from '../lib/entities/authoring-routes.ts';
+import { publishDraft } from '../lib/entities/authoring.ts';
+import { endpoint } from '../lib/http/endpoint.ts';
+import { actorOf, entityRef } from '../lib/http/params.ts';
+
+export const handler = endpoint(authoringRoutes.publishEntity, async (call) => {
+  const ref = entityRef(call);
+  const { version, checksum, created } = await publishDraft(call.store, ref, call.body, actorOf(call));
+  return { data: { id: ref.id, version, checksum }, status: created ? 201 : 200 };
+});

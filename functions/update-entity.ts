@@ -1,0 +1,8 @@
+import { authoringRoutes } from '../lib/entities/authoring-routes.ts';
+import { updateEntity } from '../lib/entities/authoring.ts';
+import { endpoint } from '../lib/http/endpoint.ts';
+import { actorOf, entityRef } from '../lib/http/params.ts';
+
+export const handler = endpoint(authoringRoutes.updateEntity, async (call) => ({
+  data: await updateEntity(call.store, entityRef(call), call.body, actorOf(call)),
+}));

@@ -1,0 +1,52 @@
+/**
+ * Request bodies of the authoring operations (zod/mini, as in every API
+ * function). They fix the fields a request may have (an unknown one is a 400
+ * naming it), their JSON types and the size of a definition; the record's
+ * own rules (lib/entities/schema.ts) and the rule checks are applied to the
+ * whole record a save would store, in ./authoring.ts, so that every problem
+ * is listed at once.
+ */
+import * as z from 'zod/mini';
+import { boundedJsonObject } from '../http/json-bounds.ts';
+import { strictBody } from '../http/queries.ts';
+import { ruleKinds, workflowKind } from './kinds.ts';
+
+/** A definition must fit in one DynamoDB item (400 KB) with the rest of its record and its warnings. */
+export const definitionBounds = { maxBytes: 300 * 1024, maxDepth: 32 } as const;
+
+const kinds = [...ruleKinds, workflowKind] as const;
+
+const fields = {
+  name: z.string().register(z.globalRegistry, { description: 'what people call it: 1 to 200 characters, no surrounding whitespace' }),
+  description: z.string().register(z.globalRegistry, { description: 'at most 2000 characters' }),
+  tags: z.array(z.string()).register(z.globalRegistry, { description: 'at most 50, each at most 64 characters' }),
+  type: z.enum(kinds, { error: `must be one of ${kinds.join(', ')}` }).register(z.globalRegistry, { description: 'the kind: decisionTable, ruleSet or simpleRule for a rule, workflow for a workflow' }),
+  definition: boundedJsonObject(definitionBounds, 'the definition of its kind, as the get returns it'),
+};
+
+const checksum = (description: string) =>
+  z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be a checksum as the get returns it' })).register(z.globalRegistry, { description });
+
+export const createEntitySchema = strictBody({
+  id: z.string().register(z.globalRegistry, { description: "its id in the branch: letters, digits, '.', '_' or '-', starting with a letter or digit, at most 128 characters" }),
+  name: fields.name,
+  description: z.optional(fields.description),
+  tags: z.optional(fields.tags),
+  type: fields.type,
+  definition: fields.definition,
+});
+export type CreateEntity = z.output<typeof createEntitySchema>;
+
+export const updateEntitySchema = strictBody({
+  checksum: checksum('the checksum of the draft as you last read it: the edit is refused (409) when the draft has changed since'),
+  name: z.optional(fields.name),
+  description: z.optional(fields.description),
+  tags: z.optional(fields.tags),
+  type: z.optional(fields.type),
+  definition: z.optional(fields.definition),
+});
+export type UpdateEntity = z.output<typeof updateEntitySchema>;
+
+export const publishEntitySchema = z.optional(
+  strictBody({ checksum: z.optional(checksum('the checksum of the draft you mean to publish: refused (409) when the draft has changed since')) }),
+);

@@ -1,0 +1,120 @@
+/**
+ * Authoring through the API and the CLI: create, edit, publish and delete
+ * rules and workflows. Every save is validated whole before anything is
+ * written (the record schema, and for rules the engine's checks), with every
+ * problem listed by its path; warnings are kept with the working copy so a
+ * read needs no parser. Writes are safe to retry, and an edit or publish
+ * names the checksum its author last saw, so two editors never overwrite each
+ * other: the store's writes are conditional on the revision read.
+ */
+import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
+import type { RuleDefinition } from '../engine/index.ts';
+import { errors, type FieldIssue } from '../http/errors.ts';
+import { fieldIssues } from '../http/input.ts';
+import { compileDraft } from '../rules/load.ts';
+import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
+import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
+import { entityTypeOf, ruleKinds, type EntityType, type RuleKind } from './kinds.ts';
+import { entityInputSchema, type EntityInput } from './schema.ts';
+import { publishEntity, saveEntity, type PublishResult } from './service.ts';
+
+/** What a save answers: enough to edit again (the checksum) and what it should look at. */
+export interface Saved {
+  id: string;
+  checksum: string;
+  warnings: Warning[];
+}
+
+/** Warnings kept with a working copy at most; a table with more says how many it left out. */
+export const maxWarningsKept = 50;
+
+const isRuleKind = (kind: string): kind is RuleKind => (ruleKinds as readonly string[]).includes(kind);
+
+const definitionSchemas = new Map(entityInputSchema.options.map((option) => [option.shape.type.value as string, option.shape.definition]));
+
+function keptWarnings(warnings: Warning[]): Warning[] {
+  if (warnings.length <= maxWarningsKept) return warnings;
+  const left = warnings.length - maxWarningsKept + 1;
+  return [...warnings.slice(0, maxWarningsKept - 1), { path: 'definition', message: `and ${left} more warnings like these` }];
+}
+
+/**
+ * Validates the whole record a save would store, as an entity of
+ * `entityType`: the record schema's issues and, for a rule whose definition
+ * has the shape of its kind, every problem the engine finds in it. Throws one
+ * 400 listing them all; returns the record and, for a rule, its warnings.
+ */
+export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>): { input: EntityInput; warnings: Warning[] } {
+  const parsed = entityInputSchema.safeParse(candidate);
+  const issues: FieldIssue[] = parsed.success ? [] : fieldIssues(parsed.error.issues, 'body');
+  const kind = String(candidate.type);
+  if (definitionSchemas.has(kind) && entityTypeOf(kind as EntityInput['type']) !== entityType)
+    issues.push({ in: 'body', field: 'type', message: `must be ${entityType === 'rule' ? ruleKinds.join(', ') : 'workflow'} for a ${entityType}` });
+  let warnings: Warning[] = [];
+  if (isRuleKind(kind)) {
+    const definition = parsed.success ? { success: true as const, data: parsed.data.definition } : definitionSchemas.get(kind)!.safeParse(candidate.definition);
+    if (definition.success) {
+      const check = checkRule({ kind, definition: definition.data } as RuleDefinition);
+      issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
+      warnings = keptWarnings(check.warnings);
+    }
+  }
+  if (issues.length || !parsed.success) throw errors.invalidRequest(issues);
+  return { input: parsed.data, warnings };
+}
+
+const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entity.checksum, warnings: entity.warnings ?? [] });
+
+/**
+ * Creates a draft from a record (a request body, or a file the CLI read). The
+ * same create again (a retry) answers what the first made; the same id with
+ * other content is a conflict.
+ */
+export async function createEntity(store: EntityStore, scope: EntityScope, body: CreateEntity | Record<string, unknown>, actor: string) {
+  const { input, warnings } = validateRecord(scope.entityType, body);
+  const { entity, outcome } = await saveEntity(store, scope, input, actor, undefined, {
+    warnings,
+    guard: (existing, checksum) => {
+      if (existing && existing.checksum !== checksum) throw errors.entityExists(scope.entityType, input.id);
+    },
+  });
+  return { saved: saved(entity), created: outcome === 'created' };
+}
+
+/** Edits the draft: the fields given replace the draft's, if the draft is still what `checksum` says the author read. */
+export async function updateEntity(store: EntityStore, ref: EntityRef, { checksum, ...change }: UpdateEntity, actor: string): Promise<Saved> {
+  const unlessChanged = (current: StoredEntity | undefined): StoredEntity => {
+    if (!current) throw errors.entityNotFound(ref.entityType, ref.id);
+    if (current.checksum !== checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+    return current;
+  };
+  const { name, description, tags, type, definition } = unlessChanged(await store.getEntity(ref));
+  // The content the checksum names is what the edit applies to, so the edited record is the same on every attempt.
+  const { input, warnings } = validateRecord(ref.entityType, { name, description, tags, type, definition, ...change, id: ref.id });
+  const { entity } = await saveEntity(store, ref, input, actor, undefined, { warnings, guard: (existing) => unlessChanged(existing) });
+  return saved(entity);
+}
+
+/**
+ * Publishes the draft as the next version. A rule is checked first: no
+ * problems, no rows overlapping under `unique`, every reference resolving,
+ * and every saved test case passing; a workflow has no checks yet.
+ */
+export function publishDraft(store: EntityStore, ref: EntityRef, request: { checksum?: string } | undefined, actor: string): Promise<PublishResult> {
+  return publishEntity(store, ref, actor, undefined, async (draft, newVersion) => {
+    if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+    if (!newVersion || !isRuleKind(draft.type)) return;
+    const { problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
+    if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
+    const { rule } = await compileDraft(store, ref, draft);
+    const failures = runTestCases(rule, ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[]);
+    if (failures.length) throw errors.testsFailed(ref.id, failures);
+  });
+}
+
+/** Deletes an entity and its published versions; deleting again changes nothing. Its executions expire as they would. */
+export async function deleteEntity(store: EntityStore, ref: EntityRef) {
+  // Versions first: a delete that stops half way leaves a visible draft to delete again, never versions a new entity of the same id would collide with.
+  await store.deleteVersions(ref);
+  return { id: ref.id, deleted: await store.deleteEntity(ref) };
+}

@@ -1,0 +1,112 @@
+/**
+ * Rule executions: one item each in the rule's execution partition, sorted by
+ * start time, kept for a fixed time by the table's time to live. Reads leave
+ * out what has expired but is not deleted yet (DynamoDB deletes within days,
+ * not at once), by key, so no filter reads it. Counting and skipping to a deep
+ * page read the compact index entries (keys and the version only), never the
+ * recorded input and output.
+ */
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { executionKey, executionPartition } from '../keys.ts';
+import { tableDefinition } from '../table.ts';
+import { executionRetentionDays, type Execution, type ExecutionStore, type Page, type RuleScope } from '../types.ts';
+import { TableClient, type Item } from './table-client.ts';
+
+const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
+
+const { byName: countIndex } = tableDefinition.indexes;
+
+const plainFields = ['executionId', 'ruleId', 'version', 'trigger', 'outcome', 'outputOmitted', 'error', 'durationMs', 'startedAt', 'finishedAt', 'expiresAt'] as const;
+
+/** Input and output are kept as JSON text: any JSON a caller sent stores as it came (DynamoDB numbers have a narrower range). */
+function toItem(scope: RuleScope, execution: Execution): Item {
+  const key = executionKey(scope, execution.startedAt, execution.executionId);
+  return {
+    ...key,
+    [countIndex.partitionKey]: key.PK,
+    [countIndex.sortKey]: key.SK,
+    ...Object.fromEntries(plainFields.map((field) => [field, execution[field]])),
+    inputJson: JSON.stringify(execution.input ?? null),
+    ...(execution.output !== undefined && { outputJson: JSON.stringify(execution.output) }),
+    [tableDefinition.timeToLiveAttribute]: Math.floor(Date.parse(execution.expiresAt) / 1000),
+  };
+}
+
+function fromItem(item: Item): Execution {
+  const execution = Object.fromEntries(plainFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as Execution;
+  execution.input = JSON.parse(item.inputJson as string);
+  if (typeof item.outputJson === 'string') execution.output = JSON.parse(item.outputJson);
+  return execution;
+}
+
+export class DynamoExecutionStore extends TableClient implements ExecutionStore {
+  async putExecution(scope: RuleScope, recorded: Omit<Execution, 'expiresAt'>) {
+    const execution: Execution = { ...recorded, expiresAt: new Date(Date.parse(recorded.startedAt) + retentionMs).toISOString() };
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, execution) }));
+    return execution;
+  }
+
+  async listExecutions(scope: RuleScope, { pageNo, pageSize }: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>> {
+    const partition = executionPartition(scope);
+    // Sort keys start with the start time: what started before the cutoff has expired.
+    const cutoff = new Date(Date.parse(now) - retentionMs).toISOString();
+    const offset = (pageNo - 1) * pageSize;
+    const [totalCount, startAfter] = await Promise.all([this.count(partition, cutoff), offset > 0 ? this.keyAt(partition, cutoff, offset) : undefined]);
+    if (offset > 0 && !startAfter) return { totalCount, items: [] };
+    const items: Execution[] = [];
+    let ExclusiveStartKey = startAfter;
+    // A page may need more than one request: a response holds at most 1 MB, and recorded params and answers take room.
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND SK > :cutoff',
+          ExpressionAttributeValues: { ':pk': partition, ':cutoff': cutoff },
+          ScanIndexForward: false,
+          Limit: pageSize - items.length,
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...(page.Items ?? []).map(fromItem));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey && items.length < pageSize);
+    return { totalCount, items };
+  }
+
+  private indexQuery(partition: string, cutoff: string) {
+    return {
+      TableName: this.tableName,
+      IndexName: countIndex.name,
+      KeyConditionExpression: `${countIndex.partitionKey} = :pk AND ${countIndex.sortKey} > :cutoff`,
+      ExpressionAttributeValues: { ':pk': partition, ':cutoff': cutoff },
+      ScanIndexForward: false,
+    };
+  }
+
+  private async count(partition: string, cutoff: string): Promise<number> {
+    let total = 0;
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.client.send(new QueryCommand({ ...this.indexQuery(partition, cutoff), Select: 'COUNT', ExclusiveStartKey }));
+      total += page.Count ?? 0;
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return total;
+  }
+
+  /** The table key of the `offset`-th newest execution, from which the page starts; undefined past the end. */
+  private async keyAt(partition: string, cutoff: string, offset: number): Promise<Item | undefined> {
+    let skipped = 0;
+    let last: Item | undefined;
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({ ...this.indexQuery(partition, cutoff), ProjectionExpression: 'PK, SK', Limit: offset - skipped, ExclusiveStartKey }),
+      );
+      skipped += page.Items?.length ?? 0;
+      last = page.Items?.at(-1) ?? last;
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey && skipped < offset);
+    return skipped === offset && last ? { PK: last.PK, SK: last.SK } : undefined;
+  }
+}
