@@ -11,10 +11,11 @@ import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { errors, type FieldIssue } from '../http/errors.ts';
 import { fieldIssues } from '../http/input.ts';
-import { compileDraft } from '../rules/load.ts';
+import { compileDraft } from '../rules/draft.ts';
+import { packPrepared } from '../rules/prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
-import { entityTypeOf, ruleKinds, type EntityType, type RuleKind } from './kinds.ts';
+import { entityTypeOf, isRuleKind, ruleKinds, type EntityType } from './kinds.ts';
 import { entityInputSchema, type EntityInput } from './schema.ts';
 import { publishEntity, saveEntity, type PublishResult } from './service.ts';
 
@@ -28,7 +29,6 @@ export interface Saved {
 /** Warnings kept with a working copy at most; a table with more says how many it left out. */
 export const maxWarningsKept = 50;
 
-const isRuleKind = (kind: string): kind is RuleKind => (ruleKinds as readonly string[]).includes(kind);
 
 const definitionSchemas = new Map(entityInputSchema.options.map((option) => [option.shape.type.value as string, option.shape.definition]));
 
@@ -104,11 +104,13 @@ export function publishDraft(store: EntityStore, ref: EntityRef, request: { chec
   return publishEntity(store, ref, actor, undefined, async (draft, newVersion) => {
     if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
     if (!newVersion || !isRuleKind(draft.type)) return;
-    const { problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
+    const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
     if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
     const { rule } = await compileDraft(store, ref, draft);
     const failures = runTestCases(rule, ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[]);
     if (failures.length) throw errors.testsFailed(ref.id, failures);
+    // Kept with the version, so that executing it needs no parser.
+    return { prepared: packPrepared(prepared) };
   });
 }
 

@@ -1,5 +1,6 @@
 import type { EntityStore } from '../store/types.ts';
 import { entityInputSchema, entityTypeOf, type EntityInput } from './schema.ts';
+import { versionExtras } from '../rules/draft.ts';
 import { publishEntity, saveEntity, type WriteResult } from './service.ts';
 
 export interface ImportSource {
@@ -53,7 +54,7 @@ export async function importEntities(
   for (const { origin, input } of inputs) {
     const { outcome } = await saveEntity(store, target, input, options.actor);
     const version = options.publish
-      ? (await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor)).version
+      ? (await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor, undefined, async (draft) => versionExtras(draft))).version
       : undefined;
     outcomes.push({
       origin,

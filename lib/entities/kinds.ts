@@ -7,6 +7,7 @@ export type EntityType = (typeof entityTypes)[number];
 
 export const ruleKinds = ['decisionTable', 'ruleSet', 'simpleRule'] as const;
 export type RuleKind = (typeof ruleKinds)[number];
+export const isRuleKind = (kind: string): kind is RuleKind => (ruleKinds as readonly string[]).includes(kind);
 /** Workflows have one kind; `type` still names it so that both entity types share a shape. */
 export const workflowKind = 'workflow';
 export type EntityKind = RuleKind | typeof workflowKind;

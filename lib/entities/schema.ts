@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { noControlCharacters } from '../http/patterns.ts';
 import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts';
 import { feelLimits } from '../engine/feel/limits.ts';
-import { entityStatuses, versionLabelPattern, workflowKind } from './kinds.ts';
+import { entityIdPattern, entityStatuses, versionLabelPattern, workflowKind } from './kinds.ts';
 
 export * from './kinds.ts';
 
@@ -14,7 +14,7 @@ const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
 
 export const entityIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters');
+  .regex(entityIdPattern, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters');
 
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
 const text = (max: number) =>
@@ -37,18 +37,18 @@ const outputEntry = z.union([z.string().max(feelLimits.maxLength), z.number(), z
 
 /** The rule's inputs (its params), with types: checked and converted on the way in; FEEL may then name only these. */
 const parameters = z
-  .array(z.object({ name: valueName.refine((n) => !n.includes('.'), 'must not contain "."'), type: valueType }))
+  .array(z.strictObject({ name: valueName.refine((n) => !n.includes('.'), 'must not contain "."'), type: valueType }))
   .max(100)
   .optional();
 
 /** Named cases: publishing runs them all and refuses when one fails. */
 const testCases = z
-  .array(z.object({ name: text(200).min(1), params: z.record(z.string(), z.unknown()), expected: z.unknown() }))
+  .array(z.strictObject({ name: text(200).min(1), params: z.record(z.string(), z.unknown()), expected: z.unknown() }))
   .max(100)
   .optional();
 
 const settings = z
-  .object({
+  .strictObject({
     /** Record API executions of this rule (scheduled runs are always recorded). */
     recordExecutions: z.boolean().optional(),
     /** IANA time zone of the rule's schedule. */
@@ -59,13 +59,13 @@ const settings = z
 const ruleCommon = { parameters, tests: testCases, settings };
 
 const decisionTable = z
-  .object({
+  .strictObject({
     hitPolicy: z.enum(hitPolicies).default('first'),
     aggregation: z.enum(aggregations).optional(),
-    inputs: z.array(z.object({ id: entityIdSchema, label: text(200).optional(), expression, type: valueType })).min(1).max(50),
+    inputs: z.array(z.strictObject({ id: entityIdSchema, label: text(200).optional(), expression, type: valueType })).min(1).max(50),
     outputs: z
       .array(
-        z.object({
+        z.strictObject({
           id: entityIdSchema,
           label: text(200).optional(),
           name: valueName,
@@ -80,7 +80,7 @@ const decisionTable = z
       .max(50),
     rules: z
       .array(
-        z.object({
+        z.strictObject({
           id: entityIdSchema.optional(),
           description: text(1000).optional(),
           /** One cell of FEEL unary tests per input: "-" or empty for any value. */
@@ -101,17 +101,17 @@ const decisionTable = z
     });
   });
 
-const inlineEntry = z.object({
+const inlineEntry = z.strictObject({
   id: entityIdSchema,
   description: text(1000).optional(),
   /** Higher runs first; equal priorities keep list order. */
   priority: z.number().int().default(0),
   when: expression,
   /** `set` is a dotted path into the outputs (risk.flags.velocity). */
-  then: z.array(z.object({ set: z.string().min(1).max(200).refine((path) => path.split('.').every((part) => part && !reservedNames.has(part)), 'must be a dotted path of names'), value: outputEntry })).min(1),
+  then: z.array(z.strictObject({ set: z.string().min(1).max(200).refine((path) => path.split('.').every((part) => part && !reservedNames.has(part)), 'must be a dotted path of names'), value: outputEntry })).min(1),
 });
 
-const referenceEntry = z.object({
+const referenceEntry = z.strictObject({
   id: entityIdSchema,
   description: text(1000).optional(),
   priority: z.number().int().default(0),
@@ -121,13 +121,13 @@ const referenceEntry = z.object({
   version: z.string().regex(versionLabelPattern, 'must be a version label such as v1').optional(),
 });
 
-const ruleSet = z.object({
+const ruleSet = z.strictObject({
   strategy: z.enum(['firstMatch', 'allMatch']).default('allMatch'),
-  rules: z.array(z.union([referenceEntry.strict(), inlineEntry])).min(1).max(10_000),
+  rules: z.array(z.union([referenceEntry, inlineEntry])).min(1).max(10_000),
   ...ruleCommon,
 });
 
-const simpleRule = z.object({
+const simpleRule = z.strictObject({
   when: expression,
   then: z.record(valueName, outputEntry),
   otherwise: z.record(valueName, outputEntry).optional(),

@@ -15,6 +15,7 @@ import {
   type EntityRef,
   type EntityStore,
   type StoredEntity,
+  type StoredVersion,
   type Warning,
 } from '../store/types.ts';
 
@@ -132,28 +133,32 @@ export interface PublishResult {
   created: boolean;
 }
 
+/** What a publish check may keep with a new version: a rule's prepared form. */
+export type VersionExtras = Pick<StoredVersion, 'prepared'>;
+
 /**
  * Publishes the working copy as the next version `vN`. Publishing content that
  * is already the latest version returns that version instead of a new one.
  * `check` may refuse by throwing, given the working copy and whether a new
- * version would be made of it; it is asked again on every attempt.
+ * version would be made of it, and gives what the version keeps besides the
+ * record; it is asked again on every attempt.
  */
 export function publishEntity(
   store: EntityStore,
   ref: EntityRef,
   actor: string,
   now = () => new Date().toISOString(),
-  check?: (entity: StoredEntity, newVersion: boolean) => Promise<void>,
+  check?: (entity: StoredEntity, newVersion: boolean) => Promise<VersionExtras | void>,
 ): Promise<PublishResult> {
   return retryOnRevisionConflict(async () => {
     const entity = await store.getEntity(ref);
     if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
     const published = Boolean(entity.version) && entity.publishedChecksum === entity.checksum;
-    await check?.(entity, !published);
+    const extras = await check?.(entity, !published);
     if (published) return { version: entity.version, checksum: entity.checksum, created: false };
     const version = `v${versionNumber(entity.version) + 1}`;
     const publishedAt = now();
-    const snapshot = { ...recordOf(entity), status: 'published' as const, version, updatedAt: entity.updatedAt, ...(entity.warnings && { warnings: entity.warnings }) };
+    const snapshot = { ...recordOf(entity), status: 'published' as const, version, updatedAt: entity.updatedAt, ...(entity.warnings && { warnings: entity.warnings }), ...extras };
     const created = await store.putVersion(ref, snapshot, { version, checksum: entity.checksum, publishedAt, publishedBy: actor });
     if (!created) {
       // A publish that stopped after the snapshot: finish it, unless the snapshot holds other content.

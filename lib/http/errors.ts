@@ -64,6 +64,8 @@ export const errors = {
     new ApiError(409, 'tests_failed', `The rule "${id}" is not published: ${failures.length} of its test cases failed (${failures.map((f) => `"${f.name}"`).join(', ')}).`, { failures }),
   ruleInvalid: (id: string, problems: PathProblem[]) =>
     new ApiError(409, 'rule_invalid', `The rule "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems }),
+  ruleNotPrepared: (id: string, version: string) =>
+    new ApiError(409, 'rule_not_prepared', `Version ${version} of the rule "${id}" was published without the compiled form executing needs (before versions kept it, or with problems in its text): publish a new version.`),
   ruleNotPublished: (id: string) =>
     new ApiError(409, 'rule_not_published', `The rule "${id}" has no published version yet: publish it, or try the draft with POST .../test.`),
   ruleReferenceNotFound: (message: string) => new ApiError(409, 'rule_reference_not_found', message),

@@ -1,28 +1,27 @@
 /**
  * How a stored rule becomes runnable: the one place that loads rules and
- * compiles them, for test, execute and publish alike. Today a rule is
- * compiled from its definition text, checked and prepared by the engine's
- * `checkRule` (which needs the FEEL parser); keeping a prepared form with
- * each published version would change only `prepare` below, and would keep
- * the parser out of the execute function.
+ * compiles them, for test, execute and publish alike. A published version is
+ * compiled from the prepared form kept with it (`./prepared-form.ts`), so
+ * executing needs no FEEL parser; a draft is prepared from its text by
+ * `./draft.ts`, which is the only module of this folder that imports the
+ * parser.
  *
  * A rule set's references are loaded here too: each other rule of the branch
  * at its pinned version, or its latest published one, depth first, refusing a
  * rule that refers back to one on the way to it (at any version), then
  * compiled bottom-up and handed to the engine as a resolver.
  */
-import { checkRule } from '../engine/authoring.ts';
-import { compileRule, EngineError, type CompiledRule, type RuleDefinition } from '../engine/index.ts';
-import type { RuleKind } from '../entities/kinds.ts';
+import { compileRule, EngineError, type CompiledRule, type PreparedRule } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import type { EntityRecord } from '../entities/schema.ts';
-import type { EntityRef, EntityStore } from '../store/types.ts';
+import type { EntityRef, EntityStore, StoredVersion } from '../store/types.ts';
+import { unpackPrepared } from './prepared-form.ts';
 
 /** How far references may go: rules in a chain, and rules loaded for one rule in all. */
 export const referenceLimits = { maxDepth: 8, maxRules: 50 } as const;
 
 /** A rule as stored, draft or published version: what compiling reads. */
-export type RuleSource = Pick<EntityRecord, 'id' | 'type' | 'definition' | 'checksum'>;
+export type RuleSource = Pick<EntityRecord, 'id' | 'type' | 'definition' | 'checksum'> & Pick<StoredVersion, 'prepared'> & { version?: string };
 
 export interface RunnableRule {
   rule: CompiledRule;
@@ -38,11 +37,13 @@ export interface RunnableRule {
   weight: number;
 }
 
-/** The parsed and checked form of a stored rule; a rule saved through the API has no problems, an imported or pulled one may. */
-function prepare(source: RuleSource) {
-  const { prepared, problems } = checkRule({ kind: source.type as RuleKind, definition: source.definition } as unknown as RuleDefinition);
-  if (problems.length) throw errors.ruleInvalid(source.id, problems);
-  return prepared;
+/** Prepares the rule a compilation starts from; the rules it refers to are always published versions. */
+export type Prepare = (source: RuleSource) => PreparedRule;
+
+/** A published version's kept prepared form; a version published without one (before versions kept it) must be published anew. */
+export function preparedVersion(source: RuleSource): PreparedRule {
+  if (!source.prepared) throw errors.ruleNotPrepared(source.id, source.version ?? '');
+  return unpackPrepared(source.prepared);
 }
 
 const referenceKey = (ruleId: string, version: string | undefined) => `${ruleId}@${version ?? ''}`;
@@ -61,8 +62,8 @@ class Compilation {
     return this.loaded.size;
   }
 
-  /** Compiles `source` with its references, `chain` being the rule ids that led to it. */
-  async compile(source: RuleSource, chain: readonly string[]): Promise<CompiledRule> {
+  /** Compiles `source` (prepared by `prepare`) with its references, `chain` being the rule ids that led to it. */
+  async compile(source: RuleSource, chain: readonly string[], prepare: Prepare = preparedVersion): Promise<CompiledRule> {
     const prepared = prepare(source);
     this.weight += JSON.stringify(source.definition).length;
     const path = [...chain, source.id];
@@ -93,9 +94,10 @@ class Compilation {
   }
 }
 
-async function runnable(store: EntityStore, ref: EntityRef, source: RuleSource, version: string): Promise<RunnableRule> {
+/** Compiles a rule (prepared by `prepare`) with the rules it refers to. */
+export async function runnable(store: EntityStore, ref: EntityRef, source: RuleSource, version: string, prepare: Prepare): Promise<RunnableRule> {
   const compilation = new Compilation(store, ref);
-  const rule = await compilation.compile(source, []);
+  const rule = await compilation.compile(source, [], prepare);
   const settings = (source.definition as { settings?: { recordExecutions?: boolean } }).settings;
   return {
     rule,
@@ -125,8 +127,5 @@ export async function resolveVersion(store: EntityStore, ref: EntityRef, version
 export async function compileVersion(store: EntityStore, ref: EntityRef, version: string): Promise<RunnableRule> {
   const record = await store.getVersion(ref, version);
   if (!record) throw errors.versionNotFound(ref.entityType, ref.id, version);
-  return runnable(store, ref, record, version);
+  return runnable(store, ref, record, version, preparedVersion);
 }
-
-/** Compiles a rule's working copy (the draft), with the published rules it refers to. */
-export const compileDraft = (store: EntityStore, ref: EntityRef, draft: RuleSource): Promise<RunnableRule> => runnable(store, ref, draft, '');

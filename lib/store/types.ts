@@ -90,6 +90,8 @@ export interface DirectoryStore {
 /** A published snapshot as stored: the record, and the warnings its working copy had. */
 export interface StoredVersion extends EntityRecord {
   warnings?: Warning[];
+  /** A rule version's prepared form (lib/rules/prepared-form.ts): what executing it compiles, without the FEEL parser. */
+  prepared?: string;
 }
 
 export interface EntityStore {

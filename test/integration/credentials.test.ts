@@ -498,7 +498,9 @@ describe('secrets at rest', () => {
     expectCredential(await revoke(revoked.id), 200);
 
     const items = await scanAll();
-    for (const item of items) expectNoSecrets(JSON.stringify(item), secrets, `the item ${String(item.PK)} ${String(item.SK)}`);
+    // Values of 8 characters or more: a shorter one (other tests use "Q7z") turns up in random base64 ciphertext by chance.
+    const findable = new Set([...secrets].filter((value) => value.length >= 8));
+    for (const item of items) expectNoSecrets(JSON.stringify(item), findable, `the item ${String(item.PK)} ${String(item.SK)}`);
 
     for (const id of [active.id, query.id]) {
       const item = itemOf(items, id);

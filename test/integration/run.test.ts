@@ -134,16 +134,15 @@ describe('execute', () => {
     expectFailure(await rules.execute('bounded', { params: {}, version: 'latest' }), 400, 'invalid_request');
   });
 
-  it("refuses a rule whose stored definition has problems with 409 rule_invalid, never a 5xx", async () => {
+  it("refuses a rule whose stored definition has problems, never a 5xx: execute 409 rule_not_prepared (no parser there), test 409 rule_invalid with the problems", async () => {
     const { importEntities } = await import('../../lib/entities/import.ts');
     // An import checks the record schema only: FEEL problems reach the store.
     await importEntities(t.runtime.store, { workspaceId: 'demo', branch: 'main' }, [{ origin: 'test', content: simple('imported-broken', { when: 'total >', then: { fee: 0 } }) }], {
       actor: 'test',
       publish: true,
     });
-    const response = await rules.execute('imported-broken', { params: {} });
-    expectFailure(response, 409, 'rule_invalid', { problems: [{ path: 'definition.when', message: expect.stringMatching(/line 1, column/) }] });
-    expectFailure(await rules.test('imported-broken', { params: {} }), 409, 'rule_invalid');
+    expectFailure(await rules.execute('imported-broken', { params: {} }), 409, 'rule_not_prepared');
+    expectFailure(await rules.test('imported-broken', { params: {} }), 409, 'rule_invalid', { problems: [{ path: 'definition.when', message: expect.stringMatching(/line 1, column/) }] });
   });
 });
 

@@ -166,7 +166,7 @@ describe('responses', () => {
 
   it('list the engine failures where rules run, from the engine code they reach, with their details', () => {
     expect(codes('executeRule', 422)).toEqual(['evaluation_failed']);
-    expect(codes('executeRule', 409)).toEqual(['rule_invalid', 'rule_not_published', 'rule_reference_cycle', 'rule_reference_limit', 'rule_reference_not_found']);
+    expect(codes('executeRule', 409)).toEqual(['rule_not_prepared', 'rule_not_published', 'rule_reference_cycle', 'rule_reference_limit', 'rule_reference_not_found']);
     expect(codes('testRule', 409)).toContain('checksum_mismatch');
     expect(codes('publishEntity', 409)).toEqual(
       expect.arrayContaining(['checksum_mismatch', 'publish_refused', 'rule_reference_cycle', 'rule_reference_not_found', 'tests_failed']),

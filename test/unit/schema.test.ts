@@ -54,6 +54,14 @@ describe('entity input schema', () => {
     ]);
   });
 
+  it('refuses unknown fields inside a rule definition, naming each (a misspelt hitpolicy would otherwise fall back to first)', () => {
+    const misspelt = { ...table([{ when: ['-', '-'], then: [1] }]) };
+    misspelt.definition = { ...misspelt.definition, hitpolicy: 'collect' } as never;
+    expect(problemsOf(misspelt)).toEqual([{ path: 'definition', message: expect.stringMatching(/hitpolicy/) }]);
+    const row = table([{ when: ['-', '-'], then: [1], whn: ['x'] } as never]);
+    expect(problemsOf(row)).toEqual([{ path: 'definition.rules.0', message: expect.stringMatching(/whn/) }]);
+  });
+
   it('points at the workflow step that refers to a missing step', () => {
     const flow = workflow('flow', 'Flow', {
       definition: {

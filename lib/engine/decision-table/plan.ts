@@ -9,6 +9,7 @@
 import { EngineError, type FieldProblem } from '../errors.ts';
 import { compileExpression, compileUnaryTests, rootEnv, type Clock, type Env, type Evaluator, type UnaryTest } from '../feel/compile.ts';
 import { compare, equal, setEntry, toPlain, type FeelContext, type FeelValue } from '../feel/values.ts';
+import type { Expr } from '../feel/ast.ts';
 import type { PreparedDecisionTable, PreparedOutput } from '../prepared.ts';
 import { convertValue, fitsAsIs } from '../value-types.ts';
 import { indexColumn, type ColumnIndex } from './column-index.ts';
@@ -56,7 +57,7 @@ export interface CompiledDecisionTable {
  * table.evaluate({ order: { total: 120 } }); // { discount: 0.1 }
  */
 export function compileDecisionTable(table: PreparedDecisionTable): CompiledDecisionTable {
-  const inputs = table.inputs.map((input) => ({ ...input, evaluate: compileExpression(input.expr) }));
+  const inputs = table.inputs.map((input) => ({ ...input, evaluate: compileExpression(input.expr), field: paramPath(input.expr) ?? input.label }));
   const rows = table.rows.map((row) => ({ cells: row.cells.map(compileUnaryTests), outputs: row.outputs.map(compileOutput) }));
   const columnIndexes = table.inputs.map((_, column) => indexColumn(table.rows.map((row) => row.cells[column]!)));
   const indexed = columnIndexes.flatMap((index, column) => (index ? [[column, index] as [number, ColumnIndex]] : []));
@@ -76,7 +77,7 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
       if (fitsAsIs(value, input.type)) return value;
       const converted = convertValue(value, input.type);
       if (converted.ok) return converted.value;
-      problems.push({ field: input.label, message: `(${input.text}) ${converted.problem}` });
+      problems.push({ field: input.field, message: `(input "${input.label}") ${converted.problem}` });
       return null;
     });
     if (problems.length) throw new EngineError('invalid_params', `The table's inputs do not fit their types: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
@@ -233,6 +234,16 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
       return { output, trace: { inputs: table.inputs.map((input, c) => ({ label: input.label, value: toPlain(values[c]!) })), rows: traced } };
     },
   };
+}
+
+/** The params path a column reads (`params.order.weightKg`), for messages; undefined for a computed column. */
+function paramPath(e: Expr): string | undefined {
+  if (e.k === 'var') return `params.${e.name}`;
+  if (e.k === 'path') {
+    const of = paramPath(e.of);
+    return of && `${of}.${e.name}`;
+  }
+  return undefined;
 }
 
 /** Ranks an output by the outputs' allowed values, first output first: lower ranks first, a value not listed last. */

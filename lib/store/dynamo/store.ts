@@ -43,7 +43,7 @@ const { byName, byKindName, byCreated, byUpdated } = tableDefinition.indexes;
 const summaryFields = ['id', 'name', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt'] as const;
 const recordFields = [...summaryFields, 'definition', 'checksum'] as const;
 const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum', 'source', 'warnings'] as const;
-const versionFields = [...recordFields, 'warnings'] as const;
+const versionFields = [...recordFields, 'warnings', 'prepared'] as const;
 /** Stored fields a write may leave out: a working copy written without them must not keep the old ones. */
 const clearedWhenAbsent = ['warnings'] as const;
 const versionInfoFields = ['version', 'checksum', 'publishedAt', 'publishedBy'] as const;

@@ -128,12 +128,12 @@ describe('inputs', () => {
 
   it('refuses a value of the wrong type, naming the input and why', () => {
     const run = table({ hitPolicy: 'first', ...bands });
-    expect(() => run({ age: 'thirty', level: 'gold' })).toThrow(/age \(applicant\.age\) expected a number, got the string "thirty"/);
+    expect(() => run({ age: 'thirty', level: 'gold' })).toThrow(/params\.applicant\.age \(input "age"\) expected a number, got the string "thirty"/);
     try {
       run({ age: 'thirty', level: 7 });
     } catch (error) {
       expect((error as EngineError).code).toBe('invalid_params');
-      expect((error as EngineError).problems.map((p) => p.field)).toEqual(['age', 'level']);
+      expect((error as EngineError).problems.map((p) => p.field)).toEqual(['params.applicant.age', 'params.applicant.level']);
     }
   });
 

@@ -1,50 +1,29 @@
 /**
- * Running a rule through the API: `test` tries the draft (or a named version)
- * and explains the answer with a trace; `execute` runs the latest published
- * version (or a named one) as a consumer would, and records the run when the
- * rule asks for it. Compiled versions are kept by the warm function
- * (./cache.ts); engine failures are thrown as they are, and get their status
- * in lib/http.
+ * Running a rule as a consumer does: the latest published version (or a
+ * named one), compiled from the prepared form kept with it (no FEEL parser in
+ * this function) and kept by the warm function (./cache.ts); the run is
+ * recorded when the rule asks for it. Engine failures are thrown as they are,
+ * and get their status in lib/http.
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
-import { errors } from '../http/errors.ts';
 import type { EntityRef, EntityStore, ExecutionStore } from '../store/types.ts';
 import { CompiledRuleCache } from './cache.ts';
 import { newExecutionId, recordExecution, ruleScopeOf } from './executions.ts';
-import { compileDraft, compileVersion, resolveVersion, type RunnableRule } from './load.ts';
-import type { ExecuteRuleRequest, TestRuleRequest } from './schema.ts';
+import { compileVersion, resolveVersion, type RunnableRule } from './load.ts';
+import type { ExecuteRuleRequest } from './schema.ts';
 
 const compiled = new CompiledRuleCache();
 
 /** A published version, compiled once per warm function: keyed by workspace, branch, rule, version and the rule's creation. */
-async function publishedVersion(store: EntityStore, ref: EntityRef, version?: string): Promise<RunnableRule> {
+export async function publishedVersion(store: EntityStore, ref: EntityRef, version?: string): Promise<RunnableRule> {
   const { label, createdAt } = await resolveVersion(store, ref, version);
   const key = [ref.workspaceId, ref.branch, ref.id, label, createdAt].join('\u0000');
   return compiled.get(key, () => compileVersion(store, ref, label));
 }
 
 /** Milliseconds to the microsecond, as measured around the evaluation alone (not the loading). */
-const elapsedSince = (start: number) => Math.round((performance.now() - start) * 1000) / 1000;
-
-/**
- * Evaluates the draft, or the named version, with a trace of every row or
- * entry. With `checksum`, refuses (409) when what would be tested is no
- * longer what the caller last read.
- */
-export async function testRule(store: EntityStore, ref: EntityRef, request: TestRuleRequest) {
-  let rule: RunnableRule;
-  if (request.version) rule = await publishedVersion(store, ref, request.version);
-  else {
-    const draft = await store.getEntity(ref);
-    if (!draft) throw errors.entityNotFound(ref.entityType, ref.id);
-    rule = await compileDraft(store, ref, draft);
-  }
-  if (request.checksum !== undefined && request.checksum !== rule.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
-  const start = performance.now();
-  const { output, trace } = evaluateRule(rule.rule, request.params, { trace: true });
-  return { output, trace, durationMs: elapsedSince(start) };
-}
+export const elapsedSince = (start: number) => Math.round((performance.now() - start) * 1000) / 1000;
 
 /**
  * Runs the latest published version, or the named one. Each run has an id;
