@@ -1,0 +1,104 @@
+/**
+ * Wall-clock time in an IANA time zone, as EventBridge Scheduler reads a cron
+ * schedule's fields there: a wall time the spring change skips never runs,
+ * and a wall time the autumn change repeats runs once, at its first
+ * occurrence (the earlier instant, still on summer time). AWS states the
+ * first two ("skipped", "runs only once"); the first occurrence is our
+ * reading of "once", and the one a run stays on when its time comes.
+ *
+ * Only the runtime's Intl data is used, so the offsets are those of the
+ * tz database Node carries.
+ */
+
+const minuteMs = 60_000;
+const dayMs = 86_400_000;
+
+/** How a name may be spelled: IANA names and aliases (Europe/Berlin, America/Argentina/Buenos_Aires, Etc/GMT+5, UTC); not offsets such as +01:00. */
+const zoneNamePattern = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9][A-Za-z0-9_+-]*)*$/;
+
+/** Scheduler's limit on ScheduleExpressionTimezone. */
+export const maxZoneNameLength = 50;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(zone: string): Intl.DateTimeFormat {
+  let format = formatters.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, format);
+  }
+  return format;
+}
+
+/**
+ * The name as the schedule keeps it, or why it is not a time zone. A name
+ * the runtime knows in another letter case takes its spelling
+ * ("europe/berlin" becomes "Europe/Berlin"); an alias stays as written
+ * ("US/Eastern" is not rewritten to "America/New_York"), since which alias
+ * Intl resolves to differs between Node versions.
+ */
+export function checkTimeZone(name: string): { zone: string } | { problem: string } {
+  if (name.length === 0 || name.length > maxZoneNameLength || !zoneNamePattern.test(name))
+    return { problem: `"${name}" is not an IANA time zone name such as "Europe/Berlin" or "UTC" (letters, digits, "/", "_", "+", "-", at most ${maxZoneNameLength} characters)` };
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return { problem: `"${name}" is not a time zone this service knows (an IANA name such as "Europe/Berlin" or "UTC")` };
+  }
+  return { zone: resolved !== name && resolved.toLowerCase() === name.toLowerCase() ? resolved : name };
+}
+
+/** The zone's offset from UTC at `instant`, in milliseconds (+3 600 000 for Berlin in winter). */
+export function offsetAt(zone: string, instant: number): number {
+  const parts: Record<string, number> = {};
+  for (const part of formatter(zone).formatToParts(new Date(instant))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The wall-clock time at `instant`, as milliseconds on a clock without time zones (the UTC fields of the result are the wall-clock fields). */
+export const wallClockAt = (zone: string, instant: number): number => instant + offsetAt(zone, instant);
+
+/**
+ * The instant a wall-clock time names in the zone: undefined when a change
+ * to summer time skips it, the first of the two when a change back repeats
+ * it. Assumes at most one offset change within a day either side, as every
+ * zone in use has it.
+ */
+export function instantOf(zone: string, wall: number): number | undefined {
+  const offsets = new Set([offsetAt(zone, wall - dayMs), offsetAt(zone, wall + dayMs)]);
+  let first: number | undefined;
+  for (const offset of offsets) {
+    const instant = wall - offset;
+    if (offsetAt(zone, instant) === offset && (first === undefined || instant < first)) first = instant;
+  }
+  return first;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** ISO 8601 with the zone's offset at that instant, to the second: 2026-03-30T02:30:00+02:00. */
+export function formatInZone(zone: string, instant: number): string {
+  const offset = offsetAt(zone, instant);
+  const wall = new Date(instant + offset);
+  const sign = offset < 0 ? '-' : '+';
+  const minutes = Math.abs(offset) / minuteMs;
+  return (
+    `${pad(wall.getUTCFullYear(), 4)}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}` +
+    `T${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}` +
+    `${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`
+  );
+}
+
+/** ISO 8601 in UTC to the second, as Scheduler writes <aws.scheduler.scheduled-time>: 2026-03-30T00:30:00Z. */
+export const formatUtc = (instant: number): string => new Date(instant).toISOString().replace(/\.\d{3}Z$/, 'Z');
