@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: bundle size and start-up of every function against a
- * DynamoDB-client-only floor, warm list latency against a bare query, the
+ * DynamoDB-client-only floor (the functions that run rules again in further
+ * passes), warm list latency against a bare query, warm execute latency
+ * against a bare GetItem and evaluation (execute-latency.ts), the
  * DynamoDB reads of a list call at growing sizes, and the time and DynamoDB
  * writes of remote pulls of 1,000 rules, and the rules engine's speed against
  * zen-engine and json-rules-engine (engine.ts; `npm run bench:engine` runs
@@ -21,6 +23,9 @@ import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';
 import { buildBundles, installedVersion, repoRoot } from './bundles.ts';
 import { capacityReplayer } from './capacity.ts';
 import { engineMarkdown, engineSummary, measureEngines } from './engine.ts';
+import { loadExecuteFunction } from './execute-call.ts';
+import { measureExecuteLatency } from './execute-latency.ts';
+import { ruleFunctionNames, ruleStartupPasses, type ExecuteSettings } from './execute-report.ts';
 import { loadListFunction } from './list-call.ts';
 import { measureListLatency, type LatencyFigures } from './list-latency.ts';
 import { measurePulls } from './pull.ts';
@@ -33,6 +38,8 @@ const startupRuns = 21;
 const latencySizes = [1_000, 10_000];
 const readSizes = [1_000, 10_000, 100_000];
 const latencyOptions = { warmup: 50, calls: 300, maxMs: 60_000 };
+/** More calls than the list's, as p99 is reported too: with 3 × 1,000 calls it is the 30th slowest. */
+const executeOptions: ExecuteSettings = { warmup: 100, calls: 1_000, maxMs: 60_000, passes: 3 };
 
 const started = new Date();
 const log = (message: string) => console.log(`[bench +${((Date.now() - started.getTime()) / 1000).toFixed(0)} s] ${message}`);
@@ -45,7 +52,16 @@ async function bundlesAndStartup() {
     log(`timing start-up: ${startupRuns} processes per bundle`);
     const samples = measureStartup([floor, ...functions].map((b) => b.file), startupRuns);
     const figures = (bundle: typeof floor) => ({ bundle, startupMs: samples.get(bundle.file)! });
-    return { floor: figures(floor), functions: functions.map(figures) };
+    // The functions that run rules again, alone with the floor, to see how far their ratios move from pass to pass.
+    const ruleBundles = ruleFunctionNames.map((name) => functions.find((f) => f.name === name) ?? floor);
+    if (ruleBundles.includes(floor)) throw new Error(`the route table has no function named ${ruleFunctionNames.filter((name) => !functions.some((f) => f.name === name)).join(', ')}`);
+    const passes: Record<string, number[]>[] = [];
+    for (let pass = 1; pass <= ruleStartupPasses; pass++) {
+      log(`timing start-up of the functions that run rules, pass ${pass} of ${ruleStartupPasses}: ${startupRuns} processes per bundle`);
+      const passSamples = measureStartup([floor, ...ruleBundles].map((b) => b.file), startupRuns);
+      passes.push(Object.fromEntries([floor, ...ruleBundles].map((b) => [b === floor ? 'floor' : b.name, passSamples.get(b.file)!])));
+    }
+    return { floor: figures(floor), functions: functions.map(figures), ruleFunctions: { floor, functions: ruleBundles, passes } };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
@@ -65,6 +81,7 @@ async function main() {
 
   const table = await startBenchTable();
   const list = await loadListFunction(table.apiKey);
+  const execute = await loadExecuteFunction(table.apiKey);
   // The figures are reported at this level; a logger made before it was set would log every call.
   if (logger.getLevelName() !== process.env.POWERTOOLS_LOG_LEVEL!.toUpperCase())
     throw new Error(`the functions log at ${logger.getLevelName()}, not ${process.env.POWERTOOLS_LOG_LEVEL}: the logger loaded before log-level.ts ran`);
@@ -72,6 +89,10 @@ async function main() {
   const meter = meterRequests(table.config.endpoint);
   const replayer = capacityReplayer(table.config.endpoint);
   try {
+    // Before any branch is loaded: the execute function's table holds only its rules, and the heap is small.
+    log('warm execute latency');
+    const executeFigures = await measureExecuteLatency(execute, table.store, table.config, meter, replayer, executeOptions, log);
+
     const loads = [];
     for (const entities of latencySizes) loads.push(await loadSize(table.store, entities));
 
@@ -104,7 +125,10 @@ async function main() {
         logLevel: process.env.POWERTOOLS_LOG_LEVEL!,
         directoryCacheTtl: process.env.DIRECTORY_CACHE_TTL_MS ? `${process.env.DIRECTORY_CACHE_TTL_MS} ms (DIRECTORY_CACHE_TTL_MS)` : '30 s (the default)',
       },
-      ...bundles,
+      floor: bundles.floor,
+      functions: bundles.functions,
+      ruleFunctions: bundles.ruleFunctions,
+      execute: { ...executeFigures, settings: executeOptions },
       loads,
       latency,
       reads,

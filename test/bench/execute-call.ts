@@ -1,0 +1,58 @@
+/**
+ * Invokes the execute function in this process, the way Lambda would: the API
+ * Gateway proxy event the local runtime builds for POST
+ * /dev/v1/rule/{entityId}/execute, and a Lambda context, straight into the
+ * handler (as list-call.ts does for the list function).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Envelope } from '../../lib/http/envelope.ts';
+import { lambdaContext, toProxyEvent } from '../../lib/local/proxy-event.ts';
+import { ruleRunRoutes } from '../../lib/rules/routes.ts';
+
+const route = ruleRunRoutes.executeRule;
+
+/** What the execute operation answers in `data`. */
+export interface ExecuteAnswer {
+  output: unknown;
+  version: string;
+  executionId: string;
+  durationMs: number;
+}
+
+/** The event for POST /dev/v1/rule/{ruleId}/execute with the benchmark's key and branch and a JSON body, as a client sends it. */
+export function executeEvent(apiKey: string, branch: string, ruleId: string, body: unknown): APIGatewayProxyEvent {
+  const url = new URL(`http://bench.local/dev/v1/rule/${ruleId}/execute`);
+  const payload = Buffer.from(JSON.stringify(body));
+  const request = {
+    rawHeaders: ['Host', 'bench.local', 'Content-Type', 'application/json', 'Content-Length', String(payload.length), 'Service-API-Key', apiKey, 'Service-Branch', branch],
+    httpVersion: '1.1',
+    socket: { remoteAddress: '127.0.0.1' },
+  } as unknown as IncomingMessage;
+  return toProxyEvent(request, url, route, { entityType: 'rule', entityId: ruleId }, payload);
+}
+
+export interface ExecuteFunction {
+  /** Builds the inputs of one call, outside any timing, and returns the call itself. */
+  prepare(branch: string, ruleId: string, params: Record<string, unknown>): () => Promise<ExecuteAnswer>;
+}
+
+/**
+ * Loads the execute function. Import it only after the table's environment is
+ * set (see startBenchTable) and the log level chosen, as for the list function.
+ */
+export async function loadExecuteFunction(apiKey: string): Promise<ExecuteFunction> {
+  const { handler } = await import('../../functions/execute-rule.ts');
+  const invoke = handler as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
+  return {
+    prepare(branch, ruleId, params) {
+      const event = executeEvent(apiKey, branch, ruleId, { params });
+      const context = lambdaContext(route);
+      return async () => {
+        const response = await invoke(event, context);
+        if (response.statusCode !== 200) throw new Error(`execute answered ${response.statusCode}: ${response.body}`);
+        return (JSON.parse(response.body) as Envelope).data as ExecuteAnswer;
+      };
+    },
+  };
+}

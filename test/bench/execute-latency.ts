@@ -1,0 +1,247 @@
+/**
+ * Warm latency of the execute function against its floor: what any
+ * implementation of the call must do, a GetItem of the rule's version item
+ * and the evaluation of the rule (and, for a rule whose executions are
+ * recorded, one PutItem of the execution). One published rule, the 20-row
+ * mixed decision table of the engine bench (engine.ts, table (a)), twice on
+ * its own branch: as is (executions not recorded, the default) and with
+ * `settings.recordExecutions: true`.
+ *
+ * Probes, all taking turns in one comparison (latency.ts), at three depths so
+ * that a gap can be put down to a layer: the whole function through the
+ * middleware stack (handler); the domain call it makes (`executeRule` on a
+ * store, no HTTP layer); the floor; and, to split the floor and the handler's
+ * own read, a bare GetItem of the version item alone and the store's read of
+ * the entity item (`store.getEntity`, what the warm function reads on every
+ * call to find the latest version).
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
+import type { EntityInput } from '../../lib/entities/schema.ts';
+import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
+import { executeRule } from '../../lib/rules/execute.ts';
+import { newExecutionId } from '../../lib/rules/executions.ts';
+import { unpackPrepared } from '../../lib/rules/prepared-form.ts';
+import { createDocumentClient, type DynamoConfig } from '../../lib/store/dynamo/client.ts';
+import { executionKey, versionKey } from '../../lib/store/keys.ts';
+import { tableDefinition } from '../../lib/store/table.ts';
+import { executionRetentionDays, type EntityRef, type Store } from '../../lib/store/types.ts';
+import { addBranch } from '../../lib/workspaces/admin.ts';
+import { workspaceId } from './bench-table.ts';
+import type { capacityReplayer } from './capacity.ts';
+import { benchTables, type Params } from './engine.ts';
+import type { ExecuteFunction } from './execute-call.ts';
+import { compareLatency, type LatencyOptions } from './latency.ts';
+import type { meterRequests } from './request-meter.ts';
+
+export const executeBranch = 'execute';
+const actor = 'bench';
+/** How many different params the calls cycle through. */
+const inputCount = 64;
+
+export type ExecuteProbe = 'handler' | 'executeRule' | 'floor' | 'versionGet' | 'entityRead' | 'handlerRecorded' | 'executeRuleRecorded' | 'floorRecorded';
+
+export interface ExecuteRequests {
+  /** Which rule: executions not recorded, or recorded. */
+  recorded: boolean;
+  requests: number;
+  operations: Record<string, number>;
+  responseBytes: number;
+  /** Of the reads only (the PutItem is not replayed). */
+  readCapacityUnits: number;
+}
+
+export interface ExecuteLatencyFigures {
+  rule: { title: string; rows: number; inputs: number; definitionBytes: number; versionItemBytes: number; entityItemBytes: number };
+  /** One record per pass; each pass is a full comparison (warm-up, then `calls` rounds). */
+  passes: Record<ExecuteProbe, number[]>[];
+  requests: ExecuteRequests[];
+  /** Microseconds per `evaluateRule` call alone on the same inputs (mean over a tight loop): the floor's CPU part. */
+  evaluateUs: number;
+}
+
+/** The same inputs as the engine bench draws for table (a): a seeded generator over each input's domain. */
+function inputsFor(candidate: (random: () => number) => Params, count: number): Params[] {
+  let a = 20_251_122;
+  const random = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return Array.from({ length: count }, () => candidate(random));
+}
+
+const itemBytes = (item: unknown) => Buffer.byteLength(JSON.stringify(item));
+
+/** Creates and publishes the rule (as the create and publish operations do, through the same domain calls); returns its ref. */
+async function publishRule(store: Store, input: EntityInput): Promise<EntityRef> {
+  const ref: EntityRef = { workspaceId, branch: executeBranch, entityType: 'rule', id: input.id };
+  const { saved } = await createEntity(store, ref, input as unknown as Record<string, unknown>, actor);
+  const published = await publishDraft(store, ref, { checksum: saved.checksum }, actor);
+  if (published.version !== 'v1') throw new Error(`publishing ${input.id} gave ${published.version}, not v1`);
+  return ref;
+}
+
+/**
+ * Publishes the two rules, checks every probe gives the same answers on
+ * every input, meters one warm call of each rule, and then runs `passes`
+ * comparisons.
+ */
+export async function measureExecuteLatency(
+  execute: ExecuteFunction,
+  store: Store,
+  config: DynamoConfig,
+  meter: ReturnType<typeof meterRequests>,
+  replayer: ReturnType<typeof capacityReplayer>,
+  options: LatencyOptions & { passes: number },
+  log: (message: string) => void,
+): Promise<ExecuteLatencyFigures> {
+  const spec = benchTables()[0]!;
+  await addBranch(store, workspaceId, executeBranch);
+  const base = { name: 'Execute bench: 20-row mixed table', description: 'Table (a) of the engine bench', type: 'decisionTable', tags: ['bench'] } as const;
+  const plain = await publishRule(store, { ...base, id: 'execute-plain', definition: spec.definition } as unknown as EntityInput);
+  const recorded = await publishRule(store, {
+    ...base,
+    id: 'execute-recorded',
+    definition: { ...spec.definition, settings: { recordExecutions: true } },
+  } as unknown as EntityInput);
+
+  const client = createDocumentClient(config);
+  try {
+    const getVersion = (ref: EntityRef) => new GetCommand({ TableName: config.tableName, Key: versionKey(ref, 'v1') });
+    const versionItem = (await client.send(getVersion(plain))).Item!;
+    // The floor evaluates the same compiled rule the function does: compiled once from the version's prepared form.
+    const compiled = compileRule(unpackPrepared(versionItem.prepared as string));
+    const inputs = inputsFor(spec.candidate, inputCount);
+
+    // The execution item as the store writes it (lib/store/dynamo/executions.ts), the output added in the timed call.
+    const { byName } = tableDefinition.indexes;
+    const executionItem = (ref: EntityRef, params: Params) => {
+      const startedAt = new Date();
+      const executionId = newExecutionId();
+      const key = executionKey({ workspaceId, branch: executeBranch, ruleId: ref.id }, startedAt.toISOString(), executionId);
+      const expires = new Date(startedAt.getTime() + executionRetentionDays * 24 * 3600 * 1000);
+      return {
+        startedAt,
+        item: {
+          ...key,
+          [byName.partitionKey]: key.PK,
+          [byName.sortKey]: key.SK,
+          executionId,
+          ruleId: ref.id,
+          version: 'v1',
+          trigger: 'api',
+          outcome: 'succeeded',
+          durationMs: 0.01,
+          startedAt: startedAt.toISOString(),
+          finishedAt: startedAt.toISOString(),
+          expiresAt: expires.toISOString(),
+          inputJson: JSON.stringify(params),
+          [tableDefinition.timeToLiveAttribute]: Math.floor(expires.getTime() / 1000),
+        } as Record<string, unknown>,
+      };
+    };
+
+    /** Each probe cycles through the inputs on its own counter; they are called equally often, so they see the same sequence. */
+    const cycling = (make: (params: Params) => () => Promise<unknown>) => {
+      let i = 0;
+      return () => make(inputs[i++ % inputs.length]!);
+    };
+    const floorCall = (ref: EntityRef) =>
+      cycling((params) => {
+        const command = getVersion(ref);
+        return async () => {
+          const { Item } = await client.send(command);
+          if (!Item) throw new Error('no version item');
+          return evaluateRule(compiled, params, { clock: new Date() }).output;
+        };
+      });
+    const probes: Record<ExecuteProbe, () => () => Promise<unknown>> = {
+      handler: cycling((params) => execute.prepare(executeBranch, plain.id, params)),
+      executeRule: cycling((params) => () => executeRule(store, plain, { params })),
+      floor: floorCall(plain),
+      versionGet: cycling(() => {
+        const command = getVersion(plain);
+        return async () => (await client.send(command)).Item;
+      }),
+      entityRead: cycling(() => () => store.getEntity(plain)),
+      handlerRecorded: cycling((params) => execute.prepare(executeBranch, recorded.id, params)),
+      executeRuleRecorded: cycling((params) => () => executeRule(store, recorded, { params })),
+      floorRecorded: cycling((params) => {
+        const get = getVersion(recorded);
+        const { startedAt, item } = executionItem(recorded, params);
+        return async () => {
+          const { Item } = await client.send(get);
+          if (!Item) throw new Error('no version item');
+          const { output } = evaluateRule(compiled, params, { clock: startedAt });
+          await client.send(new PutCommand({ TableName: config.tableName, Item: { ...item, outputJson: JSON.stringify(output) } }));
+          return output;
+        };
+      }),
+    };
+
+    // Same answers first: every probe that evaluates gives the same output on every input.
+    for (const params of inputs) {
+      const outputs = [
+        (await execute.prepare(executeBranch, plain.id, params)()).output,
+        (await executeRule(store, plain, { params })).output,
+        evaluateRule(compiled, params).output,
+        (await execute.prepare(executeBranch, recorded.id, params)()).output,
+      ];
+      if (new Set(outputs.map((o) => JSON.stringify(o))).size !== 1) throw new Error(`the probes answered differently on ${JSON.stringify(params)}: ${JSON.stringify(outputs)}`);
+    }
+
+    // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule).
+    const requests: ExecuteRequests[] = [];
+    for (const [ref, isRecorded] of [[plain, false], [recorded, true]] as const) {
+      const call = execute.prepare(executeBranch, ref.id, inputs[0]!);
+      await call();
+      meter.start();
+      await call();
+      const seen = meter.stop();
+      const operations: Record<string, number> = {};
+      for (const { operation } of seen) operations[operation] = (operations[operation] ?? 0) + 1;
+      const reads = seen.filter((r) => r.operation === 'GetItem' || r.operation === 'Query');
+      requests.push({
+        recorded: isRecorded,
+        requests: seen.length,
+        operations,
+        responseBytes: seen.reduce((sum, r) => sum + r.responseBytes, 0),
+        readCapacityUnits: (await replayer.costOf(reads)).capacityUnits,
+      });
+    }
+
+    // The evaluation alone, for the breakdown.
+    let sink = 0;
+    const loops = 20_000;
+    const started = performance.now();
+    for (let i = 0; i < loops; i++) sink += evaluateRule(compiled, inputs[i % inputs.length]!).output ? 1 : 0;
+    const evaluateUs = ((performance.now() - started) * 1000) / loops;
+    if (sink < 0) throw new Error('unreachable');
+
+    const passes: Record<ExecuteProbe, number[]>[] = [];
+    for (let pass = 1; pass <= options.passes; pass++) {
+      log(`  execute latency, pass ${pass} of ${options.passes}`);
+      passes.push(await compareLatency(probes, options));
+    }
+
+    const entityItem = await store.getEntity(plain);
+    return {
+      rule: {
+        title: spec.title,
+        rows: spec.definition.rules.length,
+        inputs: inputs.length,
+        definitionBytes: itemBytes(spec.definition),
+        versionItemBytes: itemBytes(versionItem),
+        entityItemBytes: itemBytes(entityItem),
+      },
+      passes,
+      requests,
+      evaluateUs,
+    };
+  } finally {
+    client.destroy();
+  }
+}
