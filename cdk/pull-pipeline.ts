@@ -10,6 +10,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { deadLetterAlarm, deadLetterQueue } from './dead-letters.ts';
 import { ServiceFunction } from './service-function.ts';
 
 /** Receives of a message before it moves to the dead-letter queue; the worker fails the task on the last. */
@@ -36,11 +37,7 @@ export class PullPipeline extends Construct {
   constructor(scope: Construct, id: string, props: PullPipelineProps) {
     super(scope, id);
 
-    this.deadLetters = new Queue(this, 'DeadLetters', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
+    this.deadLetters = deadLetterQueue(this, 'DeadLetters');
     this.queue = new Queue(this, 'Tasks', {
       // Longer than the worker may run, so a message is never handed to a second worker while the first still runs.
       visibilityTimeout: Duration.seconds(Math.ceil(workerTimeout.toSeconds() * 1.2)),
@@ -86,13 +83,6 @@ export class PullPipeline extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    new Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription: 'Pull task messages reached the dead-letter queue: their tasks failed after every retry',
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 0,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    deadLetterAlarm(this, 'DeadLetterAlarm', this.deadLetters, 'Pull task messages reached the dead-letter queue: their tasks failed after every retry');
   }
 }

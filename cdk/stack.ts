@@ -1,9 +1,9 @@
 /**
  * The service: the DynamoDB table, a function per route of `lib/http/routes.ts`
  * and the REST API in front of them. Later parts (queue and worker, KMS key,
- * scheduled sweeper) are added here with the same helpers: `ServiceFunction`
- * for a function, `grantTable` for its table access. Every alarm of the stack
- * notifies one topic (`./alarm-notifications.ts`).
+ * scheduled sweeper, rule schedules) are added here with the same helpers:
+ * `ServiceFunction` for a function, `grantTable` for its table access. Every
+ * alarm of the stack notifies one topic (`./alarm-notifications.ts`).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -17,6 +17,7 @@ import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';
 import { stackOutputs as outputNames } from './outputs.ts';
 import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi, throttling } from './rest-api.ts';
 import { PullPipeline } from './pull-pipeline.ts';
+import { RuleSchedules } from './rule-schedules.ts';
 import { ServiceFunction } from './service-function.ts';
 import { serviceTable } from './service-table.ts';
 
@@ -30,6 +31,7 @@ export class RulesServiceStack extends Stack {
   readonly table: Table;
   readonly credentialsKey: Key;
   readonly pull: PullPipeline;
+  readonly schedules: RuleSchedules;
   readonly api: RestApi;
   readonly alarms: AlarmNotifications;
   readonly serverErrorAlarm: Alarm;
@@ -52,6 +54,10 @@ export class RulesServiceStack extends Stack {
         this.grantTable(fn, needs.table);
         if (needs.key) this.grantCredentialsKey(fn, needs.key);
       },
+    });
+    this.schedules = new RuleSchedules(this, 'Schedules', {
+      environment: { TABLE_NAME: this.table.tableName },
+      grant: (fn, needs) => this.grantTable(fn, needs.table),
     });
     this.api = serviceRestApi(this, 'Api');
 
@@ -119,6 +125,7 @@ export class RulesServiceStack extends Stack {
         ...(route.tableAccess !== 'none' && { TABLE_NAME: this.table.tableName }),
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }),
         ...(route.queueAccess && { TASK_QUEUE_URL: this.pull.queue.queueUrl }),
+        ...(route.schedulerAccess && this.schedules.environment),
       },
       // Room for the outbound client's own 15 s limit, inside API Gateway's 29 s.
       ...(route.outbound && { timeout: Duration.seconds(20) }),
@@ -126,6 +133,7 @@ export class RulesServiceStack extends Stack {
     this.grantTable(fn, route.tableAccess);
     if (route.keyAccess) this.grantCredentialsKey(fn, route.keyAccess);
     if (route.queueAccess) this.pull.queue.grantSendMessages(fn.role);
+    if (route.schedulerAccess) this.schedules.grantScheduling(fn);
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }

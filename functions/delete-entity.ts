@@ -2,5 +2,6 @@ import { authoringRoutes } from '../lib/entities/authoring-routes.ts';
 import { deleteEntity } from '../lib/entities/authoring.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 import { entityRef } from '../lib/http/params.ts';
+import { schedulerFromEnv } from '../lib/schedules/aws-scheduler.ts';
 
-export const handler = endpoint(authoringRoutes.deleteEntity, async (call) => ({ data: await deleteEntity(call.store, entityRef(call)) }));
+export const handler = endpoint(authoringRoutes.deleteEntity, async (call) => ({ data: await deleteEntity(call.store, entityRef(call), schedulerFromEnv()) }));

@@ -50,6 +50,8 @@ export const authoringRoutes = {
     handler: 'delete-entity',
     summary: 'Delete a rule or workflow, with its versions',
     description:
-      "Deletes the draft and every published version; `deleted` says whether there was anything to delete, so deleting again answers 200 too. A rule's recorded executions stay until they expire.",
+      "Deletes the draft and every published version, and a rule's schedule first; `deleted` says whether there was anything to delete, so deleting again answers 200 too. A rule's recorded executions stay until they expire.",
+    // It deletes the rule's schedule.
+    schedulerAccess: true,
   },
 } satisfies Record<string, Route>;

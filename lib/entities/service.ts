@@ -12,9 +12,12 @@ import {
   RevisionConflict,
   describeRef,
   retryOnRevisionConflict,
+  ruleScopeOf,
   type EntityRef,
   type EntityStore,
+  type ScheduleStore,
   type StoredEntity,
+  type StoredRuleSchedule,
   type StoredVersion,
   type Warning,
 } from '../store/types.ts';
@@ -23,26 +26,33 @@ const recordOf = ({ id, name, description, type, status, version, tags, definiti
   id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt,
 });
 
+/** A rule's schedule as its get shows it: as stored, with its expression (its next runs are GET .../schedule's). */
+export type ScheduleSummary = Pick<StoredRuleSchedule, 'schedule' | 'expression'>;
+
 /**
  * The working copy, or with `version` that published snapshot. `detailed`
- * (the v1 form) adds the version history and audit fields.
+ * (the v1 form) adds the version history and audit fields, and a rule's
+ * schedule when it has one.
  */
 export async function getEntity(
-  store: EntityStore,
+  store: EntityStore & ScheduleStore,
   ref: EntityRef,
   options: { version?: string; detailed: boolean },
-): Promise<EntityRecord | (EntityDetail & { warnings: Warning[] })> {
-  const [entity, snapshot, versions] = await Promise.all([
+): Promise<EntityRecord | (EntityDetail & { warnings: Warning[]; schedule?: ScheduleSummary })> {
+  const [entity, snapshot, versions, schedule] = await Promise.all([
     store.getEntity(ref),
     options.version ? store.getVersion(ref, options.version) : undefined,
     options.detailed ? store.listVersions(ref) : undefined,
+    options.detailed && ref.entityType === 'rule' ? store.getSchedule(ruleScopeOf(ref)) : undefined,
   ]);
   if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
   if (options.version && !snapshot) throw errors.versionNotFound(ref.entityType, ref.id, options.version);
   const record = recordOf(snapshot ? { ...snapshot, createdAt: entity.createdAt, status: 'published' } : entity);
   if (!options.detailed) return record;
   const { createdBy, updatedBy, revision } = entity;
-  return { ...record, createdBy, updatedBy, revision, versions: versions ?? [], warnings: (snapshot ?? entity).warnings ?? [] };
+  // One being deleted is gone for readers, as GET .../schedule has it.
+  const shown = schedule && schedule.state !== 'deleting' && { schedule: schedule.schedule, expression: schedule.expression };
+  return { ...record, createdBy, updatedBy, revision, versions: versions ?? [], warnings: (snapshot ?? entity).warnings ?? [], ...(shown && { schedule: shown }) };
 }
 
 /**

@@ -72,6 +72,10 @@ export const errors = {
   ruleReferenceCycle: (message: string) => new ApiError(409, 'rule_reference_cycle', message),
   ruleReferencesTooMany: (message: string) => new ApiError(409, 'rule_reference_limit', message),
   evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
+  scheduleNotSupported: () =>
+    new ApiError(400, 'schedule_not_supported', 'Only rules are scheduled: a workflow has no schedule. Schedule the rules it runs, under /dev/v1/rule/{id}/schedule.'),
+  scheduleNotFound: (id: string) =>
+    new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
   credentialNotFound: (id: string) => new ApiError(404, 'credential_not_found', `The workspace has no credential "${id}".`),
   credentialNameTaken: (name: string) =>
     new ApiError(409, 'credential_name_taken', `Another credential of the workspace is named "${name}": choose another name, or change that credential.`),

@@ -31,6 +31,12 @@ export function ruleRef(call: Call<unknown>): EntityRef {
   return entityRef(call);
 }
 
+/** What the schedule operations address: a rule; a workflow is refused as such (schedule_not_supported), before any read. */
+export function scheduleRef(call: Call<unknown>): EntityRef {
+  if (entityTypeParam(call.path.entityType) === 'workflow') throw errors.scheduleNotSupported();
+  return entityRef(call);
+}
+
 export const credentialIdParam = (call: Call<unknown>) => call.path.credentialId ?? '';
 
 /** Who a write is by, in the audit fields: the API key that made it. */

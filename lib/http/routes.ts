@@ -15,6 +15,7 @@ import { entityRoutes } from '../entities/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
 import { ruleRunRoutes } from '../rules/routes.ts';
+import { scheduleRoutes } from '../schedules/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -43,11 +44,13 @@ export interface Route {
   outbound?: boolean;
   /** Whether it queues pull tasks. */
   queueAccess?: 'send';
+  /** Whether it creates, replaces or deletes rule schedules in EventBridge Scheduler (lib/schedules): the stack grants it that on its own schedule groups, and names the schedules' target. */
+  schedulerAccess?: boolean;
   /** Errors carry `data` {} (null for 401) instead of details, as spec 7 has it for the pull. */
   bareErrors?: boolean;
 }
 
-const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...ruleRunRoutes };
+const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...ruleRunRoutes, ...scheduleRoutes };
 
 export const routes = { ...entityAreaRoutes, ...credentialRoutes, ...pullRoutes, ...contractRoutes };
 
@@ -55,7 +58,7 @@ export const routes = { ...entityAreaRoutes, ...credentialRoutes, ...pullRoutes,
 export const areas = [
   {
     name: 'Rules and workflows',
-    description: 'The rules and workflows of a workspace branch: read, write and publish them, test and execute rules, and list their executions.',
+    description: 'The rules and workflows of a workspace branch: read, write and publish them, test, execute and schedule rules, and list their executions.',
     routes: entityAreaRoutes,
   },
   { name: 'Credentials', description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.', routes: credentialRoutes },

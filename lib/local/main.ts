@@ -1,6 +1,7 @@
 /**
- * `npm start`: embedded DynamoDB, the table, the demo workspace, and the API
- * on http://127.0.0.1:$PORT, all in one process.
+ * `npm start`: embedded DynamoDB, the table, the demo workspace, the API on
+ * http://127.0.0.1:$PORT, and the queue and scheduler behind it, all in one
+ * process.
  */
 import { defaultLocalEndpoint } from '../cli/target.ts';
 import { demoApiKey } from './seed.ts';
@@ -34,6 +35,7 @@ Rules service (local) listening on ${runtime.url}
   demo workspace:    demo (branches main, staging), pulling from ${runtime.gitUrl}/demo.git
   API key:           ${runtime.apiKey}
   OpenAPI:           ${runtime.url}/openapi.json
+  rule schedules:    run in this process (EventBridge Scheduler's API on ${runtime.scheduler.endpoint.endpoint})
 
 Try:
   curl -s -H 'Service-API-Key: ${runtime.apiKey}' '${runtime.url}/dev/v1/rule?pageSize=5'

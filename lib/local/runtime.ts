@@ -1,7 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStore } from '../store/index.ts';
+import { schedulerFor } from '../schedules/aws-scheduler.ts';
+import { createLocalScheduler } from '../schedules/local-scheduler.ts';
+import { startSchedulerEndpoint } from '../schedules/scheduler-endpoint.ts';
+import { deploymentOf, type RuleScheduler } from '../schedules/scheduler.ts';
+import { createStore, type Store } from '../store/index.ts';
 import { ensureTable } from '../store/dynamo/create-table.ts';
 import { startEmbeddedDynamo } from './embedded-dynamo.ts';
 import { startGitServer } from './git-server.ts';
@@ -27,12 +31,27 @@ export interface LocalRuntimeOptions {
   visibilityTimeoutMs?: number;
   /** The first retry's delay, doubled for each further one. */
   retryBaseSeconds?: number;
+  /** The clock schedules fire by (epoch ms): tests set one just before a minute, so that a schedule fires without waiting for it. */
+  schedulerNow?: () => number;
 }
 
 const worker = { handler: 'pull-worker' };
 const sweeper = { handler: 'pull-sweeper' };
+const scheduledRun = { handler: 'run-scheduled-rule' };
+/** What the stack gives the schedule functions; here only names: the local scheduler calls the scheduled-run function itself. */
+const localScheduleTarget = {
+  SCHEDULE_TARGET_ARN: `arn:aws:lambda:local:000000000000:function:local-${scheduledRun.handler}`,
+  SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
+  SCHEDULE_DLQ_ARN: 'arn:aws:sqs:local:000000000000:schedule-dead-letters',
+};
 const maxReceiveCount = 3;
 const sweepEveryMs = 60_000;
+
+/** Sends every stored schedule (but those being deleted) to the scheduler, as it was deployed before. */
+async function redeploySchedules(store: Store, scheduler: RuleScheduler) {
+  for (const { scope, schedule } of await store.scanSchedules())
+    if (schedule.state !== 'deleting') await scheduler.putSchedule(deploymentOf(scope, schedule));
+}
 
 /**
  * The whole service in this process. The functions read their configuration
@@ -46,6 +65,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     maxReceiveCount,
   });
   const sqs = await startLocalSqs(queue);
+  // Schedules saved through the API go through the real Scheduler client to this endpoint, which fires them in-process.
+  const localScheduler = createLocalScheduler({
+    onRun: async (event) => (await handlerOf(scheduledRun))(event, lambdaContext(scheduledRun, 60_000), () => undefined),
+    ...(options.schedulerNow && { now: options.schedulerNow }),
+  });
+  const scheduler = await startSchedulerEndpoint({ scheduler: localScheduler, ...(options.schedulerNow && { now: options.schedulerNow }) });
   const git = await listenOn(options.gitPort ?? 0, (port) => startGitServer({ root: join(dataDir, 'git'), port }));
   const dynamo = await listenOn(options.dynamoPort ?? 0, (port) => startEmbeddedDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }));
   const config = { tableName: localTableName, endpoint: dynamo.endpoint };
@@ -55,6 +80,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     // Kept beside the data it protects, so credentials stored in DATA_DIR open after a restart.
     CREDENTIALS_KEY_FILE: process.env.CREDENTIALS_KEY_FILE ?? join(dataDir, 'credentials.key'),
     TASK_QUEUE_URL: sqs.queueUrl,
+    SCHEDULER_ENDPOINT: scheduler.endpoint,
+    ...localScheduleTarget,
     SQS_ENDPOINT: sqs.endpoint,
     MAX_RECEIVE_COUNT: String(maxReceiveCount),
     PULL_RETRY_BASE_SECONDS: String(options.retryBaseSeconds ?? 1),
@@ -66,6 +93,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const store = createStore(config);
   const { apiKey } = options.seed === false ? { apiKey: '' } : await seedDemo(store, { apiKey: options.apiKey });
   if (options.seed !== false) await seedDemoRemote(store, join(dataDir, 'git'), git.url);
+  // Schedules kept in DATA_DIR from an earlier start: the table has them, the local scheduler (in memory) not yet.
+  if (options.dataDir) await redeploySchedules(store, schedulerFor({ ...localScheduleTarget, SCHEDULER_ENDPOINT: scheduler.endpoint }));
   const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port }));
   // What the stack's schedule does on AWS.
   const sweeping = setInterval(() => void handlerOf(sweeper).then((sweep) => sweep({}, lambdaContext(sweeper), () => undefined)), sweepEveryMs);
@@ -78,12 +107,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     dynamoEndpoint: dynamo.endpoint,
     gitUrl: git.url,
     queue,
+    /** The Scheduler endpoint (its `requests` are what the functions sent) and the scheduler it feeds. */
+    scheduler: { endpoint: scheduler, local: localScheduler },
     async close() {
       clearInterval(sweeping);
       queue.close();
+      localScheduler.close();
       await api.close();
-      await Promise.all([sqs.close(), git.close()]);
-      await queue.idle().catch(() => undefined);
+      await Promise.all([sqs.close(), git.close(), scheduler.close()]);
+      await Promise.all([queue.idle().catch(() => undefined), localScheduler.idle()]);
       await dynamo.close();
     },
   };

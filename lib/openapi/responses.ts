@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/schema.ts';
 import type { routes } from '../http/routes.ts';
+import { scheduleUnits } from '../schedules/spec.ts';
 
 const timestamp = z.string().datetime();
 
@@ -89,8 +90,9 @@ const durationMs = z.number().describe('milliseconds the evaluation took (loadin
 const executionSchema = z.object({
   executionId: z.string(),
   ruleId: z.string(),
-  version: z.string(),
+  version: z.string().describe("the version that ran; empty when none could (a scheduled run of a rule deleted or not published)"),
   trigger: z.enum(['api', 'schedule']),
+  scheduledTime: timestamp.optional().describe('a scheduled run: when it was due (its params are the schedule\'s inputParam, its clock this time)'),
   outcome: z.enum(['succeeded', 'failed']),
   input: z.unknown().describe('the params as given'),
   output: z.unknown().optional().describe("the rule's answer; absent when it failed or was too large to keep"),
@@ -101,6 +103,31 @@ const executionSchema = z.object({
   finishedAt: timestamp,
   expiresAt: timestamp.describe('when the record is deleted'),
 });
+
+const storedScheduleSchema = z
+  .object({
+    unit: z.enum(scheduleUnits),
+    isEnabled: z.boolean(),
+    startAt: z.string().optional().describe('as sent'),
+    endAt: z.string().optional().describe('as sent'),
+    timezone: z.string().describe('the IANA time zone the spec is read in'),
+    spec: z.object({ minute: z.string(), hour: z.string(), dayOfMonth: z.string(), month: z.string(), dayOfWeek: z.string() }).describe('the cron fields, defaults of the unit applied'),
+    inputParam: z.record(z.string(), z.unknown()).describe("the rule's params for every run"),
+  })
+  .describe('the schedule as stored: the body with every default applied');
+const scheduleExpressionSchema = z.string().describe('the cron expression as EventBridge Scheduler is sent it, read in the timezone: cron(0 9 ? * MON-FRI *)');
+const scheduleViewSchema = z.object({
+  schedule: storedScheduleSchema,
+  expression: scheduleExpressionSchema,
+  nextRuns: z
+    .array(z.object({ local: z.string().datetime({ offset: true }).describe("in the schedule's time zone, with its offset then"), utc: timestamp }))
+    .describe('the next three runs; none while the schedule is disabled'),
+});
+/** What a save with isDelete answers. */
+const scheduleDeletedSchema = z.union([
+  z.object({ deleted: z.literal(true), schedule: storedScheduleSchema, expression: scheduleExpressionSchema }).describe('the schedule deleted'),
+  z.object({ deleted: z.literal(false) }).describe('there was no schedule to delete'),
+]);
 
 const openApiSchema = z
   .looseObject({
@@ -119,7 +146,15 @@ const openApiSchema = z
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
   listEntitiesLegacy: { data: z.array(entitySummarySchema) },
-  getEntity: { data: entityDetailSchema.extend({ warnings: z.array(findingSchema).describe("the analysis the last save stored (empty when the writer did not analyse it: import, pull)") }) },
+  getEntity: {
+    data: entityDetailSchema.extend({
+      warnings: z.array(findingSchema).describe('the analysis the last save stored (empty when the writer did not analyse it: import, pull)'),
+      schedule: z
+        .object({ schedule: storedScheduleSchema, expression: scheduleExpressionSchema })
+        .optional()
+        .describe("a rule's schedule, when it has one (its next runs: getSchedule)"),
+    }),
+  },
   createEntity: { data: savedSchema, created: true },
   updateEntity: { data: savedSchema },
   publishEntity: { data: z.object({ id: z.string(), version: z.string(), checksum: z.string() }), created: true },
@@ -128,6 +163,9 @@ export const responses = {
   executeRule: { data: z.object({ output: z.unknown(), version: z.string(), executionId: z.string().describe('listed by listExecutions when the rule records executions'), durationMs }) },
   listExecutions: { data: z.array(executionSchema) },
   getEntityLegacy: { data: entityRecordSchema },
+  saveSchedule: { data: z.union([scheduleViewSchema, scheduleDeletedSchema]) },
+  saveScheduleLegacy: { data: z.union([scheduleViewSchema, scheduleDeletedSchema]) },
+  getSchedule: { data: scheduleViewSchema },
   createCredential: { data: credentialSchema, created: true },
   listCredentials: { data: z.array(credentialSchema) },
   getCredential: { data: credentialSchema },

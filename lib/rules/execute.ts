@@ -7,9 +7,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
-import type { EntityRef, EntityStore, ExecutionStore } from '../store/types.ts';
+import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore } from '../store/types.ts';
 import { CompiledRuleCache } from './cache.ts';
-import { newExecutionId, recordExecution, ruleScopeOf } from './executions.ts';
+import { newExecutionId, recordExecution } from './executions.ts';
 import { compileVersion, resolveVersion, type RunnableRule } from './load.ts';
 import type { ExecuteRuleRequest } from './schema.ts';
 
@@ -25,6 +25,20 @@ export async function publishedVersion(store: EntityStore, ref: EntityRef, versi
 /** Milliseconds to the microsecond, as measured around the evaluation alone (not the loading). */
 export const elapsedSince = (start: number) => Math.round((performance.now() - start) * 1000) / 1000;
 
+/** What one evaluation gave: the answer, or the engine's failure; with the time the evaluation alone took. */
+export type Evaluation = ({ output: unknown } | { error: EngineError }) & { durationMs: number };
+
+/** Evaluates a compiled rule on params as of `clock`. Failures other than the engine's (bugs) are thrown. */
+export function evaluateTimed(rule: RunnableRule, params: unknown, clock: Date): Evaluation {
+  const start = performance.now();
+  try {
+    return { output: evaluateRule(rule.rule, params, { clock }).output, durationMs: elapsedSince(start) };
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    return { error, durationMs: elapsedSince(start) };
+  }
+}
+
 /**
  * Runs the latest published version, or the named one. Each run has an id;
  * when the rule's settings ask for it, the run is recorded under that id,
@@ -33,14 +47,8 @@ export const elapsedSince = (start: number) => Math.round((performance.now() - s
 export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: ExecuteRuleRequest) {
   const rule = await publishedVersion(store, ref, request.version);
   const run = { executionId: newExecutionId(), version: rule.version, trigger: 'api' as const, input: request.params, startedAt: new Date() };
-  const start = performance.now();
-  try {
-    const { output } = evaluateRule(rule.rule, request.params, { clock: run.startedAt });
-    const durationMs = elapsedSince(start);
-    if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), { ...run, durationMs }, { output });
-    return { output, version: rule.version, executionId: run.executionId, durationMs };
-  } catch (error) {
-    if (error instanceof EngineError && rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), { ...run, durationMs: elapsedSince(start) }, { error });
-    throw error;
-  }
+  const result = evaluateTimed(rule, request.params, run.startedAt);
+  if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), { ...run, durationMs: result.durationMs }, result);
+  if ('error' in result) throw result.error;
+  return { output: result.output, version: rule.version, executionId: run.executionId, durationMs: result.durationMs };
 }

@@ -157,31 +157,34 @@ export function createAwsScheduler(options: AwsSchedulerOptions): RuleScheduler 
   };
 }
 
-let fromEnv: RuleScheduler | undefined;
-
 /**
- * From the function's environment: SCHEDULE_TARGET_ARN (the scheduled-run
+ * From a function's environment: SCHEDULE_TARGET_ARN (the scheduled-run
  * function), SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN, SCHEDULE_GROUP_PREFIX
  * (optional); SCHEDULER_ENDPOINT points the client at the local runtime's
  * Scheduler endpoint.
  */
+export function schedulerFor(env: NodeJS.ProcessEnv): RuleScheduler {
+  const need = (name: string) => {
+    const value = env[name];
+    if (!value) throw new Error(`${name} is not set`);
+    return value;
+  };
+  const client = new SchedulerClient(
+    env.SCHEDULER_ENDPOINT
+      ? { endpoint: env.SCHEDULER_ENDPOINT, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {},
+  );
+  return createAwsScheduler({
+    client,
+    target: { functionArn: need('SCHEDULE_TARGET_ARN'), roleArn: need('SCHEDULER_ROLE_ARN'), deadLetterArn: need('SCHEDULE_DLQ_ARN') },
+    ...(env.SCHEDULE_GROUP_PREFIX && { groupPrefix: env.SCHEDULE_GROUP_PREFIX }),
+  });
+}
+
+let fromEnv: RuleScheduler | undefined;
+
+/** The function's scheduler (schedulerFor its environment), made on first use and kept by the warm function. */
 export function schedulerFromEnv(env: NodeJS.ProcessEnv = process.env): RuleScheduler {
-  if (!fromEnv) {
-    const need = (name: string) => {
-      const value = env[name];
-      if (!value) throw new Error(`${name} is not set`);
-      return value;
-    };
-    const client = new SchedulerClient(
-      env.SCHEDULER_ENDPOINT
-        ? { endpoint: env.SCHEDULER_ENDPOINT, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {},
-    );
-    fromEnv = createAwsScheduler({
-      client,
-      target: { functionArn: need('SCHEDULE_TARGET_ARN'), roleArn: need('SCHEDULER_ROLE_ARN'), deadLetterArn: need('SCHEDULE_DLQ_ARN') },
-      ...(env.SCHEDULE_GROUP_PREFIX && { groupPrefix: env.SCHEDULE_GROUP_PREFIX }),
-    });
-  }
+  fromEnv ??= schedulerFor(env);
   return fromEnv;
 }

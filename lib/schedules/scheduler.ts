@@ -141,6 +141,10 @@ export function checkGroupPrefix(prefix: string): string {
   return prefix;
 }
 
+/** The group prefix of a deployment (a stack) by its name: the name when it is one, else a readable cut of it and 8 hex digits of its hash. */
+export const groupPrefixFor = (deploymentName: string): string =>
+  prefixPattern.test(deploymentName) ? deploymentName : `${cut(deploymentName, 11)}-${hash(deploymentName).slice(0, 8)}`;
+
 const escapeId = (id: string) =>
   id.replace(/[^0-9A-Za-z.-]/gu, (c) => [...Buffer.from(c, 'utf8')].map((b) => `_${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 const cut = (id: string, length: number) => id.replace(/[^0-9A-Za-z-]/g, '-').slice(0, length);

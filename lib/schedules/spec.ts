@@ -26,6 +26,7 @@
  */
 import * as z from 'zod/mini';
 import { cronFieldNames, maxExpressionLength, maxFieldLength, monthsWithoutDays, parseField, runTimes, toSchedulerExpression, type CronFieldName, type CronFields, type CronPlan } from './cron.ts';
+import { jsonBoundsProblem } from '../http/json-bounds.ts';
 import { checkTimeZone, formatInZone, formatUtc, maxZoneNameLength } from './zone.ts';
 
 export const scheduleUnits = ['minute', 'hour', 'day', 'week', 'month'] as const;
@@ -49,10 +50,15 @@ const dateTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\
 const firstYear = 1970;
 const lastYear = 2199;
 
-const strict = <S extends z.core.$ZodLooseShape>(shape: S, what: string) =>
-  z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : `must be ${what}`),
-  });
+/** Strict (/dev/v1): a field it does not know is refused by name. Lenient (the legacy path): such fields are ignored. */
+export type BodyMode = 'strict' | 'lenient';
+
+const object = <S extends z.core.$ZodLooseShape>(mode: BodyMode, shape: S, what: string) =>
+  mode === 'strict'
+    ? z.strictObject(shape, {
+        error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : `must be ${what}`),
+      })
+    : z.object(shape, { error: `must be ${what}` });
 
 const specField = z.nullish(
   z.string({ error: 'must be a string such as "5", "*/15", "1-5", "1,15" or "MON-FRI"' }).check(
@@ -60,58 +66,68 @@ const specField = z.nullish(
   ),
 );
 
-const dateTime = z.nullish(
-  z.string({ error: 'must be an ISO 8601 date and time with an offset, such as 2026-04-01T09:00:00+02:00' }).check(
-    z.maxLength(40, { error: 'must be at most 40 characters' }),
-  ),
-);
-
-function jsonProblem(value: unknown): string | undefined {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length) {
-    const [item, depth] = pending.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > inputParamBounds.maxDepth) return `nests deeper than ${inputParamBounds.maxDepth} levels`;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
-  }
-  const bytes = Buffer.byteLength(JSON.stringify(value));
-  return bytes > inputParamBounds.maxBytes ? `is ${bytes} bytes as JSON, more than the ${inputParamBounds.maxBytes} allowed` : undefined;
-}
+const dateTime = () =>
+  z.nullish(
+    z.string({ error: 'must be an ISO 8601 date and time with an offset, such as 2026-04-01T09:00:00+02:00' }).check(
+      z.maxLength(40, { error: 'must be at most 40 characters' }),
+    ),
+  );
 
 /**
- * The body of a schedule save. Strict: a field it does not know is refused
- * by name. Optional fields may also be null (as not sent).
+ * The body of a schedule save, strict or lenient (see BodyMode). Optional
+ * fields may also be null (as not sent).
  */
-export const scheduleBodySchema = strict(
-  {
-    /** Required unless isDelete is true. */
-    unit: z.nullish(z.enum(scheduleUnits, { error: 'must be minute, hour, day, week or month' })),
-    isEnabled: z._default(z.boolean({ error: 'must be true or false' }), true),
-    isDelete: z._default(z.boolean({ error: 'must be true or false' }), false),
-    startAt: dateTime,
-    endAt: dateTime,
-    timezone: z.nullish(
-      z.string({ error: 'must be an IANA time zone name such as "Europe/Berlin"' }).check(
-        z.maxLength(maxZoneNameLength, { error: `must be at most ${maxZoneNameLength} characters` }),
-      ),
-    ),
-    spec: z.nullish(
-      strict(
-        { minute: specField, hour: specField, dayOfMonth: specField, month: specField, dayOfWeek: specField },
-        'an object of minute, hour, dayOfMonth, month and dayOfWeek',
-      ),
-    ),
-    inputParam: z.nullish(
-      z.record(z.string(), z.unknown(), { error: 'must be a JSON object (the rule\'s params for each run)' }).check(
-        z.superRefine((value, ctx) => {
-          const problem = jsonProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+const scheduleBody = (mode: BodyMode) =>
+  object(
+    mode,
+    {
+      unit: z
+        .nullish(z.enum(scheduleUnits, { error: 'must be minute, hour, day, week or month' }))
+        .register(z.globalRegistry, { description: 'how often it runs; required unless isDelete is true' }),
+      isEnabled: z
+        ._default(z.boolean({ error: 'must be true or false' }), true)
+        .register(z.globalRegistry, { description: 'false keeps the schedule without running it' }),
+      isDelete: z
+        ._default(z.boolean({ error: 'must be true or false' }), false)
+        .register(z.globalRegistry, { description: 'true deletes the schedule (the other fields are then not used)' }),
+      startAt: dateTime().register(z.globalRegistry, { description: 'no run before it' }),
+      endAt: dateTime().register(z.globalRegistry, { description: 'no run at or after it' }),
+      timezone: z
+        .nullish(
+          z.string({ error: 'must be an IANA time zone name such as "Europe/Berlin"' }).check(
+            z.maxLength(maxZoneNameLength, { error: `must be at most ${maxZoneNameLength} characters` }),
+          ),
+        )
+        .register(z.globalRegistry, { description: "the IANA time zone the spec is read in; the rule's settings.timezone when absent, else UTC" }),
+      spec: z
+        .nullish(
+          object(
+            mode,
+            { minute: specField, hour: specField, dayOfMonth: specField, month: specField, dayOfWeek: specField },
+            'an object of minute, hour, dayOfMonth, month and dayOfWeek',
+          ),
+        )
+        .register(z.globalRegistry, {
+          description: 'cron fields over what the unit implies (an hour schedule with minute "30" runs at :30 every hour); restrict dayOfMonth or dayOfWeek, not both',
         }),
-      ),
-    ),
-  },
-  'a JSON object',
-);
+      inputParam: z
+        .nullish(
+          z.record(z.string(), z.unknown(), { error: 'must be a JSON object (the rule\'s params for each run)' }).check(
+            z.superRefine((value, ctx) => {
+              const problem = jsonBoundsProblem(value, inputParamBounds);
+              if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+            }),
+          ),
+        )
+        .register(z.globalRegistry, {
+          description: `the rule's params for every run, checked against its declared inputs when saved; {} when absent (at most ${inputParamBounds.maxBytes} bytes as JSON, nested at most ${inputParamBounds.maxDepth} levels)`,
+        }),
+    },
+    'a JSON object',
+  );
+
+export const scheduleBodySchema = scheduleBody('strict');
+export const legacyScheduleBodySchema = scheduleBody('lenient');
 export type ScheduleBody = z.output<typeof scheduleBodySchema>;
 
 /** What is stored for a rule's schedule on a branch: the body with every default applied, in a fixed key order. */

@@ -50,6 +50,11 @@ export const executionKey = (scope: RuleScope, startedAt: string, executionId: s
   SK: timeSortKey(startedAt, executionId),
 });
 
+/** A branch's rule schedules, one item per rule (its id after `R:`). */
+export const schedulesPrefix = 'SCHED:';
+export const schedulesPartition = (workspaceId: string, branch: string) => `${schedulesPrefix}${workspaceId}:${branch}`;
+export const scheduleKey = (scope: RuleScope): ItemKey => ({ PK: schedulesPartition(scope.workspaceId, scope.branch), SK: `R:${scope.ruleId}` });
+
 /** A workspace's credentials and the claims on their names share one partition. */
 export const credentialsPartition = (workspaceId: string) => `CREDS:${workspaceId}`;
 export const credentialPrefix = 'C:';

@@ -5,6 +5,7 @@
  */
 import type { SealedSecret } from '../credentials/sealing.ts';
 import type { Audit, EntityKind, EntityRecord, EntityStatus, EntityType, VersionInfo } from '../entities/schema.ts';
+import type { StoredSchedule } from '../schedules/spec.ts';
 
 export interface Workspace {
   id: string;
@@ -134,13 +135,18 @@ export interface RuleScope {
   ruleId: string;
 }
 
+/** The rule an entity reference names, for what is kept per rule (executions, schedule). */
+export const ruleScopeOf = (ref: EntityRef): RuleScope => ({ workspaceId: ref.workspaceId, branch: ref.branch, ruleId: ref.id });
+
 /** One run of a rule, as recorded (spec: executions). */
 export interface Execution {
   executionId: string;
   ruleId: string;
   version: string;
-  /** What started it: an API call, or (later) its schedule. */
+  /** What started it: an API call, or its schedule. */
   trigger: 'api' | 'schedule';
+  /** A scheduled run's due time (ISO 8601 UTC, to the second): it keys the record, so a second delivery of the run records nothing. */
+  scheduledTime?: string;
   outcome: 'succeeded' | 'failed';
   /** The params as given. */
   input: unknown;
@@ -161,10 +167,45 @@ export interface Execution {
 export const executionRetentionDays = 30;
 
 export interface ExecutionStore {
-  /** Records an execution, with the time it will be kept until; returns the record. */
-  putExecution(scope: RuleScope, execution: Omit<Execution, 'expiresAt'>): Promise<Execution>;
+  /**
+   * Records an execution, with the time it will be kept until; returns the
+   * record. With `once`, only if no execution of the same key (start time,
+   * or scheduled time, and id) is recorded: undefined when one is.
+   */
+  putExecution(scope: RuleScope, execution: Omit<Execution, 'expiresAt'>, options?: { once?: boolean }): Promise<Execution | undefined>;
   /** One page of a rule's executions not yet expired at `now`, newest first, with their total. */
   listExecutions(scope: RuleScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
+}
+
+/**
+ * A rule's schedule on a branch as stored: what the last save asked for, and
+ * how far the scheduler is known to follow it. Every write sets a state
+ * other than `deployed` first, and the scheduler is called after it, so a
+ * schedule the scheduler may hold is never missing from the store.
+ */
+export interface StoredRuleSchedule {
+  schedule: StoredSchedule;
+  /** As EventBridge Scheduler is sent it. */
+  expression: string;
+  /**
+   * `deployed`: the scheduler holds it as stored. `pending`: saved, and the
+   * scheduler may not hold it yet (the next save sends it again).
+   * `deleting`: a delete began, and the scheduler may still hold it.
+   */
+  state: 'pending' | 'deployed' | 'deleting';
+  revision: number;
+  updatedAt: string;
+}
+
+export interface ScheduleStore {
+  /** Read consistently: a save compares with what is stored. */
+  getSchedule(scope: RuleScope): Promise<StoredRuleSchedule | undefined>;
+  /** Writes if the stored revision is still `expectedRevision` (0: none stored); RevisionConflict otherwise. */
+  putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number): Promise<void>;
+  /** Deletes if the stored revision is still `expectedRevision`; RevisionConflict otherwise. */
+  deleteSchedule(scope: RuleScope, expectedRevision: number): Promise<void>;
+  /** Every stored schedule, by a Scan of the whole table: for the local runtime's restart only, never a function's. */
+  scanSchedules(): Promise<{ scope: RuleScope; schedule: StoredRuleSchedule }[]>;
 }
 
 export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
@@ -236,7 +277,7 @@ export interface TaskStore {
   releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
 }
 
-export type Store = DirectoryStore & EntityStore & CredentialStore & TaskStore & ExecutionStore;
+export type Store = DirectoryStore & EntityStore & CredentialStore & TaskStore & ExecutionStore & ScheduleStore;
 
 export class RevisionConflict extends Error {
   /** `what`: the item that changed, as people name it ("rule shipping-cost"). */

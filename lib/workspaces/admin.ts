@@ -3,7 +3,8 @@ import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
 import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
 import { isValidBranchName } from './branch-name.ts';
 
-const workspaceIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** What a workspace id may be: it is part of keys and of schedule group names. */
+export const workspaceIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const now = () => new Date().toISOString();
 

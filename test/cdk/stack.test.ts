@@ -78,8 +78,8 @@ const functionOf = (route: Route) => stack.routeFunctions.get(route.operationId)
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per route', () => {
-    // One per route, plus the pull worker and sweeper.
-    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 2);
+    // One per route, plus the pull worker and sweeper, and the scheduled-run function.
+    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 3);
     for (const route of routeList) {
       const fn = functionOf(route);
       expect(fn, route.operationId).toBeDefined();
@@ -99,6 +99,8 @@ describe('functions', () => {
         // The key's ARN, never a secret: only the functions that seal or open values get it.
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
         ...(route.queueAccess && { TASK_QUEUE_URL: { Ref: logicalId(stack.pull.queue) } }),
+        // The schedules' target, the role Scheduler assumes and the dead-letter queue (test/cdk/schedules.test.ts).
+        ...(route.schedulerAccess && stack.resolve(stack.schedules.environment)),
       });
       expect(resources[logicalId(fn.logGroup)]!.Properties.RetentionInDays).toBeGreaterThan(0);
     }
@@ -281,9 +283,9 @@ describe('alarms', () => {
 
   it('sends every alarm of the stack, on ALARM and on OK, to the topic', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    // The pull backlog and dead-letter alarms, and the stage's server errors.
+    // The pull backlog and dead-letter alarms, the schedules' dead-letter alarm, and the stage's server errors.
     expect(alarms.map(([id]) => id).sort()).toEqual(
-      [stack.serverErrorAlarm, stack.pull.node.findChild('BacklogAlarm'), stack.pull.node.findChild('DeadLetterAlarm')].map(logicalId).sort(),
+      [stack.serverErrorAlarm, stack.pull.node.findChild('BacklogAlarm'), stack.pull.node.findChild('DeadLetterAlarm'), stack.schedules.deadLetterAlarm].map(logicalId).sort(),
     );
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);

@@ -139,6 +139,18 @@ describe('authoring', () => {
     expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'fee' })).toBeUndefined();
   });
 
+  it("refuses to delete a rule that has a schedule, which only the API can remove, and changes nothing", async () => {
+    await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json'));
+    const scope = { workspaceId: 'acme', branch: 'trunk', ruleId: 'fee' };
+    const schedule = { unit: 'day' as const, isEnabled: true, timezone: 'UTC', spec: { minute: '0', hour: '0', dayOfMonth: '*', month: '*', dayOfWeek: '*' }, inputParam: {} };
+    await store.putSchedule(scope, { schedule, expression: 'cron(0 0 * * ? *)', state: 'deployed', revision: 1, updatedAt: new Date().toISOString() }, 0);
+    await expect(cli('rule', 'delete', 'acme', 'trunk', 'fee')).rejects.toThrow(/has a schedule on trunk, which only the API can remove/);
+    expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'fee' })).toBeDefined();
+    expect(await store.getSchedule(scope)).toMatchObject({ state: 'deployed' });
+    await store.deleteSchedule(scope, 1);
+    expect(JSON.parse(await cli('rule', 'delete', 'acme', 'trunk', 'fee'))).toEqual({ id: 'fee', deleted: true });
+  });
+
   it('does the same for workflows, and refuses unknown branches', async () => {
     writeFileSync(join(dir, 'flow.json'), JSON.stringify(workflow('cli-flow', 'CLI flow')));
     expect(JSON.parse(await cli('workflow', 'create', 'acme', 'trunk', join(dir, 'flow.json')))).toMatchObject({ id: 'cli-flow' });

@@ -40,6 +40,22 @@ export const parcelFee = (id: string, overrides: Json = {}): Json => ({
   },
 });
 
+/**
+ * A parcel fee by date whose rows overlap from 1 June 2025 under unique:
+ * date cells are beyond the publish-time overlap check, so it publishes, and
+ * fails to answer (evaluation_failed) for a day from then on.
+ */
+export const overlappingByDate = (id: string): Json =>
+  parcelFee(id, {
+    parameters: [{ name: 'day', type: 'date' }],
+    inputs: [{ id: 'day', expression: 'day', type: 'date' }],
+    rules: [
+      { id: 'winter', when: ['>= date("2025-01-01")'], then: [1] },
+      { id: 'summer', when: ['>= date("2025-06-01")'], then: [2] },
+    ],
+    tests: [],
+  });
+
 export const simple = (id: string, definition: Json): Json => ({ id, name: `Simple ${id}`, type: 'simpleRule', definition });
 
 export const ruleSetOf = (id: string, rules: Json[], extra: Json = {}): Json => ({ id, name: `Set ${id}`, type: 'ruleSet', definition: { strategy: 'allMatch', rules, ...extra } });

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceWithKey } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';
-import { errorsOf, fieldsOf, parcelFee, ruleSetOf, rulesClient, simple, type Json } from '../helpers/rules.ts';
+import { errorsOf, fieldsOf, overlappingByDate, parcelFee, ruleSetOf, rulesClient, simple, type Json } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 
 const t = useRuntime();
@@ -104,16 +104,7 @@ describe('execute', () => {
 
   it('answers 422 evaluation_failed naming the rows when two match under unique', async () => {
     // Date cells are beyond the publish-time overlap check, so the overlap shows at run time.
-    const byDate = parcelFee('by-date', {
-      parameters: [{ name: 'day', type: 'date' }],
-      inputs: [{ id: 'day', expression: 'day', type: 'date' }],
-      rules: [
-        { id: 'winter', when: ['>= date("2025-01-01")'], then: [1] },
-        { id: 'summer', when: ['>= date("2025-06-01")'], then: [2] },
-      ],
-      tests: [],
-    });
-    await rules.published(byDate);
+    await rules.published(overlappingByDate('by-date'));
     expect((await rules.execute('by-date', { params: { day: '2025-02-01' } })).body.data.output).toEqual({ fee: 1 });
     const response = await rules.execute('by-date', { params: { day: '2025-07-01' } });
     expectFailure(response, 422, 'evaluation_failed', {});

@@ -1,7 +1,8 @@
 /**
  * The execute function compiles published versions from the prepared form
  * kept with them, so its bundle must not hold the FEEL parser (about 75 KB
- * and 10 ms of start-up). Bundled here as the stack bundles it.
+ * and 10 ms of start-up), nor must the scheduled-run function's. Bundled
+ * here as the stack bundles it.
  */
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,17 @@ describe('function bundles', () => {
     const inputs = await bundle('functions/execute-rule.ts');
     expect(inputs).toContain('lib/engine/compile.ts');
     expect(inputs.filter((i) => /lezer|engine\/feel\/parse\.ts|engine\/authoring\.ts/.test(i))).toEqual([]);
+  });
+
+  it('run-scheduled-rule, which loads and compiles as execute does, holds the engine but not the FEEL parser', async () => {
+    const inputs = await bundle('functions/run-scheduled-rule.ts');
+    expect(inputs).toContain('lib/engine/compile.ts');
+    expect(inputs).toContain('lib/rules/load.ts');
+    expect(inputs.filter((i) => /lezer|engine\/feel\/parse\.ts|engine\/authoring\.ts|client-scheduler|croner/.test(i))).toEqual([]);
+  });
+
+  it('get-entity, which shows a rule\'s stored schedule, holds neither the cron library nor the Scheduler client', async () => {
+    expect((await bundle('functions/get-entity.ts')).filter((i) => /croner|client-scheduler|lib\/schedules\//.test(i))).toEqual([]);
   });
 
   it('test-rule, which prepares drafts, does hold it', async () => {

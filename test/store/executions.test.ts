@@ -39,7 +39,7 @@ const listed = (pageNo: number, pageSize: number) => store.listExecutions(scope,
 
 it('keeps what was recorded, with the time it expires', async () => {
   const recorded = await store.putExecution({ ...scope, ruleId: 'kept' }, execution(7, now));
-  expect(recorded.expiresAt).toBe(new Date(now + 30 * day).toISOString());
+  expect(recorded?.expiresAt).toBe(new Date(now + 30 * day).toISOString());
   const { items } = await store.listExecutions({ ...scope, ruleId: 'kept' }, { pageNo: 1, pageSize: 10 }, new Date(now).toISOString());
   expect(items).toEqual([recorded]);
 });

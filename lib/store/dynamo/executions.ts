@@ -2,13 +2,16 @@
  * Rule executions: one item each in the rule's execution partition, sorted by
  * start time, kept for a fixed time by the table's time to live. Reads leave
  * out what has expired but is not deleted yet (DynamoDB deletes within days,
- * not at once), by key, so no filter reads it. Counting and skipping to a deep
+ * not at once), by key, so no filter reads it. A scheduled run is keyed by
+ * its scheduled time instead of its start, so that a second delivery of the
+ * same run finds the first one's key taken. Counting and skipping to a deep
  * page read the compact index entries (keys and the version only), never the
  * recorded input and output.
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { executionKey, executionPartition } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
+import { unlessConditionFails } from './expressions.ts';
 import { executionRetentionDays, type Execution, type ExecutionStore, type Page, type RuleScope } from '../types.ts';
 import { TableClient, type Item } from './table-client.ts';
 
@@ -16,11 +19,16 @@ const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
 
 const { byName: countIndex } = tableDefinition.indexes;
 
-const plainFields = ['executionId', 'ruleId', 'version', 'trigger', 'outcome', 'outputOmitted', 'error', 'durationMs', 'startedAt', 'finishedAt', 'expiresAt'] as const;
+const plainFields = [
+  'executionId', 'ruleId', 'version', 'trigger', 'scheduledTime', 'outcome', 'outputOmitted', 'error', 'durationMs', 'startedAt', 'finishedAt', 'expiresAt',
+] as const;
+
+/** The time that orders an execution in its partition: when it was due (a scheduled run), else when it started; ISO 8601 with milliseconds either way. */
+const keyTime = (execution: Execution) => (execution.scheduledTime ? new Date(execution.scheduledTime).toISOString() : execution.startedAt);
 
 /** Input and output are kept as JSON text: any JSON a caller sent stores as it came (DynamoDB numbers have a narrower range). */
 function toItem(scope: RuleScope, execution: Execution): Item {
-  const key = executionKey(scope, execution.startedAt, execution.executionId);
+  const key = executionKey(scope, keyTime(execution), execution.executionId);
   return {
     ...key,
     [countIndex.partitionKey]: key.PK,
@@ -40,10 +48,10 @@ function fromItem(item: Item): Execution {
 }
 
 export class DynamoExecutionStore extends TableClient implements ExecutionStore {
-  async putExecution(scope: RuleScope, recorded: Omit<Execution, 'expiresAt'>) {
+  async putExecution(scope: RuleScope, recorded: Omit<Execution, 'expiresAt'>, options: { once?: boolean } = {}) {
     const execution: Execution = { ...recorded, expiresAt: new Date(Date.parse(recorded.startedAt) + retentionMs).toISOString() };
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, execution) }));
-    return execution;
+    const put = new PutCommand({ TableName: this.tableName, Item: toItem(scope, execution), ...(options.once && { ConditionExpression: 'attribute_not_exists(PK)' }) });
+    return (await unlessConditionFails(this.client.send(put))) && execution;
   }
 
   async listExecutions(scope: RuleScope, { pageNo, pageSize }: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>> {

@@ -1,0 +1,82 @@
+/**
+ * Rule schedules: one item per rule and branch in the branch's schedule
+ * partition, written on condition of the revision read, so two saves never
+ * overwrite each other unseen. inputParam is kept as JSON text, as execution
+ * params are: any JSON a caller sent stores as it came.
+ */
+import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoredSchedule } from '../../schedules/spec.ts';
+import { scheduleKey, schedulesPrefix } from '../keys.ts';
+import { RevisionConflict, type RuleScope, type ScheduleStore, type StoredRuleSchedule } from '../types.ts';
+import { isConditionFailure } from './expressions.ts';
+import { TableClient, type Item } from './table-client.ts';
+
+const describe = (scope: RuleScope) => `schedule of rule ${scope.ruleId} on ${scope.branch}`;
+
+function toItem(scope: RuleScope, { schedule: { inputParam, ...schedule }, expression, state, revision, updatedAt }: StoredRuleSchedule): Item {
+  return { ...scheduleKey(scope), ruleId: scope.ruleId, schedule, inputParamJson: JSON.stringify(inputParam), expression, state, revision, updatedAt };
+}
+
+/** The rule an item is the schedule of: its partition names the workspace and the branch (neither holds ":"). */
+function scopeOf(item: Item): RuleScope {
+  const [, workspaceId, branch] = /^SCHED:([^:]+):(.+)$/.exec(item.PK as string)!;
+  return { workspaceId: workspaceId!, branch: branch!, ruleId: item.ruleId as string };
+}
+
+function fromItem(item: Item): StoredRuleSchedule {
+  const { unit, isEnabled, startAt, endAt, timezone, spec } = item.schedule as Omit<StoredSchedule, 'inputParam'>;
+  // In the key order a save makes, so that the stored schedule and a new one compare as JSON.
+  const schedule: StoredSchedule = {
+    unit,
+    isEnabled,
+    ...(startAt && { startAt }),
+    ...(endAt && { endAt }),
+    timezone,
+    spec: { minute: spec.minute, hour: spec.hour, dayOfMonth: spec.dayOfMonth, month: spec.month, dayOfWeek: spec.dayOfWeek },
+    inputParam: JSON.parse(item.inputParamJson as string) as Record<string, unknown>,
+  };
+  return { schedule, expression: item.expression as string, state: item.state as StoredRuleSchedule['state'], revision: item.revision as number, updatedAt: item.updatedAt as string };
+}
+
+/** The condition that the item is at `expectedRevision` (0: absent). */
+const atRevision = (expectedRevision: number) =>
+  expectedRevision === 0
+    ? { ConditionExpression: 'attribute_not_exists(PK)' }
+    : { ConditionExpression: 'revision = :expected', ExpressionAttributeValues: { ':expected': expectedRevision } };
+
+async function conditionally(scope: RuleScope, write: Promise<unknown>) {
+  try {
+    await write;
+  } catch (error) {
+    if (isConditionFailure(error)) throw new RevisionConflict(describe(scope));
+    throw error;
+  }
+}
+
+export class DynamoScheduleStore extends TableClient implements ScheduleStore {
+  async getSchedule(scope: RuleScope) {
+    const item = await this.get(scheduleKey(scope), undefined, true);
+    return item && fromItem(item);
+  }
+
+  async putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number) {
+    await conditionally(scope, this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) })));
+  }
+
+  async scanSchedules() {
+    const found: { scope: RuleScope; schedule: StoredRuleSchedule }[] = [];
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new ScanCommand({ TableName: this.tableName, FilterExpression: 'begins_with(PK, :prefix)', ExpressionAttributeValues: { ':prefix': schedulesPrefix }, ExclusiveStartKey }),
+      );
+      for (const item of page.Items ?? []) found.push({ scope: scopeOf(item), schedule: fromItem(item) });
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return found;
+  }
+
+  async deleteSchedule(scope: RuleScope, expectedRevision: number) {
+    await conditionally(scope, this.client.send(new DeleteCommand({ TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) })));
+  }
+}
