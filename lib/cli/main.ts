@@ -5,7 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEntity, deleteEntity, publishDraft, updateEntity } from '../entities/authoring.ts';
+import { createEntity, publishDraft, updateEntity } from '../entities/authoring.ts';
+import { deleteEntity } from '../entities/delete.ts';
 import { ImportRejected, importEntities } from '../entities/import.ts';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';

@@ -13,9 +13,7 @@ import { errors, type FieldIssue } from '../http/errors.ts';
 import { fieldIssues } from '../http/input.ts';
 import { compileDraft } from '../rules/draft.ts';
 import { packPrepared } from '../rules/prepared-form.ts';
-import type { RuleScheduler } from '../schedules/scheduler.ts';
-import { deleteRuleSchedule } from '../schedules/sync.ts';
-import { ruleScopeOf, type EntityRef, type EntityScope, type EntityStore, type ScheduleStore, type StoredEntity, type Warning } from '../store/types.ts';
+import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
 import { entityTypeOf, isRuleKind, ruleKinds, type EntityType } from './kinds.ts';
 import { entityInputSchema, type EntityInput } from './schema.ts';
@@ -114,17 +112,4 @@ export function publishDraft(store: EntityStore, ref: EntityRef, request: { chec
     // Kept with the version, so that executing it needs no parser.
     return { prepared: packPrepared(prepared) };
   });
-}
-
-/**
- * Deletes an entity and its published versions, and a rule's schedule
- * first; deleting again changes nothing. Its executions expire as they
- * would. Without a scheduler (the CLI), a rule that has a schedule is
- * refused (SchedulerUnavailable).
- */
-export async function deleteEntity(store: EntityStore & ScheduleStore, ref: EntityRef, scheduler?: RuleScheduler) {
-  // The schedule, then versions: a delete that stops half way leaves a visible rule to delete again, never a schedule running a rule that is gone, nor versions a new entity of the same id would collide with.
-  if (ref.entityType === 'rule') await deleteRuleSchedule(store, scheduler, ruleScopeOf(ref));
-  await store.deleteVersions(ref);
-  return { id: ref.id, deleted: await store.deleteEntity(ref) };
 }

@@ -15,7 +15,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { ZenEngine, type ZenDecision } from '@gorules/zen-engine';
+import { loadZenEngine, zenVersion, type ZenDecision } from './zen-engine.ts';
 import { Engine as RulesEngine, type NestedCondition, type RuleProperties } from 'json-rules-engine';
 import { compileRule, evaluateRule, type CompiledRule } from '../../lib/engine/compile.ts';
 import type { DecisionTableDefinition } from '../../lib/engine/definitions.ts';
@@ -568,6 +568,7 @@ async function installed(name: string): Promise<string> {
 export async function measureEngines(log: (message: string) => void = console.log): Promise<EngineFigures> {
   const startedAt = new Date();
   const loadBefore = loadavg();
+  const { ZenEngine } = loadZenEngine();
   const zen = new ZenEngine();
   const workloads: WorkloadFigures[] = [];
   const compile: CompileFigures[] = [];
@@ -661,7 +662,7 @@ export async function measureEngines(log: (message: string) => void = console.lo
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
     machine: `Node ${process.version}, ${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
-    versions: `@gorules/zen-engine ${await installed('@gorules/zen-engine')}, json-rules-engine ${await installed('json-rules-engine')}`,
+    versions: `@gorules/zen-engine ${zenVersion} (fetched by the bench), json-rules-engine ${await installed('json-rules-engine')}`,
     timerOverhead: await timerOverhead(),
     load: { before: loadBefore, after: loadavg() },
     workloads,

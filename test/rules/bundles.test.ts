@@ -30,6 +30,10 @@ describe('function bundles', () => {
     expect((await bundle('functions/get-entity.ts')).filter((i) => /croner|client-scheduler|lib\/schedules\//.test(i))).toEqual([]);
   });
 
+  it('delete-entity holds neither the FEEL parser nor the full zod of the record schema', async () => {
+    expect((await bundle('functions/delete-entity.ts')).filter((i) => /lezer|engine\/feel\/parse|engine\/authoring|zod\/v4\/classic/.test(i))).toEqual([]);
+  });
+
   it('test-rule, which prepares drafts, does hold it', async () => {
     expect((await bundle('functions/test-rule.ts')).some((i) => i.includes('lezer-feel'))).toBe(true);
   });
