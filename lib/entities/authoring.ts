@@ -16,7 +16,8 @@ import { packPrepared } from '../rules/prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
 import { entityTypeOf, isRuleKind, ruleKinds, type EntityType } from './kinds.ts';
-import { entityInputSchema, type EntityInput } from './schema.ts';
+import { safeParse } from 'zod/mini';
+import { definitionSchemas, entityInputSchema, type EntityInput } from './schema.ts';
 import { publishEntity, saveEntity, type PublishResult } from './service.ts';
 
 /** What a save answers: enough to edit again (the checksum) and what it should look at. */
@@ -29,8 +30,6 @@ export interface Saved {
 /** Warnings kept with a working copy at most; a table with more says how many it left out. */
 export const maxWarningsKept = 50;
 
-
-const definitionSchemas = new Map(entityInputSchema.options.map((option) => [option.shape.type.value as string, option.shape.definition]));
 
 function keptWarnings(warnings: Warning[]): Warning[] {
   if (warnings.length <= maxWarningsKept) return warnings;
@@ -48,11 +47,11 @@ export function validateRecord(entityType: EntityType, candidate: Record<string,
   const parsed = entityInputSchema.safeParse(candidate);
   const issues: FieldIssue[] = parsed.success ? [] : fieldIssues(parsed.error.issues, 'body');
   const kind = String(candidate.type);
-  if (definitionSchemas.has(kind) && entityTypeOf(kind as EntityInput['type']) !== entityType)
+  if (Object.hasOwn(definitionSchemas, kind) && entityTypeOf(kind as EntityInput['type']) !== entityType)
     issues.push({ in: 'body', field: 'type', message: `must be ${entityType === 'rule' ? ruleKinds.join(', ') : 'workflow'} for a ${entityType}` });
   let warnings: Warning[] = [];
   if (isRuleKind(kind)) {
-    const definition = parsed.success ? { success: true as const, data: parsed.data.definition } : definitionSchemas.get(kind)!.safeParse(candidate.definition);
+    const definition = parsed.success ? { success: true as const, data: parsed.data.definition } : safeParse(definitionSchemas[kind], candidate.definition);
     if (definition.success) {
       const check = checkRule({ kind, definition: definition.data } as RuleDefinition);
       issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));

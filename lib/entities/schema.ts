@@ -1,187 +1,206 @@
 /**
- * Rule and workflow records: one set of zod schemas validates imported and
- * pulled files, types the domain and store, and feeds the OpenAPI document.
+ * What an import, a pulled file or an authoring request holds for a rule or
+ * workflow: one set of schemas validates them all and types the domain. In
+ * zod/mini, as every function's request schemas are, so that the authoring
+ * and pull functions do not bundle the full zod (the records the API serves
+ * are described in `./records.ts`). zod/mini carries no messages of its own:
+ * the English locale is loaded here, so that every issue says what is wrong.
  */
-import { z } from 'zod';
-import { noControlCharacters } from '../http/patterns.ts';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts';
 import { feelLimits } from '../engine/feel/limits.ts';
-import { entityIdPattern, entityStatuses, versionLabelPattern, workflowKind } from './kinds.ts';
+import { noControlCharacters } from '../http/patterns.ts';
+import { entityIdPattern, versionLabelPattern, workflowKind } from './kinds.ts';
 
 export * from './kinds.ts';
+export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
+
+z.config(en());
 
 const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
 
-export const entityIdSchema = z
-  .string()
-  .regex(entityIdPattern, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters');
+const entityId = z.string().check(z.regex(entityIdPattern, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters'));
 
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
-const text = (max: number) =>
-  z.string().max(max).regex(noControlCharacters, 'must not contain control characters');
+const text = (max: number, min = 0) =>
+  z.string().check(...(min ? [z.minLength(min)] : []), z.maxLength(max), z.regex(noControlCharacters, 'must not contain control characters'));
 
 /** FEEL text: an expression (a condition, an input column, a computed output) or a cell's unary tests. */
-const expression = z.string().min(1).max(feelLimits.maxLength);
+const expression = z.string().check(z.minLength(1), z.maxLength(feelLimits.maxLength));
 const valueType = z.enum(valueTypes);
 
-/** A name a rule gives a value (an output, a declared input): no dots, so paths stay unambiguous, and no prototype names. */
+/** A name a rule gives a value (an output, a declared input): no prototype names. */
 const valueName = z
   .string()
-  .min(1)
-  .max(200)
-  .regex(noControlCharacters, 'must not contain control characters')
-  .refine((name) => !reservedNames.has(name), 'must not be __proto__, constructor or prototype');
+  .check(
+    z.minLength(1),
+    z.maxLength(200),
+    z.regex(noControlCharacters, 'must not contain control characters'),
+    z.refine((name) => !reservedNames.has(name), 'must not be __proto__, constructor or prototype'),
+  );
 
 /** An output entry: a number, boolean or null as it is; a string is FEEL, so a string literal is written in quotes ("gold"). */
-const outputEntry = z.union([z.string().max(feelLimits.maxLength), z.number(), z.boolean(), z.null()]);
+const outputEntry = z.union([z.string().check(z.maxLength(feelLimits.maxLength)), z.number(), z.boolean(), z.null()]);
 
 /** The rule's inputs (its params), with types: checked and converted on the way in; FEEL may then name only these. */
-const parameters = z
-  .array(z.strictObject({ name: valueName.refine((n) => !n.includes('.'), 'must not contain "."'), type: valueType }))
-  .max(100)
-  .optional();
+const parameters = z.optional(
+  z
+    .array(z.strictObject({ name: valueName.check(z.refine((n) => !n.includes('.'), 'must not contain "."')), type: valueType }))
+    .check(z.maxLength(100)),
+);
 
 /** Named cases: publishing runs them all and refuses when one fails. */
-const testCases = z
-  .array(z.strictObject({ name: text(200).min(1), params: z.record(z.string(), z.unknown()), expected: z.unknown() }))
-  .max(100)
-  .optional();
+const testCases = z.optional(z.array(z.strictObject({ name: text(200, 1), params: z.record(z.string(), z.unknown()), expected: z.unknown() })).check(z.maxLength(100)));
 
-const settings = z
-  .strictObject({
+const settings = z.optional(
+  z.strictObject({
     /** Record API executions of this rule (scheduled runs are always recorded). */
-    recordExecutions: z.boolean().optional(),
+    recordExecutions: z.optional(z.boolean()),
     /** IANA time zone of the rule's schedule. */
-    timezone: z.string().max(64).optional(),
-  })
-  .optional();
+    timezone: z.optional(z.string().check(z.maxLength(64))),
+  }),
+);
 
 const ruleCommon = { parameters, tests: testCases, settings };
 
 const decisionTable = z
   .strictObject({
-    hitPolicy: z.enum(hitPolicies).default('first'),
-    aggregation: z.enum(aggregations).optional(),
-    inputs: z.array(z.strictObject({ id: entityIdSchema, label: text(200).optional(), expression, type: valueType })).min(1).max(50),
+    hitPolicy: z._default(z.enum(hitPolicies), 'first'),
+    aggregation: z.optional(z.enum(aggregations)),
+    inputs: z.array(z.strictObject({ id: entityId, label: z.optional(text(200)), expression, type: valueType })).check(z.minLength(1), z.maxLength(50)),
     outputs: z
       .array(
         z.strictObject({
-          id: entityIdSchema,
-          label: text(200).optional(),
+          id: entityId,
+          label: z.optional(text(200)),
           name: valueName,
           type: valueType,
           /** DMN output values: their order ranks rows for the priority and outputOrder hit policies. */
-          allowedValues: z.array(z.union([z.string().max(1000), z.number(), z.boolean()])).min(1).max(1000).optional(),
+          allowedValues: z.optional(z.array(z.union([z.string().check(z.maxLength(1000)), z.number(), z.boolean()])).check(z.minLength(1), z.maxLength(1000))),
           /** Used when no row matches (DMN's default output entry). */
-          default: outputEntry.optional(),
+          default: z.optional(outputEntry),
         }),
       )
-      .min(1)
-      .max(50),
+      .check(z.minLength(1), z.maxLength(50)),
     rules: z
       .array(
         z.strictObject({
-          id: entityIdSchema.optional(),
-          description: text(1000).optional(),
+          id: z.optional(entityId),
+          description: z.optional(text(1000)),
           /** One cell of FEEL unary tests per input: "-" or empty for any value. */
-          when: z.array(z.string().max(feelLimits.maxLength)),
+          when: z.array(z.string().check(z.maxLength(feelLimits.maxLength))),
           /** One entry per output. */
           then: z.array(outputEntry),
         }),
       )
-      .max(10_000),
+      .check(z.maxLength(10_000)),
     ...ruleCommon,
   })
-  .superRefine((table, ctx) => {
-    table.rules.forEach((row, i) => {
-      if (row.when.length !== table.inputs.length)
-        ctx.addIssue({ code: 'custom', path: ['rules', i, 'when'], message: `needs ${table.inputs.length} entries, one per input` });
-      if (row.then.length !== table.outputs.length)
-        ctx.addIssue({ code: 'custom', path: ['rules', i, 'then'], message: `needs ${table.outputs.length} entries, one per output` });
-    });
-  });
+  .check(
+    z.superRefine((table, ctx) => {
+      table.rules.forEach((row, i) => {
+        if (row.when.length !== table.inputs.length)
+          ctx.addIssue({ code: 'custom', path: ['rules', i, 'when'], message: `needs ${table.inputs.length} entries, one per input`, input: row.when });
+        if (row.then.length !== table.outputs.length)
+          ctx.addIssue({ code: 'custom', path: ['rules', i, 'then'], message: `needs ${table.outputs.length} entries, one per output`, input: row.then });
+      });
+    }),
+  );
+
+const priority = z._default(z.int(), 0);
 
 const inlineEntry = z.strictObject({
-  id: entityIdSchema,
-  description: text(1000).optional(),
+  id: entityId,
+  description: z.optional(text(1000)),
   /** Higher runs first; equal priorities keep list order. */
-  priority: z.number().int().default(0),
+  priority,
   when: expression,
   /** `set` is a dotted path into the outputs (risk.flags.velocity). */
-  then: z.array(z.strictObject({ set: z.string().min(1).max(200).refine((path) => path.split('.').every((part) => part && !reservedNames.has(part)), 'must be a dotted path of names'), value: outputEntry })).min(1),
+  then: z
+    .array(
+      z.strictObject({
+        set: z.string().check(
+          z.minLength(1),
+          z.maxLength(200),
+          z.refine((path) => path.split('.').every((part) => part && !reservedNames.has(part)), 'must be a dotted path of names'),
+        ),
+        value: outputEntry,
+      }),
+    )
+    .check(z.minLength(1)),
 });
 
 const referenceEntry = z.strictObject({
-  id: entityIdSchema,
-  description: text(1000).optional(),
-  priority: z.number().int().default(0),
+  id: entityId,
+  description: z.optional(text(1000)),
+  priority,
   /** Another rule of the branch, run with the params and the outputs so far. */
-  ruleId: entityIdSchema,
+  ruleId: entityId,
   /** Pinned to a published version; the latest published one when absent. */
-  version: z.string().regex(versionLabelPattern, 'must be a version label such as v1').optional(),
+  version: z.optional(z.string().check(z.regex(versionLabelPattern, 'must be a version label such as v1'))),
 });
 
 const ruleSet = z.strictObject({
-  strategy: z.enum(['firstMatch', 'allMatch']).default('allMatch'),
-  rules: z.array(z.union([referenceEntry, inlineEntry])).min(1).max(10_000),
+  strategy: z._default(z.enum(['firstMatch', 'allMatch']), 'allMatch'),
+  rules: z.array(z.union([referenceEntry, inlineEntry])).check(z.minLength(1), z.maxLength(10_000)),
   ...ruleCommon,
 });
 
 const simpleRule = z.strictObject({
   when: expression,
   then: z.record(valueName, outputEntry),
-  otherwise: z.record(valueName, outputEntry).optional(),
+  otherwise: z.optional(z.record(valueName, outputEntry)),
   ...ruleCommon,
 });
 
 const step = z.discriminatedUnion('kind', [
-  z.object({ id: entityIdSchema, kind: z.literal('rule'), ruleId: entityIdSchema, next: entityIdSchema.optional() }),
+  z.object({ id: entityId, kind: z.literal('rule'), ruleId: entityId, next: z.optional(entityId) }),
   z.object({
-    id: entityIdSchema,
+    id: entityId,
     kind: z.literal('apiRequest'),
     request: z.object({
       method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-      url: z.string().url(),
-      headers: z.record(z.string(), z.string()).optional(),
-      body: z.unknown().optional(),
+      url: z.url(),
+      headers: z.optional(z.record(z.string(), z.string())),
+      body: z.optional(z.unknown()),
     }),
-    credentialId: z.string().min(1).max(128).optional(),
-    next: entityIdSchema.optional(),
+    credentialId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+    next: z.optional(entityId),
   }),
   z.object({
-    id: entityIdSchema,
+    id: entityId,
     kind: z.literal('branch'),
-    cases: z.array(z.object({ when: expression, next: entityIdSchema })).min(1),
-    otherwise: entityIdSchema.optional(),
+    cases: z.array(z.object({ when: expression, next: entityId })).check(z.minLength(1)),
+    otherwise: z.optional(entityId),
   }),
-  z.object({ id: entityIdSchema, kind: z.literal('end') }),
+  z.object({ id: entityId, kind: z.literal('end') }),
 ]);
 type Step = z.infer<typeof step>;
 
 const successors = (s: Step): (string | undefined)[] =>
   s.kind === 'branch' ? [...s.cases.map((c) => c.next), s.otherwise] : s.kind === 'end' ? [] : [s.next];
 
-const workflow = z
-  .object({ start: entityIdSchema, steps: z.array(step).min(1).max(500) })
-  .superRefine((flow, ctx) => {
+const workflow = z.object({ start: entityId, steps: z.array(step).check(z.minLength(1), z.maxLength(500)) }).check(
+  z.superRefine((flow, ctx) => {
     const ids = new Set<string>();
     flow.steps.forEach((s, i) => {
-      if (ids.has(s.id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'id'], message: `duplicate step id "${s.id}"` });
+      if (ids.has(s.id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'id'], message: `duplicate step id "${s.id}"`, input: s.id });
       ids.add(s.id);
     });
-    if (!ids.has(flow.start)) ctx.addIssue({ code: 'custom', path: ['start'], message: `no step has id "${flow.start}"` });
+    if (!ids.has(flow.start)) ctx.addIssue({ code: 'custom', path: ['start'], message: `no step has id "${flow.start}"`, input: flow.start });
     flow.steps.forEach((s, i) => {
       for (const next of successors(s))
-        if (next !== undefined && !ids.has(next))
-          ctx.addIssue({ code: 'custom', path: ['steps', i], message: `refers to missing step "${next}"` });
+        if (next !== undefined && !ids.has(next)) ctx.addIssue({ code: 'custom', path: ['steps', i], message: `refers to missing step "${next}"`, input: s });
     });
-  });
+  }),
+);
 
 const common = {
-  id: entityIdSchema,
-  name: text(200).min(1).refine((n) => n.trim() === n, 'must not start or end with whitespace'),
-  description: text(2000).default(''),
-  tags: z.array(text(64).min(1)).max(50).default([]),
+  id: entityId,
+  name: text(200, 1).check(z.refine((n) => n.trim() === n, 'must not start or end with whitespace')),
+  description: z._default(text(2000), ''),
+  tags: z._default(z.array(text(64, 1)).check(z.maxLength(50)), []),
 };
 
 /**
@@ -197,41 +216,5 @@ export const entityInputSchema = z.discriminatedUnion('type', [
 ]);
 export type EntityInput = z.infer<typeof entityInputSchema>;
 
-const timestamp = z.string().datetime();
-
-export const entitySummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  type: z.string(),
-  status: z.enum(entityStatuses).describe('published when the working copy is the latest published version'),
-  version: z.string().describe('latest published version label, or empty when never published'),
-  tags: z.array(z.string()),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
-export type EntitySummary = z.infer<typeof entitySummarySchema>;
-
-export const entityRecordSchema = entitySummarySchema.extend({
-  definition: z.record(z.string(), z.unknown()),
-  checksum: z.string().describe('sha256 of the canonical JSON of name, description, type, tags and definition'),
-});
-export type EntityRecord = z.infer<typeof entityRecordSchema>;
-
-export const auditSchema = z.object({
-  createdBy: z.string(),
-  updatedBy: z.string(),
-  revision: z.number().int().describe('increases by one with each change of the working copy'),
-});
-export type Audit = z.infer<typeof auditSchema>;
-
-export const versionInfoSchema = z.object({
-  version: z.string(),
-  checksum: z.string(),
-  publishedAt: timestamp,
-  publishedBy: z.string(),
-});
-export type VersionInfo = z.infer<typeof versionInfoSchema>;
-
-export const entityDetailSchema = entityRecordSchema.extend({ ...auditSchema.shape, versions: z.array(versionInfoSchema) });
-export type EntityDetail = z.infer<typeof entityDetailSchema>;
+/** The definition schema of each kind, to check a definition on its own (its problems found even when the record around it has others). */
+export const definitionSchemas: Record<EntityInput['type'], z.ZodMiniType> = { decisionTable, ruleSet, simpleRule, [workflowKind]: workflow };

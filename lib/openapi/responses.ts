@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/schema.ts';
+import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/records.ts';
 import type { routes } from '../http/routes.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
 

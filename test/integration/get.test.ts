@@ -1,7 +1,7 @@
 /** GET /dev/{entityType}/{entityId} and GET /dev/v1/{entityType}/{entityId} (spec 4.2, 9). */
 import { describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
-import { entityDetailSchema, entityRecordSchema } from '../../lib/entities/schema.ts';
+import { entityDetailSchema, entityRecordSchema } from '../../lib/entities/records.ts';
 import { editedAfterPublishing } from '../../lib/local/demo-entities.ts';
 import { demoInput } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';

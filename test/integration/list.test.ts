@@ -1,7 +1,7 @@
 /** GET /dev/{entityType} and GET /dev/v1/{entityType} (spec 4.1, 8, 9). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importEntities } from '../../lib/entities/import.ts';
-import { entitySummarySchema } from '../../lib/entities/schema.ts';
+import { entitySummarySchema } from '../../lib/entities/records.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';
 import type { ApiResponse, RequestOptions } from '../helpers/api.ts';
