@@ -8,6 +8,7 @@
 import type { DecisionTableDefinition, DeclaredInput, OutputEntry, RuleDefinition, RuleSetDefinition, SimpleRuleDefinition, ValueType } from './definitions.ts';
 import { isReference } from './definitions.ts';
 import type { Expr, UnaryTests } from './feel/ast.ts';
+import { freeNames } from './feel/names.ts';
 import { FeelSyntaxError, parseExpression, parseUnaryTests } from './feel/parse.ts';
 import type { PreparedDecisionTable, PreparedOutput, PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
 
@@ -64,79 +65,6 @@ class Collector {
     for (const name of freeNames(expr, new Set(bound)))
       if (!this.declared.has(name)) this.add(path, `"${name}" is not a declared input (declared: ${[...this.declared].join(', ') || 'none'})`);
   }
-}
-
-/** Names an expression reads from its scope, leaving out those it binds itself (loop variables, context entries); filters may read item entries, so their conditions are skipped. */
-function freeNames(expr: Expr, bound: Set<string>, found = new Set<string>()): Set<string> {
-  const walk = (e: Expr, scope: Set<string>) => freeNames(e, scope, found);
-  switch (expr.k) {
-    case 'var':
-      if (!bound.has(expr.name)) found.add(expr.name);
-      break;
-    case 'path':
-      walk(expr.of, bound);
-      break;
-    case 'filter':
-      walk(expr.of, bound);
-      break;
-    case 'call':
-      expr.args.forEach((a) => walk(a, bound));
-      break;
-    case 'callNamed':
-      expr.args.forEach(([, a]) => walk(a, bound));
-      break;
-    case 'neg':
-      walk(expr.of, bound);
-      break;
-    case 'arith':
-    case 'cmp':
-      walk(expr.l, bound);
-      walk(expr.r, bound);
-      break;
-    case 'between':
-      [expr.of, expr.lo, expr.hi].forEach((e) => walk(e, bound));
-      break;
-    case 'in':
-      walk(expr.of, bound);
-      expr.tests.forEach((t) => walk(t.k === 'cmp' ? t.r : t.e, bound));
-      break;
-    case 'and':
-    case 'or':
-    case 'list':
-      expr.items.forEach((e) => walk(e, bound));
-      break;
-    case 'if':
-      [expr.cond, expr.then, expr.else].forEach((e) => walk(e, bound));
-      break;
-    case 'context': {
-      const scope = new Set(bound);
-      for (const [name, value] of expr.entries) {
-        walk(value, scope);
-        scope.add(name);
-      }
-      break;
-    }
-    case 'range':
-      if (expr.lo) walk(expr.lo, bound);
-      if (expr.hi) walk(expr.hi, bound);
-      break;
-    case 'for':
-    case 'some':
-    case 'every': {
-      const scope = new Set(bound);
-      for (const v of expr.vars) {
-        walk(v.of, scope);
-        if (v.to) walk(v.to, scope);
-        scope.add(v.name);
-      }
-      walk(expr.body, scope);
-      break;
-    }
-    case 'instanceOf':
-      walk(expr.of, bound);
-      break;
-  }
-  return found;
 }
 
 /** The type a literal expression certainly has, for mismatch checks; undefined when it is not a literal. */

@@ -3,42 +3,25 @@
  * workflow: one set of schemas validates them all and types the domain. In
  * zod/mini, as every function's request schemas are, so that the authoring
  * and pull functions do not bundle the full zod (the records the API serves
- * are described in `./records.ts`). zod/mini carries no messages of its own:
- * the English locale is loaded here, so that every issue says what is wrong.
+ * are described in `./records.ts`); the pieces shared with workflows are in
+ * `./schema-parts.ts`.
  */
 import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
 import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts';
 import { feelLimits } from '../engine/feel/limits.ts';
 import { noControlCharacters } from '../http/patterns.ts';
-import { entityIdPattern, versionLabelPattern, workflowKind } from './kinds.ts';
+import { versionLabelPattern, workflowKind } from './kinds.ts';
+import { entityId, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
 
 export * from './kinds.ts';
 export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
 
-z.config(en());
-
-const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
-
-const entityId = z.string().check(z.regex(entityIdPattern, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters'));
 
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
 const text = (max: number, min = 0) =>
   z.string().check(...(min ? [z.minLength(min)] : []), z.maxLength(max), z.regex(noControlCharacters, 'must not contain control characters'));
 
-/** FEEL text: an expression (a condition, an input column, a computed output) or a cell's unary tests. */
-const expression = z.string().check(z.minLength(1), z.maxLength(feelLimits.maxLength));
 const valueType = z.enum(valueTypes);
-
-/** A name a rule gives a value (an output, a declared input): no prototype names. */
-const valueName = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(200),
-    z.regex(noControlCharacters, 'must not contain control characters'),
-    z.refine((name) => !reservedNames.has(name), 'must not be __proto__, constructor or prototype'),
-  );
 
 /** An output entry: a number, boolean or null as it is; a string is FEEL, so a string literal is written in quotes ("gold"). */
 const outputEntry = z.union([z.string().check(z.maxLength(feelLimits.maxLength)), z.number(), z.boolean(), z.null()]);
