@@ -116,7 +116,7 @@ export async function runnable(store: EntityStore, ref: EntityRef, source: RuleS
  * starts its versions over, so a label alone does not name one version).
  */
 export async function resolveVersion(store: EntityStore, ref: EntityRef, version?: string) {
-  const entity = await store.getEntity(ref);
+  const entity = await store.getEntityHead(ref);
   if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
   const label = version ?? entity.version;
   if (!label) throw errors.ruleNotPublished(ref.id);

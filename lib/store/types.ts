@@ -98,6 +98,8 @@ export interface StoredVersion extends EntityRecord {
 export interface EntityStore {
   listEntities(query: ListQuery): Promise<Page<Summary>>;
   getEntity(ref: EntityRef): Promise<StoredEntity | undefined>;
+  /** The working copy's latest published version label ('' when never published) and creation time: all that running its latest version reads, in a narrow read. */
+  getEntityHead(ref: EntityRef): Promise<Pick<StoredEntity, 'version' | 'createdAt'> | undefined>;
   getVersion(ref: EntityRef, version: string): Promise<StoredVersion | undefined>;
   listVersions(ref: EntityRef): Promise<VersionInfo[]>;
   /**

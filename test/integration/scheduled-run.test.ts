@@ -113,7 +113,7 @@ describe('a run the rule cannot make is recorded as failed, and the function ret
 });
 
 describe('a store failure', () => {
-  const failingStore = (failing: 'getEntity' | 'putExecution') =>
+  const failingStore = (failing: 'getEntityHead' | 'putExecution') =>
     new Proxy(t.runtime.store, {
       get: (store, name: keyof Store) => (name === failing ? () => Promise.reject(Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' })) : store[name]),
     });
@@ -121,7 +121,7 @@ describe('a store failure', () => {
   it('is thrown, reading the rule or recording the run, so that Scheduler retries the run', async () => {
     await rules.published(parcelFee('run-store-down'));
     const run = event('run-store-down', dueAt(1));
-    await expect(runScheduledRule(failingStore('getEntity'), run)).rejects.toThrow('Throughput exceeds');
+    await expect(runScheduledRule(failingStore('getEntityHead'), run)).rejects.toThrow('Throughput exceeds');
     await expect(runScheduledRule(failingStore('putExecution'), run)).rejects.toThrow('Throughput exceeds');
     expect(await recorded('run-store-down')).toEqual([]);
     // The retry, once the store answers, records the run.

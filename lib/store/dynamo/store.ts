@@ -132,6 +132,11 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
     return item && ({ ...pick(item, storedFields), countedAs: item.countedAs } as unknown as StoredEntity);
   }
 
+  async getEntityHead(ref: EntityRef) {
+    const item = await this.get(entityKey(ref), ['version', 'createdAt'], true);
+    return item && { version: String(item.version ?? ''), createdAt: String(item.createdAt) };
+  }
+
   async getVersion(ref: EntityRef, version: string) {
     const item = await this.get(versionKey(ref, version), versionFields);
     return item as StoredVersion | undefined;
