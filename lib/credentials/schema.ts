@@ -4,6 +4,7 @@
  * message ever repeats it.
  */
 import * as z from 'zod/mini';
+import { strictBody } from '../http/queries.ts';
 import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../http/patterns.ts';
 import { DROPPED_HEADERS as unsendableHeaders } from '../outbound/headers.ts';
 
@@ -50,13 +51,7 @@ export function placementIssues(credential: { key: string; placement: (typeof pl
   return issues;
 }
 
-/** Unknown fields are refused: a misspelt "valeu" must not leave the value unchanged unnoticed. */
-const bodyObject = <S extends z.core.$ZodLooseShape>(shape: S) =>
-  z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : 'must be a JSON object'),
-  });
-
-export const createCredentialSchema = bodyObject({
+export const createCredentialSchema = strictBody({
   name,
   type: z.literal('apiKey', { error: 'must be apiKey' }),
   key,
@@ -66,7 +61,7 @@ export const createCredentialSchema = bodyObject({
 });
 export type CreateCredential = z.output<typeof createCredentialSchema>;
 
-export const updateCredentialSchema = bodyObject({
+export const updateCredentialSchema = strictBody({
   name: z.optional(name),
   key: z.optional(key),
   value: z.optional(value),
@@ -77,7 +72,7 @@ export type UpdateCredential = z.output<typeof updateCredentialSchema>;
 
 const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
-export const testCredentialSchema = bodyObject({
+export const testCredentialSchema = strictBody({
   url: z
     .string()
     .check(

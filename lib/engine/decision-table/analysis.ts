@@ -8,7 +8,7 @@
  * A cell of another form (an expression, a date, a `?` test) cannot be read
  * so: the checks that need that column say nothing rather than guess.
  */
-import type { CompareOp, Expr, UnaryTests } from '../feel/ast.ts';
+import { constantNumber, type CompareOp, type UnaryTests } from '../feel/ast.ts';
 import type { PreparedDecisionTable } from '../prepared.ts';
 
 export interface Finding {
@@ -38,8 +38,6 @@ type CellSet =
   | { k: 'numbers'; intervals: Interval[] }
   | { k: 'values'; values: Set<string | boolean>; negated: boolean };
 
-const constant = (e: Expr | null): number | undefined => (e?.k === 'num' ? e.v : e?.k === 'neg' && e.of.k === 'num' ? -e.of.v : undefined);
-
 function comparison(op: CompareOp, n: number): Interval[] | undefined {
   switch (op) {
     case '<':
@@ -66,21 +64,21 @@ function readCell(cell: UnaryTests): CellSet | undefined {
   const values = new Set<string | boolean>();
   for (const test of cell.tests) {
     if (test.k === 'cmp') {
-      const n = constant(test.r);
-      if (n === undefined) {
+      const n = constantNumber(test.r);
+      if (n === undefined || n === null) {
         if (test.op === '=' && (test.r.k === 'str' || test.r.k === 'bool')) values.add(test.r.v);
         else return undefined;
       } else intervals.push(...comparison(test.op, n)!);
       continue;
     }
     const e = test.e;
-    const n = constant(e);
-    if (n !== undefined) intervals.push({ lo: { v: n, closed: true }, hi: { v: n, closed: true } });
+    const n = constantNumber(e);
+    if (typeof n === 'number') intervals.push({ lo: { v: n, closed: true }, hi: { v: n, closed: true } });
     else if (e.k === 'str' || e.k === 'bool') values.add(e.v);
     else if (e.k === 'range') {
-      const [lo, hi] = [constant(e.lo), constant(e.hi)];
-      if ((e.lo && lo === undefined) || (e.hi && hi === undefined)) return undefined;
-      intervals.push({ lo: lo === undefined ? null : { v: lo, closed: e.loClosed }, hi: hi === undefined ? null : { v: hi, closed: e.hiClosed } });
+      const [lo, hi] = [constantNumber(e.lo), constantNumber(e.hi)];
+      if (lo === undefined || hi === undefined) return undefined;
+      intervals.push({ lo: lo === null ? null : { v: lo, closed: e.loClosed }, hi: hi === null ? null : { v: hi, closed: e.hiClosed } });
     } else return undefined;
   }
   if (intervals.length && values.size) return undefined;

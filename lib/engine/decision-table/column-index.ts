@@ -11,7 +11,7 @@
  * ever skips rows that cannot match. A parity test compares with the plain
  * scan on random tables.
  */
-import type { CompareOp, Expr, Test, UnaryTests } from '../feel/ast.ts';
+import { constantNumber, type CompareOp, type Expr, type Test, type UnaryTests } from '../feel/ast.ts';
 import type { FeelValue } from '../feel/values.ts';
 
 /** Rows (ascending indexes) whose cell may hold for the looked-up value. */
@@ -44,8 +44,6 @@ function equalityKeys(cell: UnaryTests): Key[] | undefined {
   }
   return keys;
 }
-
-const constantNumber = (e: Expr | null): number | null | undefined => (e === null ? null : e.k === 'num' ? e.v : e.k === 'neg' && e.of.k === 'num' ? -e.of.v : undefined);
 
 function comparisonInterval(op: CompareOp, n: number): Interval | undefined {
   switch (op) {

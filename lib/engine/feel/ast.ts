@@ -49,3 +49,7 @@ export type Test = { k: 'cmp'; op: CompareOp; r: Expr } | { k: 'expr'; e: Expr }
 
 /** A unary-tests cell: `-` (any input), or tests of which one must hold, optionally negated by `not(...)`. */
 export type UnaryTests = { k: 'any' } | { k: 'tests'; not: boolean; tests: Test[] };
+
+/** The number a constant expression stands for (`5`, `-2.5`), null for an absent range end, undefined for anything else. */
+export const constantNumber = (e: Expr | null): number | null | undefined =>
+  e === null ? null : e.k === 'num' ? e.v : e.k === 'neg' && e.of.k === 'num' ? -e.of.v : undefined;

@@ -7,7 +7,7 @@
  * Type errors never throw: as FEEL has it, the operation's value is null, and
  * when the caller asks for them (a trace), a note says why.
  */
-import type { ArithOp, CompareOp, Expr, Iteration, Test, UnaryTests } from './ast.ts';
+import { constantNumber, type ArithOp, type CompareOp, type Expr, type Iteration, type Test, type UnaryTests } from './ast.ts';
 import { callBuiltin, hasBuiltin } from './builtins.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
@@ -517,12 +517,10 @@ export function compileUnaryTests(tests: UnaryTests): UnaryTest {
   };
 }
 
-const numberEnd = (e: Expr | null): number | null | undefined => (e === null ? null : e.k === 'num' ? e.v : e.k === 'neg' && e.of.k === 'num' ? -e.of.v : undefined);
-
 /** A range cell with constant number ends (`[18..65]`, `(0..100]`): a direct test, falling back to the general rule for other inputs. */
 function constantNumberRange(e: Expr): UnaryTest | undefined {
   if (e.k !== 'range') return undefined;
-  const [lo, hi] = [numberEnd(e.lo), numberEnd(e.hi)];
+  const [lo, hi] = [constantNumber(e.lo), constantNumber(e.hi)];
   if (lo === undefined || hi === undefined) return undefined;
   const range = new FeelRange(lo, hi, e.loClosed, e.hiClosed);
   const { loClosed, hiClosed } = e;
