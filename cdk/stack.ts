@@ -127,8 +127,8 @@ export class RulesServiceStack extends Stack {
         ...(route.queueAccess && { TASK_QUEUE_URL: this.pull.queue.queueUrl }),
         ...(route.schedulerAccess && this.schedules.environment),
       },
-      // Room for the outbound client's own 15 s limit, inside API Gateway's 29 s.
-      ...(route.outbound && { timeout: Duration.seconds(20) }),
+      // API Gateway's 29 s: a workflow run bounds itself to answer within it (lib/workflows/definition.ts).
+      ...(route.outbound && { timeout: Duration.seconds(29) }),
     });
     this.grantTable(fn, route.tableAccess);
     if (route.keyAccess) this.grantCredentialsKey(fn, route.keyAccess);

@@ -1,6 +1,6 @@
 import { endpoint } from '../lib/http/endpoint.ts';
-import { ruleRef } from '../lib/http/params.ts';
+import { entityRef } from '../lib/http/params.ts';
 import { listExecutions } from '../lib/rules/executions.ts';
-import { ruleRunRoutes } from '../lib/rules/routes.ts';
+import { runRoutes } from '../lib/rules/routes.ts';
 
-export const handler = endpoint(ruleRunRoutes.listExecutions, (call) => listExecutions(call.store, ruleRef(call), call.query));
+export const handler = endpoint(runRoutes.listExecutions, (call) => listExecutions(call.store, entityRef(call), call.query));

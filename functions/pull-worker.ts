@@ -7,9 +7,15 @@ import { logger } from '../lib/http/logger.ts';
 import { fetchBranch } from '../lib/pull/git-remote.ts';
 import { queueFromEnv } from '../lib/pull/queue.ts';
 import { handleTaskMessages } from '../lib/pull/worker.ts';
+import { isOpenTask } from '../lib/store/types.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
+import { runDeps } from '../lib/workflows/endpoints.ts';
+import { runWorkflowTask } from '../lib/workflows/tasks.ts';
 
 const { store } = storeFromEnv();
+const leaseMs = Number(process.env.PULL_LEASE_MS ?? 6 * 60_000);
+/** The worker's own time limit is the lease less 30 s (cdk/pull-pipeline.ts); a run ends a little before it. */
+const workflowRunMs = leaseMs - 35_000;
 
 export const handler = middy<SQSEvent>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -19,7 +25,8 @@ export const handler = middy<SQSEvent>()
         store,
         fetchBranch,
         openCredential: (workspaceId, credentialId) => openCredential({ store, keyring: keyringFromEnv() }, workspaceId, credentialId),
-        leaseMs: Number(process.env.PULL_LEASE_MS ?? 6 * 60_000),
+        leaseMs,
+        runWorkflowTask: async (task) => (isOpenTask(task) ? runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs, runMs: workflowRunMs }) : 'done'),
       },
       event,
       {

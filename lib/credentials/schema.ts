@@ -13,16 +13,17 @@ export const placements = ['header', 'query'] as const;
 /** RFC 9110 token: what a header name may be. */
 export const headerNamePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Visible characters with inner spaces: what a header value may carry without being altered or split. */
-const headerValuePattern = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
+export const headerValuePattern = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 /** No surrounding whitespace, no control characters. */
 const trimmedTextPattern = new RegExp(`^[^\\s${cc}]([^${cc}]*[^\\s${cc}])?$`);
 /** No surrounding whitespace, no control characters or line breaks (U+2028 and U+2029, which \s holds at the ends). */
 const cleanValuePattern = new RegExp(`^[^\\s${cc}]([^${cc}\\u2028\\u2029]*[^\\s${cc}])?$`);
 
-const text = (max: number) =>
+export const text = (max: number) =>
   z.string().check(z.maxLength(max, { error: `must be at most ${max} characters` }), z.regex(noControlCharacters, { error: 'must not contain control characters' }));
 
-const name = z.string().check(
+/** The name of a credential or an integration: unique in the workspace, shown in lists. */
+export const itemName = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
   z.maxLength(100, { error: 'must be at most 100 characters' }),
   z.regex(trimmedTextPattern, { error: 'must not start or end with whitespace or contain control characters' }),
@@ -52,7 +53,7 @@ export function placementIssues(credential: { key: string; placement: (typeof pl
 }
 
 export const createCredentialSchema = strictBody({
-  name,
+  name: itemName,
   type: z.literal('apiKey', { error: 'must be apiKey' }),
   key,
   value,
@@ -62,7 +63,7 @@ export const createCredentialSchema = strictBody({
 export type CreateCredential = z.output<typeof createCredentialSchema>;
 
 export const updateCredentialSchema = strictBody({
-  name: z.optional(name),
+  name: z.optional(itemName),
   key: z.optional(key),
   value: z.optional(value),
   placement: z.optional(placement),

@@ -6,12 +6,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
-import { retryOnRevisionConflict, type CredentialStore, type StoredCredential } from '../store/types.ts';
+import { retryOnRevisionConflict, type CredentialStore, type NameClaimStore, type StoredCredential } from '../store/types.ts';
+import { claimName, pageByName } from '../workspaces/named-items.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';
 import { placementIssues, type CreateCredential, type TestCredential, type UpdateCredential } from './schema.ts';
 
 export interface CredentialDeps {
-  store: CredentialStore;
+  store: CredentialStore & NameClaimStore;
   keyring: Keyring;
 }
 
@@ -41,39 +42,23 @@ async function sameValue(deps: CredentialDeps, stored: StoredCredential, value: 
   return current.length === candidate.length && timingSafeEqual(current, candidate);
 }
 
-/** How long a name claim without its credential is taken for a create still under way, not one that died. */
-const claimGraceMs = 30_000;
-const claimWaitMs = 100;
-
-/**
- * Claims `name` for a credential. A holder that no longer uses the name
- * (renamed or revoked since, or a create that died) is taken over; a create
- * still under way is waited for, so that two identical creates at once make
- * one credential. Returns the credential that holds the name, if another does.
- */
-async function claimName(store: CredentialStore, workspaceId: string, name: string, id: string): Promise<StoredCredential | undefined> {
-  for (let attempt = 0; attempt < 30; attempt++) {
-    const claim = await store.claimCredentialName(workspaceId, name, id);
-    if (claim.credentialId === id) return undefined;
-    const other = await store.getCredential(workspaceId, claim.credentialId);
-    if (other && !other.revokedAt && other.name.toLowerCase() === name.toLowerCase()) return other;
-    if (!other && Date.now() - Date.parse(claim.claimedAt) < claimGraceMs) {
-      await new Promise((resolve) => setTimeout(resolve, claimWaitMs));
-      continue;
-    }
-    if ((await store.claimCredentialName(workspaceId, name, id, claim.credentialId)).credentialId === id) return undefined;
-  }
-  throw errors.credentialBusy(name);
-}
+/** How credentials hold their names: a revoked one gives its name up. */
+const nameClaims = (deps: CredentialDeps, workspaceId: string) => ({
+  kind: 'credential' as const,
+  read: (id: string) => deps.store.getCredential(workspaceId, id),
+  usesName: (credential: StoredCredential) => !credential.revokedAt,
+  busy: (name: string) => errors.credentialBusy(name),
+});
 
 /**
  * Creates a credential. Names are unique in a workspace, which makes a
  * retried create safe: the same request again returns the credential it made.
+ * `id`: a fixed id instead of a new one (the demo seed's).
  */
-export async function createCredential(deps: CredentialDeps, workspaceId: string, input: CreateCredential) {
+export async function createCredential(deps: CredentialDeps, workspaceId: string, input: CreateCredential, options: { id?: string } = {}) {
   assertPlacement(input);
-  const id = newId();
-  const holder = await claimName(deps.store, workspaceId, input.name, id);
+  const id = options.id ?? newId();
+  const holder = await claimName(deps.store, workspaceId, input.name, id, nameClaims(deps, workspaceId));
   if (holder) {
     const same =
       holder.key === input.key && holder.placement === input.placement && holder.description === input.description && holder.name === input.name;
@@ -111,9 +96,7 @@ export async function getCredential(store: CredentialStore, workspaceId: string,
 
 /** One page of the workspace's credentials, by name. */
 export async function listCredentials(store: CredentialStore, workspaceId: string, page: { pageNo: number; pageSize: number }) {
-  const all = (await store.listCredentials(workspaceId)).sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || (a.id < b.id ? -1 : 1));
-  const offset = (page.pageNo - 1) * page.pageSize;
-  return { data: all.slice(offset, offset + page.pageSize).map(toView), paging: { ...page, totalCount: all.length } };
+  return pageByName(await store.listCredentials(workspaceId), page, toView);
 }
 
 /** Renames, moves the key, edits the description or rotates the value, keeping the id that steps point at. */
@@ -135,7 +118,7 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
       assertPlacement({ key: next.key, placement: next.placement, value: await unseal(deps.keyring, current.secret!, { workspaceId, credentialId: id }) });
     }
     const renamed = next.name.toLowerCase() !== current.name.toLowerCase();
-    if (renamed && (await claimName(deps.store, workspaceId, next.name, id))) throw errors.credentialNameTaken(next.name);
+    if (renamed && (await claimName(deps.store, workspaceId, next.name, id, nameClaims(deps, workspaceId)))) throw errors.credentialNameTaken(next.name);
     if (change.value !== undefined) {
       next.secret = await seal(deps.keyring, change.value, { workspaceId, credentialId: id });
       next.valueHint = valueHint(change.value);
@@ -146,13 +129,13 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
     next.updatedAt = now();
     next.revision = current.revision + 1;
     await deps.store.putCredential(next, current.revision);
-    if (renamed) await deps.store.releaseCredentialName(workspaceId, current.name, id);
+    if (renamed) await deps.store.releaseName('credential', workspaceId, current.name, id);
     return toView(next);
   });
 }
 
 /** Revokes: the sealed value is deleted, so nothing can send it again. Revoking twice is harmless. */
-export function revokeCredential(store: CredentialStore, workspaceId: string, id: string) {
+export function revokeCredential(store: CredentialStore & NameClaimStore, workspaceId: string, id: string) {
   return retryOnRevisionConflict(async () => {
     const current = await store.getCredential(workspaceId, id);
     if (!current) throw errors.credentialNotFound(id);
@@ -161,7 +144,7 @@ export function revokeCredential(store: CredentialStore, workspaceId: string, id
       const revoked: StoredCredential = { ...current, revokedAt: timestamp, updatedAt: timestamp, revision: current.revision + 1 };
       delete revoked.secret;
       await store.putCredential(revoked, current.revision);
-      await store.releaseCredentialName(workspaceId, current.name, id);
+      await store.releaseName('credential', workspaceId, current.name, id);
       return toView(revoked);
     }
     return toView(current);

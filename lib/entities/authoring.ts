@@ -12,10 +12,14 @@ import type { RuleDefinition } from '../engine/index.ts';
 import { errors, type FieldIssue } from '../http/errors.ts';
 import { fieldIssues } from '../http/input.ts';
 import { compileDraft } from '../rules/draft.ts';
-import { packPrepared } from '../rules/prepared-form.ts';
+import { packPrepared } from './prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
-import { entityTypeOf, isRuleKind, ruleKinds, type EntityType } from './kinds.ts';
+import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from './kinds.ts';
+import { workflowShapeSchema } from '../workflows/definition.ts';
+import { checkStoredWorkflow, workflowVersionExtras } from '../workflows/draft.ts';
+import { workflowLookups, type ReferenceStore } from '../workflows/references.ts';
+import type { WorkflowLookups } from '../workflows/validate.ts';
 import { safeParse } from 'zod/mini';
 import { definitionSchemas, entityInputSchema, type EntityInput } from './schema.ts';
 import { publishEntity, saveEntity, type PublishResult } from './service.ts';
@@ -43,7 +47,7 @@ function keptWarnings(warnings: Warning[]): Warning[] {
  * has the shape of its kind, every problem the engine finds in it. Throws one
  * 400 listing them all; returns the record and, for a rule, its warnings.
  */
-export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>): { input: EntityInput; warnings: Warning[] } {
+export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>, lookups?: WorkflowLookups): { input: EntityInput; warnings: Warning[] } {
   const parsed = entityInputSchema.safeParse(candidate);
   const issues: FieldIssue[] = parsed.success ? [] : fieldIssues(parsed.error.issues, 'body');
   const kind = String(candidate.type);
@@ -57,9 +61,20 @@ export function validateRecord(entityType: EntityType, candidate: Record<string,
       issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
       warnings = keptWarnings(check.warnings);
     }
+  } else if (kind === workflowKind) {
+    // The definition's shape and graph problems are the record schema's already.
+    const { check } = checkStoredWorkflow(candidate.definition, lookups, { graphProblems: false });
+    if (check) issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: `definition.${p.path}`, message: p.message })));
   }
   if (issues.length || !parsed.success) throw errors.invalidRequest(issues);
   return { input: parsed.data, warnings };
+}
+
+/** For a workflow whose definition has its shape: what the rules, integrations and credentials it names are like now. */
+async function referencesOf(store: ReferenceStore, scope: EntityScope, candidate: Record<string, unknown>, options: { published?: boolean } = {}) {
+  if (candidate.type !== workflowKind) return undefined;
+  const definition = safeParse(workflowShapeSchema, candidate.definition);
+  return definition.success ? workflowLookups(store, scope, definition.data, options) : undefined;
 }
 
 const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entity.checksum, warnings: entity.warnings ?? [] });
@@ -69,8 +84,8 @@ const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entit
  * same create again (a retry) answers what the first made; the same id with
  * other content is a conflict.
  */
-export async function createEntity(store: EntityStore, scope: EntityScope, body: CreateEntity | Record<string, unknown>, actor: string) {
-  const { input, warnings } = validateRecord(scope.entityType, body);
+export async function createEntity(store: EntityStore & ReferenceStore, scope: EntityScope, body: CreateEntity | Record<string, unknown>, actor: string) {
+  const { input, warnings } = validateRecord(scope.entityType, body, await referencesOf(store, scope, body));
   const { entity, outcome } = await saveEntity(store, scope, input, actor, undefined, {
     warnings,
     guard: (existing, checksum) => {
@@ -81,7 +96,7 @@ export async function createEntity(store: EntityStore, scope: EntityScope, body:
 }
 
 /** Edits the draft: the fields given replace the draft's, if the draft is still what `checksum` says the author read. */
-export async function updateEntity(store: EntityStore, ref: EntityRef, { checksum, ...change }: UpdateEntity, actor: string): Promise<Saved> {
+export async function updateEntity(store: EntityStore & ReferenceStore, ref: EntityRef, { checksum, ...change }: UpdateEntity, actor: string): Promise<Saved> {
   const unlessChanged = (current: StoredEntity | undefined): StoredEntity => {
     if (!current) throw errors.entityNotFound(ref.entityType, ref.id);
     if (current.checksum !== checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
@@ -89,7 +104,8 @@ export async function updateEntity(store: EntityStore, ref: EntityRef, { checksu
   };
   const { name, description, tags, type, definition } = unlessChanged(await store.getEntity(ref));
   // The content the checksum names is what the edit applies to, so the edited record is the same on every attempt.
-  const { input, warnings } = validateRecord(ref.entityType, { name, description, tags, type, definition, ...change, id: ref.id });
+  const candidate = { name, description, tags, type, definition, ...change, id: ref.id };
+  const { input, warnings } = validateRecord(ref.entityType, candidate, await referencesOf(store, ref, candidate));
   const { entity } = await saveEntity(store, ref, input, actor, undefined, { warnings, guard: (existing) => unlessChanged(existing) });
   return saved(entity);
 }
@@ -97,12 +113,20 @@ export async function updateEntity(store: EntityStore, ref: EntityRef, { checksu
 /**
  * Publishes the draft as the next version. A rule is checked first: no
  * problems, no rows overlapping under `unique`, every reference resolving,
- * and every saved test case passing; a workflow has no checks yet.
+ * and every saved test case passing. A workflow likewise: no problems, and
+ * every rule it runs has a version to run, every integration and credential
+ * usable. Either keeps its parsed FEEL with the version, so that running it
+ * needs no parser.
  */
-export function publishDraft(store: EntityStore, ref: EntityRef, request: { checksum?: string } | undefined, actor: string): Promise<PublishResult> {
+export function publishDraft(store: EntityStore & ReferenceStore, ref: EntityRef, request: { checksum?: string } | undefined, actor: string): Promise<PublishResult> {
   return publishEntity(store, ref, actor, undefined, async (draft, newVersion) => {
     if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
-    if (!newVersion || !isRuleKind(draft.type)) return;
+    if (!newVersion) return;
+    if (draft.type === workflowKind) {
+      const { problems } = checkStoredWorkflow(draft.definition, await referencesOf(store, ref, draft as unknown as Record<string, unknown>, { published: true }));
+      if (problems.length) throw errors.publishRefused(ref.entityType, ref.id, problems);
+      return workflowVersionExtras(draft);
+    }
     const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
     if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
     const { rule } = await compileDraft(store, ref, draft);

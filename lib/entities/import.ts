@@ -1,6 +1,7 @@
 import type { EntityStore } from '../store/types.ts';
-import { entityInputSchema, entityTypeOf, type EntityInput } from './schema.ts';
+import { entityInputSchema, entityTypeOf, workflowKind, type EntityInput } from './schema.ts';
 import { versionExtras } from '../rules/draft.ts';
+import { workflowVersionExtras } from '../workflows/draft.ts';
 import { publishEntity, saveEntity, type WriteResult } from './service.ts';
 
 export interface ImportSource {
@@ -54,7 +55,7 @@ export async function importEntities(
   for (const { origin, input } of inputs) {
     const { outcome } = await saveEntity(store, target, input, options.actor);
     const version = options.publish
-      ? (await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor, undefined, async (draft) => versionExtras(draft))).version
+      ? (await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor, undefined, async (draft) => (draft.type === workflowKind ? workflowVersionExtras(draft) : versionExtras(draft)))).version
       : undefined;
     outcomes.push({
       origin,

@@ -11,6 +11,7 @@ import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts'
 import { feelLimits } from '../engine/feel/limits.ts';
 import { noControlCharacters } from '../http/patterns.ts';
 import { versionLabelPattern, workflowKind } from './kinds.ts';
+import { workflowDefinitionSchema } from '../workflows/definition.ts';
 import { entityId, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
 
 export * from './kinds.ts';
@@ -137,48 +138,6 @@ const simpleRule = z.strictObject({
   ...ruleCommon,
 });
 
-const step = z.discriminatedUnion('kind', [
-  z.object({ id: entityId, kind: z.literal('rule'), ruleId: entityId, next: z.optional(entityId) }),
-  z.object({
-    id: entityId,
-    kind: z.literal('apiRequest'),
-    request: z.object({
-      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-      url: z.url(),
-      headers: z.optional(z.record(z.string(), z.string())),
-      body: z.optional(z.unknown()),
-    }),
-    credentialId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-    next: z.optional(entityId),
-  }),
-  z.object({
-    id: entityId,
-    kind: z.literal('branch'),
-    cases: z.array(z.object({ when: expression, next: entityId })).check(z.minLength(1)),
-    otherwise: z.optional(entityId),
-  }),
-  z.object({ id: entityId, kind: z.literal('end') }),
-]);
-type Step = z.infer<typeof step>;
-
-const successors = (s: Step): (string | undefined)[] =>
-  s.kind === 'branch' ? [...s.cases.map((c) => c.next), s.otherwise] : s.kind === 'end' ? [] : [s.next];
-
-const workflow = z.object({ start: entityId, steps: z.array(step).check(z.minLength(1), z.maxLength(500)) }).check(
-  z.superRefine((flow, ctx) => {
-    const ids = new Set<string>();
-    flow.steps.forEach((s, i) => {
-      if (ids.has(s.id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'id'], message: `duplicate step id "${s.id}"`, input: s.id });
-      ids.add(s.id);
-    });
-    if (!ids.has(flow.start)) ctx.addIssue({ code: 'custom', path: ['start'], message: `no step has id "${flow.start}"`, input: flow.start });
-    flow.steps.forEach((s, i) => {
-      for (const next of successors(s))
-        if (next !== undefined && !ids.has(next)) ctx.addIssue({ code: 'custom', path: ['steps', i], message: `refers to missing step "${next}"`, input: s });
-    });
-  }),
-);
-
 const common = {
   id: entityId,
   name: text(200, 1).check(z.refine((n) => n.trim() === n, 'must not start or end with whitespace')),
@@ -195,9 +154,9 @@ export const entityInputSchema = z.discriminatedUnion('type', [
   z.object({ ...common, type: z.literal('decisionTable'), definition: decisionTable }),
   z.object({ ...common, type: z.literal('ruleSet'), definition: ruleSet }),
   z.object({ ...common, type: z.literal('simpleRule'), definition: simpleRule }),
-  z.object({ ...common, type: z.literal(workflowKind), definition: workflow }),
+  z.object({ ...common, type: z.literal(workflowKind), definition: workflowDefinitionSchema }),
 ]);
 export type EntityInput = z.infer<typeof entityInputSchema>;
 
 /** The definition schema of each kind, to check a definition on its own (its problems found even when the record around it has others). */
-export const definitionSchemas: Record<EntityInput['type'], z.ZodMiniType> = { decisionTable, ruleSet, simpleRule, [workflowKind]: workflow };
+export const definitionSchemas: Record<EntityInput['type'], z.ZodMiniType> = { decisionTable, ruleSet, simpleRule, [workflowKind]: workflowDefinitionSchema };

@@ -30,6 +30,9 @@ export interface PathProblem {
 /** A saved test case that failed at publish: what it expected and what came (or the error it raised). */
 export type FailedCase = TestCaseFailure;
 
+/** Details naming the body field a failure is about, when there is one. */
+const inBodyField = (field: string | undefined, message: string) => (field ? { errors: [{ in: 'body', field, message }] } : {});
+
 const listed = (problems: PathProblem[]) => problems.map((p) => `${p.path}: ${p.message.replace(/\.$/, '')}`).join('; ');
 
 export const errors = {
@@ -71,18 +74,36 @@ export const errors = {
   ruleReferenceNotFound: (message: string) => new ApiError(409, 'rule_reference_not_found', message),
   ruleReferenceCycle: (message: string) => new ApiError(409, 'rule_reference_cycle', message),
   ruleReferencesTooMany: (message: string) => new ApiError(409, 'rule_reference_limit', message),
+  workflowNotPublished: (id: string) =>
+    new ApiError(409, 'workflow_not_published', `The workflow "${id}" has no published version yet: publish it, or try the draft with POST .../test.`),
+  workflowInvalid: (id: string, problems: PathProblem[]) =>
+    new ApiError(409, 'workflow_invalid', `The workflow "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems }),
+  workflowNotPrepared: (id: string, version: string) =>
+    new ApiError(409, 'workflow_not_prepared', `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`),
+  stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${stepId}".`),
   evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
   scheduleNotSupported: () =>
     new ApiError(400, 'schedule_not_supported', 'Only rules are scheduled: a workflow has no schedule. Schedule the rules it runs, under /dev/v1/rule/{id}/schedule.'),
   scheduleNotFound: (id: string) =>
     new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
-  credentialNotFound: (id: string) => new ApiError(404, 'credential_not_found', `The workspace has no credential "${id}".`),
+  /** With `field`, the details name the body field that named the credential. */
+  credentialNotFound: (id: string, field?: string) => {
+    const message = `The workspace has no credential "${id}".`;
+    return new ApiError(404, 'credential_not_found', message, inBodyField(field, message));
+  },
   credentialNameTaken: (name: string) =>
     new ApiError(409, 'credential_name_taken', `Another credential of the workspace is named "${name}": choose another name, or change that credential.`),
   credentialBusy: (name: string) =>
     new ApiError(409, 'credential_busy', `The credential "${name}" is being changed by another request: retry in a moment.`),
-  credentialRevoked: (id: string) =>
-    new ApiError(409, 'credential_revoked', `The credential "${id}" is revoked and is never sent again: create a new credential.`),
+  credentialRevoked: (id: string, field?: string) => {
+    const message = `The credential "${id}" is revoked and is never sent again: create a new credential.`;
+    return new ApiError(409, 'credential_revoked', message, inBodyField(field, message));
+  },
+  integrationNotFound: (id: string) => new ApiError(404, 'integration_not_found', `The workspace has no integration "${id}".`),
+  integrationNameTaken: (name: string) =>
+    new ApiError(409, 'integration_name_taken', `Another integration of the workspace is named "${name}": choose another name, or change that integration.`),
+  integrationBusy: (name: string) =>
+    new ApiError(409, 'integration_busy', `The integration "${name}" is being changed by another request: retry in a moment.`),
   remoteNotConfigured: (status = 400) =>
     new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling.'),
   taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${id}" in this workspace.`),

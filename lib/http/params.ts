@@ -8,27 +8,19 @@ export function entityTypeParam(value: string | undefined, served: readonly Enti
   throw errors.entityTypeNotFound(value ?? '', served);
 }
 
-/** The workspace, branch and entity type that an entity operation addresses. */
-export const entityScope = ({ principal, branch, path }: Call<unknown>) => ({
+/** The workspace, branch and entity type that an entity operation addresses (of the types it serves). */
+export const entityScope = ({ principal, branch, path }: Call<unknown>, served: readonly EntityType[] = entityTypes) => ({
   workspaceId: principal.workspace.id,
   branch,
-  entityType: entityTypeParam(path.entityType),
+  entityType: entityTypeParam(path.entityType, served),
 });
 
 /** An id that no entity can have is not found without a read (nor a key DynamoDB would refuse). */
-export function entityRef(call: Call<unknown>): EntityRef {
-  const scope = entityScope(call);
+export function entityRef(call: Call<unknown>, served: readonly EntityType[] = entityTypes): EntityRef {
+  const scope = entityScope(call, served);
   const id = call.path.entityId ?? '';
   if (!entityIdPattern.test(id)) throw errors.entityNotFound(scope.entityType, id);
   return { ...scope, id };
-}
-
-/** What operations that run rules serve: their routes' `entityTypes`, and what `ruleRef` lets through. */
-export const ruleTypes: readonly EntityType[] = ['rule'];
-
-export function ruleRef(call: Call<unknown>): EntityRef {
-  entityTypeParam(call.path.entityType, ruleTypes);
-  return entityRef(call);
 }
 
 /** What the schedule operations address: a rule; a workflow is refused as such (schedule_not_supported), before any read. */
@@ -38,6 +30,12 @@ export function scheduleRef(call: Call<unknown>): EntityRef {
 }
 
 export const credentialIdParam = (call: Call<unknown>) => call.path.credentialId ?? '';
+/** Integration ids take the form of entity ids (steps name them as such): any other is not found without a read. */
+export function integrationIdParam(call: Call<unknown>): string {
+  const id = call.path.integrationId ?? '';
+  if (!entityIdPattern.test(id)) throw errors.integrationNotFound(id);
+  return id;
+}
 
 /** Who a write is by, in the audit fields: the API key that made it. */
 export const actorOf = (call: Call<unknown>) => `key:${call.principal.keyId}`;

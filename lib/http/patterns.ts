@@ -19,3 +19,6 @@ export const httpUrlStart = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\x00-\\x20\\x7f/?#@\\\\
 
 /** An http:// or https:// URL without user name or password: what an outbound call may go to. */
 export const httpUrlPattern = new RegExp(`${httpUrlStart}([/?#\\\\].*)?$`);
+
+/** An http:// or https:// URL without user name, password, query or fragment, space or control character: a base that paths are joined to. */
+export const httpBaseUrlPattern = new RegExp(`${httpUrlStart}([/\\\\][^?#\\x00-\\x20\\x7f]*)?$`);

@@ -12,9 +12,10 @@ import { credentialRoutes } from '../credentials/routes.ts';
 import { authoringRoutes } from '../entities/authoring-routes.ts';
 import type { EntityType } from '../entities/kinds.ts';
 import { entityRoutes } from '../entities/routes.ts';
+import { integrationRoutes } from '../integrations/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
-import { ruleRunRoutes } from '../rules/routes.ts';
+import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,7 +32,7 @@ export interface Route {
   description: string;
   deprecated?: boolean;
   branch: 'none' | 'optional' | 'required';
-  /** For paths with `{entityType}`: the types it serves, when not all (`ruleRef` in ./params.ts refuses the others). */
+  /** For paths with `{entityType}`: the types it serves, when not all (`entityRef` in ./params.ts refuses the others). */
   entityTypes?: readonly EntityType[];
   query: z.ZodMiniObject;
   /** The JSON body it takes, if any. */
@@ -50,9 +51,9 @@ export interface Route {
   bareErrors?: boolean;
 }
 
-const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...ruleRunRoutes, ...scheduleRoutes };
+const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
 
-export const routes = { ...entityAreaRoutes, ...credentialRoutes, ...pullRoutes, ...contractRoutes };
+export const routes = { ...entityAreaRoutes, ...credentialRoutes, ...integrationRoutes, ...pullRoutes, ...contractRoutes };
 
 /** The areas of the API, each a tag of the OpenAPI document. */
 export const areas = [
@@ -62,6 +63,11 @@ export const areas = [
     routes: entityAreaRoutes,
   },
   { name: 'Credentials', description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.', routes: credentialRoutes },
+  {
+    name: 'Integrations',
+    description: 'REST integrations: the base URL, headers, credential and timeout that API-request steps share, and a test of a path against the provider.',
+    routes: integrationRoutes,
+  },
   { name: 'Remote pull and tasks', description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.", routes: pullRoutes },
   { name: 'Contract', description: 'This document.', routes: contractRoutes },
 ] as const;

@@ -4,6 +4,7 @@
  * try every list filter.
  */
 import type { EntityInput } from '../entities/schema.ts';
+import { workflowDefinitionSchema, type WorkflowDefinitionInput } from '../workflows/definition.ts';
 
 type Definition<K extends EntityInput['type']> = Extract<EntityInput, { type: K }>['definition'];
 type Table = Definition<'decisionTable'>;
@@ -178,54 +179,87 @@ export const demoRules: EntityInput[] = [
   }),
 ];
 
+/** A workflow as authors write it (defaults left out), filled in as a save would. */
+const workflow = (id: string, name: string, description: string, tags: string[], definition: WorkflowDefinitionInput): EntityInput => ({
+  id,
+  name,
+  description,
+  tags,
+  type: 'workflow',
+  definition: workflowDefinitionSchema.parse(definition),
+});
+
+/** Workflow inputs that are each a context (a JSON object). */
+const contexts = (...names: string[]) => names.map((name) => ({ name, type: 'context' as const }));
+
+/** The demo provider's integrations (lib/local/seed.ts makes them, with their credentials). */
+export const demoIntegrationIds = { risk: 'intg_demo_risk', fx: 'intg_demo_fx' } as const;
+
 export const demoWorkflows: EntityInput[] = [
-  {
-    id: 'loan-application',
-    name: 'Loan application',
-    description: 'Eligibility, fraud screening and credit limit for a loan request',
-    tags: ['lending'],
-    type: 'workflow',
-    definition: {
-      start: 'eligibility',
-      steps: [
-        { id: 'eligibility', kind: 'rule', ruleId: 'loan-eligibility', next: 'eligible' },
-        { id: 'eligible', kind: 'branch', cases: [{ when: 'eligible', next: 'limit' }], otherwise: 'done' },
-        { id: 'limit', kind: 'rule', ruleId: 'credit-limit', next: 'done' },
-        { id: 'done', kind: 'end' },
-      ],
-    },
-  },
-  {
-    id: 'checkout',
-    name: 'Checkout pricing',
-    description: 'Discount, tax and shipping for a basket',
-    tags: ['pricing'],
-    type: 'workflow',
-    definition: {
-      start: 'discount',
-      steps: [
-        { id: 'discount', kind: 'rule', ruleId: 'discount-tier', next: 'tax' },
-        { id: 'tax', kind: 'rule', ruleId: 'tax-rate', next: 'shipping' },
-        { id: 'shipping', kind: 'rule', ruleId: 'shipping-cost', next: 'done' },
-        { id: 'done', kind: 'end' },
-      ],
-    },
-  },
-  {
-    id: 'payment-review',
-    name: 'Payment review',
-    description: 'Screens a payment and reports the score to the risk provider',
-    tags: ['payments', 'risk'],
-    type: 'workflow',
-    definition: {
-      start: 'screen',
-      steps: [
-        { id: 'screen', kind: 'rule', ruleId: 'fraud-screening', next: 'report' },
-        { id: 'report', kind: 'apiRequest', request: { method: 'POST', url: 'https://risk.example.com/v1/scores' }, next: 'done' },
-        { id: 'done', kind: 'end' },
-      ],
-    },
-  },
+  workflow('loan-application', 'Loan application', 'Eligibility, then a credit limit for the eligible', ['lending'], {
+    inputs: contexts('applicant'),
+    start: 'eligibility',
+    steps: [
+      // No inputs: the rule is given the whole context (here, the applicant).
+      { id: 'eligibility', kind: 'rule', ruleId: 'loan-eligibility', next: 'eligible' },
+      { id: 'eligible', kind: 'branch', cases: [{ when: 'eligibility.eligible', next: 'limit' }], otherwise: 'declined' },
+      { id: 'limit', kind: 'rule', ruleId: 'credit-limit', next: 'approved' },
+      { id: 'approved', kind: 'end', output: { eligible: 'true', limit: 'limit.limit' } },
+      { id: 'declined', kind: 'end', output: { eligible: 'false' } },
+    ],
+  }),
+  workflow('checkout', 'Checkout pricing', 'Discount, tax and shipping for a basket, and what it comes to', ['pricing'], {
+    inputs: contexts('customer', 'order', 'item'),
+    start: 'discount',
+    steps: [
+      { id: 'discount', kind: 'rule', ruleId: 'discount-tier', next: 'tax' },
+      { id: 'tax', kind: 'rule', ruleId: 'tax-rate', next: 'shipping' },
+      { id: 'shipping', kind: 'rule', ruleId: 'shipping-cost', inputs: { order: 'order' }, next: 'done' },
+      {
+        id: 'done',
+        kind: 'end',
+        output: { discount: 'discount.discount', taxRate: 'tax.rate', shippingFee: 'shipping.fee', total: 'decimal(order.total * (1 - discount.discount) * (1 + tax.rate) + shipping.fee, 2)' },
+      },
+    ],
+  }),
+  workflow('payment-review', 'Payment review', "Screens a payment with a rule, asks the risk provider for a score, and decides on the provider's answer", ['payments', 'risk'], {
+    inputs: contexts('payment', 'card', 'ip', 'customer'),
+    start: 'screen',
+    steps: [
+      { id: 'screen', kind: 'rule', ruleId: 'fraud-screening', next: 'score' },
+      {
+        id: 'score',
+        kind: 'apiRequest',
+        // The integration holds the provider's URL and the credential sent in the X-Api-Key header.
+        request: { method: 'POST', integrationId: demoIntegrationIds.risk, path: '/v1/risk-score', body: '{amount: payment.amount, flags: screen.risk.flags, ruleScore: screen.risk.score}' },
+        next: 'decide',
+      },
+      {
+        id: 'decide',
+        kind: 'branch',
+        cases: [
+          { when: 'score.body.decision = "approve"', next: 'approve' },
+          { when: 'score.body.decision = "review"', next: 'review' },
+        ],
+        otherwise: 'decline',
+      },
+      { id: 'approve', kind: 'end', output: { decision: '"approve"', score: 'score.body.score' } },
+      { id: 'review', kind: 'end', output: { decision: '"review"', score: 'score.body.score', reasons: 'score.body.reasons' } },
+      { id: 'decline', kind: 'end', output: { decision: '"decline"', score: 'score.body.score', reasons: 'score.body.reasons' } },
+    ],
+    settings: { recordExecutions: true },
+  }),
+  workflow('price-in-currency', 'Price in another currency', "Converts a price at the provider's exchange rate (its key goes in the query)", ['pricing'], {
+    inputs: [
+      { name: 'price', type: 'number' },
+      { name: 'currency', type: 'string' },
+    ],
+    start: 'rate',
+    steps: [
+      { id: 'rate', kind: 'apiRequest', request: { method: 'GET', integrationId: demoIntegrationIds.fx, path: '/v1/fx-rate', query: { from: '"EUR"', to: 'currency' } }, next: 'done' },
+      { id: 'done', kind: 'end', output: { price: 'decimal(price * rate.body.rate, 2)', currency: 'currency', rate: 'rate.body.rate' } },
+    ],
+  }),
 ];
 
 /** Published as v1, then edited, so the working copy differs from the published version. */

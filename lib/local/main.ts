@@ -4,6 +4,7 @@
  * process.
  */
 import { defaultLocalEndpoint } from '../cli/target.ts';
+import { demoProviderKey } from './demo-provider.ts';
 import { demoApiKey } from './seed.ts';
 import { PortSettingError, portFromEnv } from './ports.ts';
 import { startLocalRuntime } from './runtime.ts';
@@ -17,6 +18,7 @@ try {
     port: portFromEnv('PORT', 3000, false),
     dynamoPort: portFromEnv('DYNAMODB_PORT', 8000, true),
     gitPort: portFromEnv('GIT_PORT', 3001, true),
+    providerPort: portFromEnv('DEMO_PROVIDER_PORT', 3002, true),
     dataDir: process.env.DATA_DIR || undefined,
     apiKey: process.env.SERVICE_API_KEY || demoApiKey,
   });
@@ -34,6 +36,7 @@ Rules service (local) listening on ${runtime.url}
   embedded DynamoDB: ${runtime.dynamoEndpoint} (table ${runtime.tableName}${process.env.DATA_DIR ? `, kept in ${process.env.DATA_DIR}` : ', in memory'})${cliTarget}
   demo workspace:    demo (branches main, staging), pulling from ${runtime.gitUrl}/demo.git
   API key:           ${runtime.apiKey}
+  demo provider:     ${runtime.providerUrl} (its key: ${demoProviderKey}; integrations intg_demo_risk, intg_demo_fx)
   OpenAPI:           ${runtime.url}/openapi.json
   rule schedules:    run in this process (EventBridge Scheduler's API on ${runtime.scheduler.endpoint.endpoint})
 

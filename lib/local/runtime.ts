@@ -1,16 +1,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyringFromEnv } from '../credentials/keyring.ts';
 import { schedulerFor } from '../schedules/aws-scheduler.ts';
 import { createLocalScheduler } from '../schedules/local-scheduler.ts';
 import { startSchedulerEndpoint } from '../schedules/scheduler-endpoint.ts';
 import { deploymentOf, type RuleScheduler } from '../schedules/scheduler.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { ensureTable } from '../store/dynamo/create-table.ts';
+import { startDemoProvider } from './demo-provider.ts';
 import { startEmbeddedDynamo } from './embedded-dynamo.ts';
 import { startGitServer } from './git-server.ts';
 import { lambdaContext } from './proxy-event.ts';
-import { seedDemo, seedDemoRemote } from './seed.ts';
+import { seedDemo, seedDemoProvider, seedDemoRemote } from './seed.ts';
 import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
@@ -24,6 +26,8 @@ export interface LocalRuntimeOptions {
   dynamoPort?: number | PortChoice;
   /** The demo Git server's port; 0 picks a free one. */
   gitPort?: number | PortChoice;
+  /** The demo provider's port (./demo-provider.ts); 0 picks a free one. */
+  providerPort?: number | PortChoice;
   dataDir?: string;
   apiKey?: string;
   seed?: boolean;
@@ -72,6 +76,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   });
   const scheduler = await startSchedulerEndpoint({ scheduler: localScheduler, ...(options.schedulerNow && { now: options.schedulerNow }) });
   const git = await listenOn(options.gitPort ?? 0, (port) => startGitServer({ root: join(dataDir, 'git'), port }));
+  const provider = await listenOn(options.providerPort ?? 0, (port) => startDemoProvider({ port }));
   const dynamo = await listenOn(options.dynamoPort ?? 0, (port) => startEmbeddedDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }));
   const config = { tableName: localTableName, endpoint: dynamo.endpoint };
   Object.assign(process.env, {
@@ -93,6 +98,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const store = createStore(config);
   const { apiKey } = options.seed === false ? { apiKey: '' } : await seedDemo(store, { apiKey: options.apiKey });
   if (options.seed !== false) await seedDemoRemote(store, join(dataDir, 'git'), git.url);
+  if (options.seed !== false) await seedDemoProvider({ store, keyring: keyringFromEnv() }, provider.url);
   // Schedules kept in DATA_DIR from an earlier start: the table has them, the local scheduler (in memory) not yet.
   if (options.dataDir) await redeploySchedules(store, schedulerFor({ ...localScheduleTarget, SCHEDULER_ENDPOINT: scheduler.endpoint }));
   const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port }));
@@ -106,6 +112,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     tableName: config.tableName,
     dynamoEndpoint: dynamo.endpoint,
     gitUrl: git.url,
+    /** The demo provider, which the demo integrations call. */
+    providerUrl: provider.url,
     queue,
     /** The Scheduler endpoint (its `requests` are what the functions sent) and the scheduler it feeds. */
     scheduler: { endpoint: scheduler, local: localScheduler },
@@ -114,7 +122,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
       queue.close();
       localScheduler.close();
       await api.close();
-      await Promise.all([sqs.close(), git.close(), scheduler.close()]);
+      await Promise.all([sqs.close(), git.close(), provider.close(), scheduler.close()]);
       await Promise.all([queue.idle().catch(() => undefined), localScheduler.idle()]);
       await dynamo.close();
     },

@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createCredential, type CredentialDeps } from '../credentials/service.ts';
 import { importEntities } from '../entities/import.ts';
 import { entityTypeOf } from '../entities/kinds.ts';
 import type { EntityInput } from '../entities/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { createIntegration, updateIntegration } from '../integrations/service.ts';
 import { entityFolders } from '../pull/plan.ts';
 import type { Store } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts';
-import { demoRules, demoWorkflows, editedAfterPublishing, remoteOnlyRules } from './demo-entities.ts';
+import { demoIntegrationIds, demoRules, demoWorkflows, editedAfterPublishing, remoteOnlyRules } from './demo-entities.ts';
+import { demoProviderKey, demoProviderKeyHeader, demoProviderKeyParam } from './demo-provider.ts';
 import { createRepository } from './git-server.ts';
 
 export const demoWorkspaceId = 'demo';
@@ -64,4 +68,54 @@ export async function seedDemoRemote(store: Store, gitRoot: string, gitUrl: stri
   // A kept DATA_DIR may hold the demo remote at an earlier run's port: follow the server; keep any other remote.
   const isDemoRemote = !current || (current.url.startsWith('http://127.0.0.1:') && current.url.endsWith(`/${demoRepository}`));
   if (isDemoRemote && current?.url !== url) await store.putRemote(demoWorkspaceId, { url, updatedAt: new Date().toISOString() });
+}
+
+/**
+ * The demo provider's credentials and integrations (./demo-provider.ts), with
+ * fixed ids so that the README and the demo workflows can name them: the key
+ * in a header for the risk-score route, in the query for the fx-rate route.
+ */
+export const demoProviderSeed = {
+  credentials: {
+    header: { id: 'cred_demo_header', name: 'Demo provider key (header)', key: demoProviderKeyHeader, placement: 'header' },
+    query: { id: 'cred_demo_query', name: 'Demo provider key (query)', key: demoProviderKeyParam, placement: 'query' },
+  },
+  integrations: {
+    risk: { id: demoIntegrationIds.risk, name: 'Demo risk API', credential: 'header', description: 'Risk scores for payments: POST /v1/risk-score' },
+    fx: { id: demoIntegrationIds.fx, name: 'Demo FX API', credential: 'query', description: 'Exchange rates: GET /v1/fx-rate?from=EUR&to=USD' },
+  },
+} as const;
+
+/** What the user did since (took the name, revoked the credential) wins over the seed. */
+async function unlessRefused(create: Promise<unknown>) {
+  try {
+    await create;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 409)) throw error;
+  }
+}
+
+/**
+ * The demo provider's credentials holding its key, and integrations calling
+ * it at `providerUrl`: made at the first seed only, so that what the user
+ * deletes stays deleted. An integration kept in DATA_DIR from an earlier
+ * start follows the provider to this start's port.
+ */
+export async function seedDemoProvider(deps: CredentialDeps & { store: Store }, providerUrl: string) {
+  const { credentials, integrations } = demoProviderSeed;
+  if (!(await deps.store.getCredential(demoWorkspaceId, credentials.header.id))) {
+    for (const { id, name, key, placement } of Object.values(credentials)) {
+      const credential = { name, type: 'apiKey', key, value: demoProviderKey, placement, description: "The demo provider's key (npm start serves the provider)" } as const;
+      await unlessRefused(createCredential(deps, demoWorkspaceId, credential, { id }));
+    }
+    for (const { id, name, credential, description } of Object.values(integrations)) {
+      const integration = { name, type: 'restApi', baseUrl: providerUrl, headers: {}, credentialId: credentials[credential].id, timeoutMs: 5000, description } as const;
+      await unlessRefused(createIntegration(deps.store, demoWorkspaceId, integration, { id }));
+    }
+    return;
+  }
+  for (const { id } of Object.values(integrations)) {
+    const current = await deps.store.getIntegration(demoWorkspaceId, id);
+    if (current && current.baseUrl !== providerUrl && /^http:\/\/127\.0\.0\.1:\d+$/.test(current.baseUrl)) await updateIntegration(deps.store, demoWorkspaceId, id, { baseUrl: providerUrl });
+  }
 }

@@ -178,6 +178,7 @@ const pathParameterSchemas = (route: Route): Record<string, z.ZodType> => ({
   entityType: z.enum(route.entityTypes ?? entityTypes),
   entityId: entityIdSchema,
   credentialId: z.string(),
+  integrationId: z.string(),
   taskId: z.string(),
 });
 
@@ -237,6 +238,10 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
     responses: {
       200: success,
       ...('created' in response && { 201: { ...success, description: 'created' } }),
+      ...('accepted' in response &&
+        response.accepted && {
+          202: { description: 'accepted: queued, to follow', headers: requestIdHeaders, content: { 'application/json': { schema: jsonSchema(successEnvelope(response.accepted), 'output') } } },
+        }),
       ...failureResponses(route, raised),
     },
   };
@@ -254,7 +259,7 @@ export function openApiDocument() {
       title: 'Rule and workflow management API',
       version: '1.0.0',
       description:
-        'Rules and workflows of workspace branches, the credentials sent to providers, and pulls from a Git remote. Every response but this document is the envelope. The /dev paths are kept for compatibility; /dev/v1 replaces them and refuses unknown query parameters and body fields.',
+        'Rules and workflows of workspace branches, the credentials sent to providers and the REST integrations that send them, and pulls from a Git remote. Every response but this document is the envelope. The /dev paths are kept for compatibility; /dev/v1 replaces them and refuses unknown query parameters and body fields.',
     },
     servers: [
       {

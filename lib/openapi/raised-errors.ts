@@ -87,6 +87,24 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
     .flatMap((statement) => statement.declarationList.declarations.filter((d) => engineAnswerDeclarations.includes(d.name.getText())));
 
   /**
+   * `(await import('./module.ts')).name`, a module a function loads on first
+   * use: the export it names. (Without lib typings the checker cannot see
+   * through the promise, so the module's exports are looked up directly.)
+   */
+  const lazyImportMember = (node: ts.Node): ts.Node[] | undefined => {
+    if (!ts.isPropertyAccessExpression(node)) return undefined;
+    let inner: ts.Expression = node.expression;
+    while (ts.isParenthesizedExpression(inner) || ts.isAwaitExpression(inner)) inner = inner.expression;
+    if (!ts.isCallExpression(inner) || inner.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
+    const [specifier] = inner.arguments;
+    if (!specifier || !ts.isStringLiteralLike(specifier)) return undefined;
+    const module = program.getSourceFile(resolve(dirname(node.getSourceFile().fileName), specifier.text));
+    const moduleSymbol = module && checker.getSymbolAtLocation(module);
+    const member = moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((symbol) => symbol.name === node.name.text);
+    return (member?.declarations ?? []).filter(inProject);
+  };
+
+  /**
    * What one declaration (or the handler's statement) holds, without following
    * names: the errors raised in it and the declarations its names refer to.
    * Worked out once and shared by every route that reaches it.
@@ -112,7 +130,9 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
         if (typeof code !== 'string') throw new Error(`new EngineError at ${node.getSourceFile().fileName}: its code is not a literal`);
         raise(`engine:${code as EngineErrorCode}`, fromEngineError(new EngineError(code as EngineErrorCode, '')));
       }
-      if (ts.isIdentifier(node)) refers.push(...(symbolOf(node)?.declarations ?? []).filter(inProject));
+      const lazy = lazyImportMember(node);
+      if (lazy) refers.push(...lazy);
+      else if (ts.isIdentifier(node)) refers.push(...(symbolOf(node)?.declarations ?? []).filter(inProject));
       ts.forEachChild(node, visit);
     };
     visit(root);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/records.ts';
 import type { routes } from '../http/routes.ts';
+import { integrationLimits } from '../integrations/schema.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
 
 const timestamp = z.string().datetime();
@@ -28,9 +29,62 @@ const testResultSchema = z.object({
   failure: z.enum(['dns', 'refused', 'timeout', 'tls', 'too_large', 'too_many_redirects', 'network']).optional(),
 });
 
+const integrationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.literal('restApi'),
+  baseUrl: z.string().describe('what step paths are joined to'),
+  headers: z.record(z.string(), z.string()).describe('sent on every call, under the step\'s own headers'),
+  credentialId: z.string().optional().describe('the credential placed on every call, when there is one'),
+  timeoutMs: z.number().int(),
+  description: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  revision: z.number().int().describe('1 when created, one more with each change'),
+});
+
+const integrationTestResultSchema = z.object({
+  status: z.number().int().describe("the provider's HTTP status; 0 when no usable answer came"),
+  ok: z.boolean(),
+  durationMs: z.number(),
+  message: z.string().describe('what the answer means (401: the key is wrong or revoked, 403: valid but lacking the permission), or why no usable answer came'),
+  failure: z
+    .enum(['dns', 'refused', 'timeout', 'tls', 'too_large', 'too_many_redirects', 'network', 'not_json'])
+    .optional()
+    .describe('why no usable answer came: not_json, a successful answer whose body is not JSON'),
+  body: z.unknown().optional().describe("the provider's JSON answer, when it gave one (absent when empty or not JSON)"),
+  bodyOmitted: z.literal(true).optional().describe(`set instead of body when the answer is larger than ${integrationLimits.testAnswerBytes} bytes as JSON`),
+});
+
 const changeCounts = z.object({ added: z.number().int(), updated: z.number().int(), deleted: z.number().int(), unchanged: z.number().int() });
 
 const taskStateSchema = z.enum(['pending', 'in-progress', 'completed', 'failed']);
+
+const stepRecordSchema = z.object({
+  id: z.string(),
+  type: z.enum(['rule', 'apiRequest', 'branch', 'transform', 'end']),
+  status: z.enum(['succeeded', 'failed', 'skipped']),
+  durationMs: z.number(),
+  output: z.unknown().optional().describe("what the step gave: a rule's answer, an API request's {status, headers, body}, a transform's values, the end's output"),
+  error: z.string().optional().describe('why the step failed'),
+});
+
+const workflowRunSchema = z.object({
+  status: z.enum(['succeeded', 'failed']),
+  output: z.unknown().optional().describe("the end step's output, when the run succeeded"),
+  error: z.object({ stepId: z.string(), message: z.string() }).optional().describe('which step failed, and why'),
+  steps: z.array(stepRecordSchema).describe('the steps run, in order, then those skipped'),
+  executionId: z.string().describe('listed by listExecutions when the workflow records executions'),
+  version: z.string().describe("the version that ran; empty for the draft"),
+  durationMs: z.number().describe('milliseconds the whole run took'),
+});
+
+const workflowRunTaskSchema = z.object({
+  workflowId: z.string(),
+  version: z.string(),
+  executionId: z.string(),
+  result: workflowRunSchema.extend({ outputOmitted: z.literal(true).optional() }).optional().describe('the run, once the task ended'),
+});
 
 const taskSchema = z.object({
   taskId: z.string(),
@@ -42,6 +96,9 @@ const taskSchema = z.object({
   commit: z.string().optional().describe('the commit pulled, once completed'),
   summary: z.object({ rule: changeCounts, workflow: changeCounts, ignoredFolders: z.array(z.string()) }).optional(),
   error: z.string().optional().describe('what failed, in words a user can act on'),
+  workflowRun: workflowRunTaskSchema
+    .optional()
+    .describe('set for an asynchronous workflow run (execute with async: true) instead of the pull fields'),
 });
 
 const remoteSchema = z.object({ url: z.string(), credentialId: z.string().optional(), updatedAt: timestamp });
@@ -89,7 +146,9 @@ const durationMs = z.number().describe('milliseconds the evaluation took (loadin
 
 const executionSchema = z.object({
   executionId: z.string(),
-  ruleId: z.string(),
+  ruleId: z.string().optional().describe("a rule's execution: the rule"),
+  workflowId: z.string().optional().describe("a workflow's execution: the workflow"),
+  steps: z.array(stepRecordSchema).optional().describe("a workflow's execution: its steps (without their outputs when together they were too large to keep)"),
   version: z.string().describe("the version that ran; empty when none could (a scheduled run of a rule deleted or not published)"),
   trigger: z.enum(['api', 'schedule']),
   scheduledTime: timestamp.optional().describe('a scheduled run: when it was due (its params are the schedule\'s inputParam, its clock this time)'),
@@ -141,7 +200,8 @@ const openApiSchema = z
 /**
  * What `data` holds in each operation's success envelope, or the `body` an
  * operation answers instead of an envelope; every route must have an entry.
- * `created`: a new resource answers 201, a retried create 200.
+ * `created`: a new resource answers 201, a retried create 200. `accepted`:
+ * what a request queued instead of done answers, with 202.
  */
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
@@ -159,8 +219,17 @@ export const responses = {
   updateEntity: { data: savedSchema },
   publishEntity: { data: z.object({ id: z.string(), version: z.string(), checksum: z.string() }), created: true },
   deleteEntity: { data: z.object({ id: z.string(), deleted: z.boolean().describe('false when there was nothing to delete') }) },
-  testRule: { data: z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }) },
-  executeRule: { data: z.object({ output: z.unknown(), version: z.string(), executionId: z.string().describe('listed by listExecutions when the rule records executions'), durationMs }) },
+  testEntity: { data: z.union([z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }).describe('a rule'), workflowRunSchema.describe('a workflow')]) },
+  executeEntity: {
+    data: z.union([
+      z.object({ output: z.unknown(), version: z.string(), executionId: z.string().describe('listed by listExecutions when the rule records executions'), durationMs }).describe('a rule'),
+      workflowRunSchema.describe('a workflow'),
+    ]),
+    accepted: z
+      .object({ taskId: z.string(), taskState: taskStateSchema, executionId: z.string(), version: z.string() })
+      .describe('a workflow run with async: true: follow it at GET /dev/v1/tasks/{taskId}'),
+  },
+  testWorkflowStep: { data: stepRecordSchema.extend({ next: z.string().optional().describe('the step a run would go to next') }) },
   listExecutions: { data: z.array(executionSchema) },
   getEntityLegacy: { data: entityRecordSchema },
   saveSchedule: { data: z.union([scheduleViewSchema, scheduleDeletedSchema]) },
@@ -172,6 +241,12 @@ export const responses = {
   updateCredential: { data: credentialSchema },
   revokeCredential: { data: credentialSchema },
   testCredential: { data: testResultSchema },
+  createIntegration: { data: integrationSchema, created: true },
+  listIntegrations: { data: z.array(integrationSchema) },
+  getIntegration: { data: integrationSchema },
+  updateIntegration: { data: integrationSchema },
+  deleteIntegration: { data: integrationSchema.describe('the integration as it was') },
+  testIntegration: { data: integrationTestResultSchema },
   pullRemote: { data: z.object({ taskId: z.string(), taskState: taskStateSchema }) },
   pullRemoteV1: { data: z.object({ taskId: z.string(), taskState: taskStateSchema }) },
   getPullTask: { data: taskSchema },
@@ -179,4 +254,4 @@ export const responses = {
   getRemote: { data: remoteSchema },
   putRemote: { data: remoteSchema },
   getOpenApi: { body: openApiSchema },
-} satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean } | { body: z.ZodType }>;
+} satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean; accepted?: z.ZodType } | { body: z.ZodType }>;

@@ -23,6 +23,8 @@ export interface OutboundRequest {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   credential?: OutboundCredential;
+  /** This call's limit for the whole exchange, instead of the client's `totalTimeoutMs` (an API-request step's own timeout). */
+  timeoutMs?: number;
 }
 
 export interface OutboundResponse {
@@ -105,7 +107,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     log: options.log ?? ((message, fields) => logger.info(message, fields)),
     lookup: options.lookup ?? dnsLookup,
   };
-  return { send: (request) => send(settings, request) };
+  return { send: (request) => send(request.timeoutMs === undefined ? settings : { ...settings, totalTimeoutMs: request.timeoutMs }, request) };
 }
 
 async function send(settings: Settings, request: OutboundRequest): Promise<OutboundResponse> {

@@ -75,17 +75,33 @@ export function redactUrl(url: string | URL, secretParams: string[]): string {
   return `${text.slice(0, queryAt + 1)}${query.join('&')}`;
 }
 
-/**
- * Replaces every occurrence of a secret value (as typed, and as it appears
- * %-encoded in a query) with [REDACTED]. A second line of defence for text a
- * provider controls, such as a redirect target that echoes the key under
- * another parameter name.
- */
-export function scrubSecret(text: string, secret: string | undefined): string {
-  if (!secret) return text;
-  const encoded = encodeURIComponent(secret);
-  const forms = new Set([secret, encoded, encoded.replace(/%20/g, '+')]);
-  let scrubbed = text;
-  for (const form of forms) scrubbed = scrubbed.split(form).join(REDACTED);
-  return scrubbed;
+/** JSON-escaped as JSON.stringify does, and with every non-ASCII character as \uXXXX (as other JSON writers do). */
+const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
+const asciiEscaped = (text: string) => jsonEscaped(text).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** %-encoded as encodeURIComponent, HTML forms and URLSearchParams write it; none for text that cannot be encoded (a lone surrogate). */
+function encodedForms(secret: string): string[] {
+  try {
+    const encoded = encodeURIComponent(secret);
+    return [encoded, encoded.replace(/%20/g, '+'), new URLSearchParams({ k: secret }).toString().slice(2)];
+  } catch {
+    return [];
+  }
 }
+
+/**
+ * What replaces every occurrence of a secret value with [REDACTED]: as typed,
+ * %-encoded, and each of these JSON-escaped once or twice (a JSON document
+ * held in a string). A second line of defence for text a provider controls,
+ * such as a redirect target or an answer that echoes the key. Longest forms
+ * first, so that a shorter one never cuts a longer one apart.
+ */
+export function secretScrubber(secret: string | undefined): (text: string) => string {
+  if (!secret) return (text) => text;
+  const base = [secret, ...encodedForms(secret)];
+  const forms = [...new Set([...base, ...base.map(jsonEscaped), ...base.map((form) => jsonEscaped(jsonEscaped(form))), asciiEscaped(secret), jsonEscaped(asciiEscaped(secret))])];
+  forms.sort((a, b) => b.length - a.length);
+  return (text) => forms.reduce((scrubbed, form) => scrubbed.split(form).join(REDACTED), text);
+}
+
+export const scrubSecret = (text: string, secret: string | undefined): string => secretScrubber(secret)(text);

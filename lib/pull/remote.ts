@@ -34,8 +34,17 @@ export async function getRemote(store: TaskStore, workspaceId: string): Promise<
  * A task as users see it: its progress, never the bookkeeping of runs. A
  * completed task shows no error: the one a retried delivery left is over.
  */
-export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error }: Task) => ({
+export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun }: Task) => ({
   taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error: taskState === 'completed' ? undefined : error,
+  ...(workflowRun && {
+    workflowRun: {
+      workflowId: workflowRun.workflowId,
+      version: workflowRun.version,
+      executionId: workflowRun.executionId,
+      // The run's answer (lib/workflows/tasks.ts), once it ended.
+      ...(workflowRun.resultJson !== undefined && { result: JSON.parse(workflowRun.resultJson) as unknown }),
+    },
+  }),
 });
 
 export async function getTask(store: TaskStore, workspaceId: string, taskId: string) {

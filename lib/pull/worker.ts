@@ -1,6 +1,7 @@
-/** The queue's side of a pull: SQS batches in, partial batch failures out. */
+/** The queue's side of a task (a pull, or an asynchronous workflow run): SQS batches in, partial batch failures out. */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../http/logger.ts';
+import type { Task } from '../store/types.ts';
 import type { TaskMessage, TaskQueue } from './queue.ts';
 import { runPullTask, type RunDeps } from './run.ts';
 
@@ -22,21 +23,25 @@ const maxDelaySeconds = 12 * 3600;
 
 export const retryDelaySeconds = (attempt: number, baseDelaySeconds: number) => Math.min(maxDelaySeconds, baseDelaySeconds * 2 ** (attempt - 1));
 
-export async function handleTaskMessages(deps: RunDeps, event: SQSEvent, retries: Retries): Promise<SQSBatchResponse> {
+/** Runs a task that runs a workflow (lib/workflows/tasks.ts): never tried again by another delivery. */
+export type RunWorkflowTask = (task: Task) => Promise<'done'>;
+
+export async function handleTaskMessages(deps: RunDeps & { runWorkflowTask: RunWorkflowTask }, event: SQSEvent, retries: Retries): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
       const { taskId } = JSON.parse(record.body) as TaskMessage;
       const attempt = Number(record.attributes.ApproximateReceiveCount);
-      const outcome = await runPullTask(deps, taskId, { attempt, maxAttempts: retries.maxAttempts });
-      logger.info('pull task delivery', { taskId, attempt, outcome });
+      const task = await deps.store.getTask(taskId);
+      const outcome = task?.workflowRun ? await deps.runWorkflowTask(task) : await runPullTask(deps, taskId, { attempt, maxAttempts: retries.maxAttempts });
+      logger.info('task delivery', { taskId, attempt, outcome, kind: task?.workflowRun ? 'workflowRun' : 'pull' });
       if (outcome === 'done') continue;
       batchItemFailures.push({ itemIdentifier: record.messageId });
       // Without this the retry would wait the queue's whole visibility timeout; if it fails, it still does.
       if (outcome === 'retry')
         await retries.queue.delay(record.receiptHandle, retryDelaySeconds(attempt, retries.baseDelaySeconds)).catch((error: Error) => logger.warn('could not delay the retry', error));
     } catch (error) {
-      logger.error('pull task delivery failed', error as Error);
+      logger.error('task delivery failed', error as Error);
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }

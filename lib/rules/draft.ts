@@ -11,7 +11,7 @@ import type { VersionExtras } from '../entities/service.ts';
 import { errors } from '../http/errors.ts';
 import type { EntityRef, EntityStore } from '../store/types.ts';
 import { runnable, type RuleSource, type RunnableRule } from './load.ts';
-import { packPrepared } from './prepared-form.ts';
+import { packPrepared } from '../entities/prepared-form.ts';
 
 const check = (source: Pick<RuleSource, 'type' | 'definition'>) => checkRule({ kind: source.type, definition: source.definition } as unknown as RuleDefinition);
 

@@ -8,16 +8,16 @@
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore } from '../store/types.ts';
-import { CompiledRuleCache } from './cache.ts';
+import { CompiledCache } from './cache.ts';
 import { newExecutionId, recordExecution } from './executions.ts';
-import { compileVersion, resolveVersion, type RunnableRule } from './load.ts';
-import type { ExecuteRuleRequest } from './schema.ts';
+import { compileVersion, resolveVersion, type EntityHead, type RunnableRule } from './load.ts';
+import type { ExecuteRequest } from './schema.ts';
 
-const compiled = new CompiledRuleCache();
+const compiled = new CompiledCache<RunnableRule>();
 
 /** A published version, compiled once per warm function: keyed by workspace, branch, rule, version and the rule's creation. */
-export async function publishedVersion(store: EntityStore, ref: EntityRef, version?: string): Promise<RunnableRule> {
-  const { label, createdAt } = await resolveVersion(store, ref, version);
+export async function publishedVersion(store: EntityStore, ref: EntityRef, version?: string, head?: EntityHead): Promise<RunnableRule> {
+  const { label, createdAt } = await resolveVersion(store, ref, version, head);
   const key = [ref.workspaceId, ref.branch, ref.id, label, createdAt].join('\u0000');
   return compiled.get(key, () => compileVersion(store, ref, label));
 }
@@ -44,7 +44,7 @@ export function evaluateTimed(rule: RunnableRule, params: unknown, clock: Date):
  * when the rule's settings ask for it, the run is recorded under that id,
  * failed runs (bad params, no answer) too, before the answer or error is given.
  */
-export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: ExecuteRuleRequest) {
+export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: ExecuteRequest) {
   const rule = await publishedVersion(store, ref, request.version);
   const run = { executionId: newExecutionId(), version: rule.version, trigger: 'api' as const, input: request.params, startedAt: new Date() };
   const result = evaluateTimed(rule, request.params, run.startedAt);

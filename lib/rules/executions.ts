@@ -1,11 +1,12 @@
 /**
- * The record of a rule's runs: what an execution keeps (its input, answer or
- * error, version, duration, trigger, times) and the paged list of them. The
- * store keeps each for a fixed time (its README says how long).
+ * The record of a rule's (or a workflow's) runs: what an execution keeps (its
+ * input, answer or error, version, duration, trigger, times, and a workflow's
+ * steps) and the paged list of them. The store keeps each for a fixed time
+ * (its README says how long).
  */
 import { randomBytes } from 'node:crypto';
 import { errors } from '../http/errors.ts';
-import { ruleScopeOf, type EntityRef, type EntityStore, type Execution, type ExecutionStore, type RuleScope } from '../store/types.ts';
+import { executionScopeOf, type EntityRef, type EntityStore, type Execution, type ExecutionScope, type ExecutionStore, type StepRecord } from '../store/types.ts';
 
 /** An answer larger than this is not kept with the execution (the caller got it whole): a page of executions must fit in a response. */
 export const maxRecordedOutputBytes = 16 * 1024;
@@ -22,6 +23,8 @@ export interface Run {
   input: unknown;
   startedAt: Date;
   durationMs: number;
+  /** A workflow run's steps. */
+  steps?: StepRecord[];
 }
 
 /** Why a run failed, by a stable code: an engine error, or the domain error that kept the rule from running. */
@@ -34,15 +37,16 @@ export interface RunFailure {
  * Records a run that answered, or failed. With `once`, a run already
  * recorded under the same key is left as it is, and undefined is returned.
  */
-export async function recordExecution(store: ExecutionStore, scope: RuleScope, run: Run, result: { output: unknown } | { error: RunFailure }, options: { once?: boolean } = {}) {
+export async function recordExecution(store: ExecutionStore, scope: ExecutionScope, run: Run, result: { output: unknown } | { error: RunFailure }, options: { once?: boolean } = {}) {
   const finishedAt = new Date(run.startedAt.getTime() + Math.ceil(run.durationMs)).toISOString();
   const common = {
     executionId: run.executionId,
-    ruleId: scope.ruleId,
+    ...('workflowId' in scope ? { workflowId: scope.workflowId } : { ruleId: scope.ruleId }),
     version: run.version,
     trigger: run.trigger,
     ...(run.scheduledTime && { scheduledTime: run.scheduledTime }),
     input: run.input,
+    ...(run.steps && { steps: keptSteps(run.steps) }),
     durationMs: run.durationMs,
     startedAt: run.startedAt.toISOString(),
     finishedAt,
@@ -52,9 +56,15 @@ export async function recordExecution(store: ExecutionStore, scope: RuleScope, r
   return store.putExecution(scope, { ...common, outcome: 'succeeded', ...(small ? { output: result.output } : { outputOmitted: true }) }, options);
 }
 
-/** One page of a rule's executions, newest first; the rule must exist on the branch. */
+/** A workflow's steps as kept: their outputs too, unless together they are larger than an answer is kept. */
+function keptSteps(steps: StepRecord[]): StepRecord[] {
+  if (Buffer.byteLength(JSON.stringify(steps)) <= maxRecordedOutputBytes) return steps;
+  return steps.map(({ output: _output, ...step }) => step);
+}
+
+/** One page of a rule's (or workflow's) executions, newest first; it must exist on the branch. */
 export async function listExecutions(store: EntityStore & ExecutionStore, ref: EntityRef, page: { pageNo: number; pageSize: number }) {
-  const [rule, { items, totalCount }] = await Promise.all([store.getEntity(ref), store.listExecutions(ruleScopeOf(ref), page, new Date().toISOString())]);
-  if (!rule) throw errors.entityNotFound(ref.entityType, ref.id);
+  const [entity, { items, totalCount }] = await Promise.all([store.getEntity(ref), store.listExecutions(executionScopeOf(ref), page, new Date().toISOString())]);
+  if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
   return { data: items, paging: { ...page, totalCount } };
 }

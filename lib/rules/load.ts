@@ -1,7 +1,7 @@
 /**
  * How a stored rule becomes runnable: the one place that loads rules and
  * compiles them, for test, execute and publish alike. A published version is
- * compiled from the prepared form kept with it (`./prepared-form.ts`), so
+ * compiled from the prepared form kept with it (`lib/entities/prepared-form.ts`), so
  * executing needs no FEEL parser; a draft is prepared from its text by
  * `./draft.ts`, which is the only module of this folder that imports the
  * parser.
@@ -14,8 +14,11 @@
 import { compileRule, EngineError, type CompiledRule, type PreparedRule } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import type { EntityRecord } from '../entities/schema.ts';
-import type { EntityRef, EntityStore, StoredVersion } from '../store/types.ts';
-import { unpackPrepared } from './prepared-form.ts';
+import type { EntityRef, EntityStore, StoredEntity, StoredVersion } from '../store/types.ts';
+
+/** What `getEntityHead` reads: the latest published version's label, and when the entity was created. */
+export type EntityHead = Pick<StoredEntity, 'version' | 'createdAt'>;
+import { unpackPrepared } from '../entities/prepared-form.ts';
 
 /** How far references may go: rules in a chain, and rules loaded for one rule in all. */
 export const referenceLimits = { maxDepth: 8, maxRules: 50 } as const;
@@ -43,7 +46,7 @@ export type Prepare = (source: RuleSource) => PreparedRule;
 /** A published version's kept prepared form; a version published without one (before versions kept it) must be published anew. */
 export function preparedVersion(source: RuleSource): PreparedRule {
   if (!source.prepared) throw errors.ruleNotPrepared(source.id, source.version ?? '');
-  return unpackPrepared(source.prepared);
+  return unpackPrepared<PreparedRule>(source.prepared);
 }
 
 const referenceKey = (ruleId: string, version: string | undefined) => `${ruleId}@${version ?? ''}`;
@@ -111,15 +114,16 @@ export async function runnable(store: EntityStore, ref: EntityRef, source: RuleS
 }
 
 /**
- * The version of a rule that `version` names, or its latest published one:
+ * The version of a rule (or workflow) that `version` names, or its latest published one:
  * its label, and when the rule was created (a rule deleted and made again
  * starts its versions over, so a label alone does not name one version).
+ * `head` is the entity's head when the caller read it already (with others, in one request).
  */
-export async function resolveVersion(store: EntityStore, ref: EntityRef, version?: string) {
-  const entity = await store.getEntityHead(ref);
+export async function resolveVersion(store: EntityStore, ref: EntityRef, version?: string, head?: EntityHead) {
+  const entity = head ?? (await store.getEntityHead(ref));
   if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
   const label = version ?? entity.version;
-  if (!label) throw errors.ruleNotPublished(ref.id);
+  if (!label) throw ref.entityType === 'rule' ? errors.ruleNotPublished(ref.id) : errors.workflowNotPublished(ref.id);
   return { label, createdAt: entity.createdAt };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Request bodies of the operations that run rules (zod/mini, as in every API
- * function). Params are bounded here, so an oversize or too deeply nested
+ * Request bodies of the operations that run rules and workflows (zod/mini, as
+ * in every API function). Params are bounded here, so an oversize or too deeply nested
  * request is refused before any read.
  */
 import * as z from 'zod/mini';
@@ -11,22 +11,25 @@ import { strictBody } from '../http/queries.ts';
 /** What one run may be given: small enough to record with its answer, shallow enough for any walk of it. */
 export const paramsBounds = { maxBytes: 16 * 1024, maxDepth: 32 } as const;
 
-const params = z._default(boundedJsonObject(paramsBounds, "the rule's inputs by name; {} when absent"), {});
+const params = z._default(boundedJsonObject(paramsBounds, "the rule's or workflow's inputs by name; {} when absent"), {});
 
-const version = (description: string) =>
+export const version = (description: string) =>
   z.optional(z.string().check(z.regex(versionLabelPattern, { error: 'must be a published version label such as v1' }))).register(z.globalRegistry, { description });
 
-export const testRuleSchema = strictBody({
+export const testSchema = strictBody({
   params,
   version: version('a published version (such as v1) to test instead of the draft'),
   checksum: z
     .optional(z.string().check(z.maxLength(64, { error: 'must be a checksum as the get returns it' })))
     .register(z.globalRegistry, { description: 'the checksum of what you mean to test, as you last read it: refused (409) when it is no longer that' }),
 });
-export type TestRuleRequest = z.output<typeof testRuleSchema>;
+export type TestRequest = z.output<typeof testSchema>;
 
-export const executeRuleSchema = strictBody({
+export const executeSchema = strictBody({
   params,
   version: version('a published version (such as v1) to run instead of the latest'),
+  async: z
+    .optional(z.boolean())
+    .register(z.globalRegistry, { description: 'workflows only: queue the run and answer 202 with a task to follow, for workflows that call slow providers' }),
 });
-export type ExecuteRuleRequest = z.output<typeof executeRuleSchema>;
+export type ExecuteRequest = z.output<typeof executeSchema>;

@@ -10,14 +10,14 @@ import type { EntityRef, EntityStore } from '../store/types.ts';
 import { compileDraft } from './draft.ts';
 import { elapsedSince, publishedVersion } from './execute.ts';
 import type { RunnableRule } from './load.ts';
-import type { TestRuleRequest } from './schema.ts';
+import type { TestRequest } from './schema.ts';
 
 /**
  * Evaluates the draft, or the named version, with a trace of every row or
  * entry. With `checksum`, refuses (409) when what would be tested is no
  * longer what the caller last read.
  */
-export async function testRule(store: EntityStore, ref: EntityRef, request: TestRuleRequest) {
+export async function testRule(store: EntityStore, ref: EntityRef, request: TestRequest) {
   let rule: RunnableRule;
   if (request.version) rule = await publishedVersion(store, ref, request.version);
   else {

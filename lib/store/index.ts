@@ -3,6 +3,8 @@ import { cachedDirectory } from './cached-directory.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
 import { DynamoCredentialStore } from './dynamo/credentials.ts';
 import { DynamoExecutionStore } from './dynamo/executions.ts';
+import { DynamoIntegrationStore } from './dynamo/integrations.ts';
+import { DynamoNameClaimStore } from './dynamo/name-claims.ts';
 import { DynamoScheduleStore } from './dynamo/schedules.ts';
 import { DynamoStore } from './dynamo/store.ts';
 import { DynamoTaskStore } from './dynamo/tasks.ts';
@@ -13,7 +15,7 @@ export { tableDefinition } from './table.ts';
 
 export function createStore(config: DynamoConfig): Store {
   const client = createDocumentClient(config);
-  const parts = [DynamoStore, DynamoCredentialStore, DynamoTaskStore, DynamoExecutionStore, DynamoScheduleStore].map((Part) => new Part(client, config.tableName));
+  const parts = [DynamoStore, DynamoCredentialStore, DynamoIntegrationStore, DynamoNameClaimStore, DynamoTaskStore, DynamoExecutionStore, DynamoScheduleStore].map((Part) => new Part(client, config.tableName));
   // One object with every part's methods, bound, so callers see a single store.
   return Object.fromEntries(
     parts.flatMap((part) =>

@@ -4,7 +4,7 @@
  * ":" separates key segments unambiguously.
  */
 import type { EntityType } from '../entities/schema.ts';
-import type { EntityRef, RuleScope } from './types.ts';
+import type { EntityRef, ExecutionScope, RuleScope } from './types.ts';
 
 export interface ItemKey {
   PK: string;
@@ -43,9 +43,10 @@ export const versionPartition = (ref: EntityRef) => `VER:${ref.workspaceId}:${re
 export const versionSortKey = (version: string) => `V:${version.slice(1).padStart(9, '0')}`;
 export const versionKey = (ref: EntityRef, version: string): ItemKey => ({ PK: versionPartition(ref), SK: versionSortKey(version) });
 
-/** A rule's executions, newest last by key (read descending): the time they started, then their id. */
-export const executionPartition = (scope: RuleScope) => `EXEC:${scope.workspaceId}:${scope.branch}:${scope.ruleId}`;
-export const executionKey = (scope: RuleScope, startedAt: string, executionId: string): ItemKey => ({
+/** A rule's executions, newest last by key (read descending): the time they started, then their id. A workflow's under "workflow/", which no rule id can hold. */
+export const executionPartition = (scope: ExecutionScope) =>
+  `EXEC:${scope.workspaceId}:${scope.branch}:${'workflowId' in scope ? `workflow/${scope.workflowId}` : scope.ruleId}`;
+export const executionKey = (scope: ExecutionScope, startedAt: string, executionId: string): ItemKey => ({
   PK: executionPartition(scope),
   SK: timeSortKey(startedAt, executionId),
 });
@@ -60,6 +61,12 @@ export const credentialsPartition = (workspaceId: string) => `CREDS:${workspaceI
 export const credentialPrefix = 'C:';
 export const credentialKey = (workspaceId: string, id: string): ItemKey => ({ PK: credentialsPartition(workspaceId), SK: `${credentialPrefix}${id}` });
 export const credentialNameKey = (workspaceId: string, name: string): ItemKey => ({ PK: credentialsPartition(workspaceId), SK: `N:${name.toLowerCase()}` });
+
+/** A workspace's integrations and the claims on their names, likewise. */
+export const integrationsPartition = (workspaceId: string) => `INTGS:${workspaceId}`;
+export const integrationPrefix = 'I:';
+export const integrationKey = (workspaceId: string, id: string): ItemKey => ({ PK: integrationsPartition(workspaceId), SK: `${integrationPrefix}${id}` });
+export const integrationNameKey = (workspaceId: string, name: string): ItemKey => ({ PK: integrationsPartition(workspaceId), SK: `N:${name.toLowerCase()}` });
 
 export const taskKey = (taskId: string): ItemKey => ({ PK: `TASK:${taskId}`, SK: 'TASK' });
 /** The sparse index partition of tasks not finished yet, sorted by the time they must be done by. */

@@ -91,7 +91,7 @@ export interface DirectoryStore {
 /** A published snapshot as stored: the record, and the warnings its working copy had. */
 export interface StoredVersion extends EntityRecord {
   warnings?: Warning[];
-  /** A rule version's prepared form (lib/rules/prepared-form.ts): what executing it compiles, without the FEEL parser. */
+  /** A version's prepared form (lib/entities/prepared-form.ts): what executing it compiles, without the FEEL parser. */
   prepared?: string;
 }
 
@@ -100,6 +100,8 @@ export interface EntityStore {
   getEntity(ref: EntityRef): Promise<StoredEntity | undefined>;
   /** The working copy's latest published version label ('' when never published) and creation time: all that running its latest version reads, in a narrow read. */
   getEntityHead(ref: EntityRef): Promise<Pick<StoredEntity, 'version' | 'createdAt'> | undefined>;
+  /** `getEntityHead` of many entities in one request (at most 100), in the order asked: what a workflow run reads of itself and the rules it runs. */
+  getEntityHeads(refs: EntityRef[]): Promise<(Pick<StoredEntity, 'version' | 'createdAt'> | undefined)[]>;
   getVersion(ref: EntityRef, version: string): Promise<StoredVersion | undefined>;
   listVersions(ref: EntityRef): Promise<VersionInfo[]>;
   /**
@@ -140,10 +142,38 @@ export interface RuleScope {
 /** The rule an entity reference names, for what is kept per rule (executions, schedule). */
 export const ruleScopeOf = (ref: EntityRef): RuleScope => ({ workspaceId: ref.workspaceId, branch: ref.branch, ruleId: ref.id });
 
-/** One run of a rule, as recorded (spec: executions). */
+/** The workflow of a branch whose executions are meant. */
+export interface WorkflowScope {
+  workspaceId: string;
+  branch: string;
+  workflowId: string;
+}
+
+/** Whose executions: a rule's or a workflow's. */
+export type ExecutionScope = RuleScope | WorkflowScope;
+
+/** The scope of the executions of the rule or workflow an entity reference names. */
+export const executionScopeOf = (ref: EntityRef): ExecutionScope =>
+  ref.entityType === 'workflow' ? { workspaceId: ref.workspaceId, branch: ref.branch, workflowId: ref.id } : ruleScopeOf(ref);
+
+/** One step of a recorded workflow run, as the run's answer gives it. */
+export interface StepRecord {
+  id: string;
+  type: string;
+  status: 'succeeded' | 'failed' | 'skipped';
+  durationMs: number;
+  output?: unknown;
+  error?: string;
+}
+
+/** One run of a rule or a workflow, as recorded (spec: executions). */
 export interface Execution {
   executionId: string;
-  ruleId: string;
+  /** The rule that ran, for a rule's execution… */
+  ruleId?: string;
+  /** …or the workflow, with its steps. */
+  workflowId?: string;
+  steps?: StepRecord[];
   version: string;
   /** What started it: an API call, or its schedule. */
   trigger: 'api' | 'schedule';
@@ -174,9 +204,9 @@ export interface ExecutionStore {
    * record. With `once`, only if no execution of the same key (start time,
    * or scheduled time, and id) is recorded: undefined when one is.
    */
-  putExecution(scope: RuleScope, execution: Omit<Execution, 'expiresAt'>, options?: { once?: boolean }): Promise<Execution | undefined>;
-  /** One page of a rule's executions not yet expired at `now`, newest first, with their total. */
-  listExecutions(scope: RuleScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
+  putExecution(scope: ExecutionScope, execution: Omit<Execution, 'expiresAt'>, options?: { once?: boolean }): Promise<Execution | undefined>;
+  /** One page of a rule's (or workflow's) executions not yet expired at `now`, newest first, with their total. */
+  listExecutions(scope: ExecutionScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
 }
 
 /**
@@ -231,7 +261,17 @@ export interface ChangeCounts {
   unchanged: number;
 }
 
-/** A remote pull task (spec 2.3 and 3), with what users need to follow it. */
+/** What a task that runs a workflow holds: the version it runs, its params, and the run when it ended. */
+export interface WorkflowRunTask {
+  workflowId: string;
+  version: string;
+  executionId: string;
+  /** As JSON text: any JSON a caller sent stores as it came. */
+  paramsJson: string;
+  resultJson?: string;
+}
+
+/** A remote pull task (spec 2.3 and 3), or an asynchronous workflow run, with what users need to follow it. */
 export interface Task {
   taskId: string;
   workspaceId: string;
@@ -249,6 +289,8 @@ export interface Task {
   runId?: string;
   /** When the sweeper may end it if it is still open; for a run, its lease, for a retry, after the next delivery. */
   dueAt?: string;
+  /** Set for a workflow run; a pull has none. */
+  workflowRun?: WorkflowRunTask;
 }
 
 export interface RemoteConfig {
@@ -279,7 +321,7 @@ export interface TaskStore {
   releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
 }
 
-export type Store = DirectoryStore & EntityStore & CredentialStore & TaskStore & ExecutionStore & ScheduleStore;
+export type Store = DirectoryStore & EntityStore & CredentialStore & IntegrationStore & NameClaimStore & TaskStore & ExecutionStore & ScheduleStore;
 
 export class RevisionConflict extends Error {
   /** `what`: the item that changed, as people name it ("rule shipping-cost"). */
@@ -323,9 +365,24 @@ export interface StoredCredential {
   revision: number;
 }
 
+/** What bears a name unique in its workspace, case-insensitively. */
+export type NamedKind = 'credential' | 'integration';
+
 export interface NameClaim {
-  credentialId: string;
+  /** The id of the credential or integration that holds the name. */
+  holderId: string;
   claimedAt: string;
+}
+
+/** Names unique per workspace and kind: each is claimed by its own item before what bears it is written. */
+export interface NameClaimStore {
+  /**
+   * Claims a name (case-insensitive) for `holderId` unless another holds it;
+   * returns the claim as it stands. With `replacing`, takes the claim over from that holder only.
+   */
+  claimName(kind: NamedKind, workspaceId: string, name: string, holderId: string, replacing?: string): Promise<NameClaim>;
+  /** Gives a name up, if `holderId` still holds it. */
+  releaseName(kind: NamedKind, workspaceId: string, name: string, holderId: string): Promise<void>;
 }
 
 export interface CredentialStore {
@@ -334,11 +391,33 @@ export interface CredentialStore {
   listCredentials(workspaceId: string): Promise<StoredCredential[]>;
   /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
   putCredential(credential: StoredCredential, expectedRevision: number): Promise<void>;
-  /**
-   * Claims a name (case-insensitive) for a credential unless another holds it;
-   * returns the claim as it stands. With `replacing`, takes the claim over from that holder only.
-   */
-  claimCredentialName(workspaceId: string, name: string, credentialId: string, replacing?: string): Promise<NameClaim>;
-  /** Gives a name up, if this credential still holds it. */
-  releaseCredentialName(workspaceId: string, name: string, credentialId: string): Promise<void>;
+}
+
+/** A REST integration as stored: what the API-request steps that name it share. */
+export interface StoredIntegration {
+  id: string;
+  workspaceId: string;
+  name: string;
+  type: 'restApi';
+  /** http(s), without user name, password, query or fragment: step paths are joined to it. */
+  baseUrl: string;
+  /** Sent on every call, under the step's own headers. */
+  headers: Record<string, string>;
+  /** The credential placed on every call, when it has one. */
+  credentialId?: string;
+  timeoutMs: number;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+  revision: number;
+}
+
+export interface IntegrationStore {
+  getIntegration(workspaceId: string, id: string): Promise<StoredIntegration | undefined>;
+  /** Every integration of the workspace, by id. */
+  listIntegrations(workspaceId: string): Promise<StoredIntegration[]>;
+  /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
+  putIntegration(integration: StoredIntegration, expectedRevision: number): Promise<void>;
+  /** Deletes if the stored revision is still `expectedRevision`; RevisionConflict otherwise. */
+  deleteIntegration(workspaceId: string, id: string, expectedRevision: number): Promise<void>;
 }

@@ -12,24 +12,9 @@ import { valueTypes } from '../engine/definitions.ts';
 import { versionLabelPattern } from '../entities/kinds.ts';
 import { entityId, feelText, valueName } from '../entities/schema-parts.ts';
 import { httpUrlPattern } from '../http/patterns.ts';
+import { graphProblems } from './graph.ts';
+import { workflowLimits } from './limits.ts';
 
-/** Every bound of a definition, in one place, so that the runner and documentation can quote them. */
-export const workflowLimits = {
-  steps: 500,
-  inputs: 100,
-  /** Entries of one name → FEEL map (rule inputs, query, headers, set, output). */
-  mapEntries: 100,
-  cases: 50,
-  pathLength: 2000,
-  urlLength: 2000,
-  /** One API call, per try. */
-  maxRequestTimeoutMs: 30_000,
-  defaultRequestTimeoutMs: 10_000,
-  maxRetries: 3,
-  /** The whole run (a Lambda function lives 15 minutes at most). */
-  maxTimeoutMs: 900_000,
-  defaultTimeoutMs: 60_000,
-} as const;
 
 const stepId = entityId;
 const entityRef = entityId;
@@ -45,42 +30,62 @@ const ruleStep = z.strictObject({
   ruleId: entityRef,
   /** A published version; the latest published one when absent. */
   version: z.optional(z.string().check(z.regex(versionLabelPattern, 'must be a version label such as v1'))),
-  /** The rule's params, each a FEEL expression over the context. */
-  inputs: z._default(feelMap, {}),
+  /** The rule's params, each a FEEL expression over the context; without it, the rule is given the whole context (the inputs and earlier steps' results by name). */
+  inputs: z.optional(feelMap),
   next: stepId,
 });
+
+/** HTTP statuses an author may take into the context instead of failing the step (401 and 403 always fail: the credential is at fault). */
+const acceptedStatus = z.int().check(
+  z.minimum(300),
+  z.maximum(599),
+  z.refine((status) => status !== 401 && status !== 403, '401 and 403 always fail the step: the key is wrong, revoked or lacks the permission'),
+);
+
+/** What is sent: where to (an integration and a path under its base URL, or a full URL), and the parts built by FEEL from the context. */
+const apiRequest = z
+  .strictObject({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    /** An integration of the workspace (base URL, headers and credential kept with it) and a path under it… */
+    integrationId: z.optional(entityRef),
+    path: z.optional(z.string().check(z.maxLength(workflowLimits.pathLength), z.regex(/^\/[^\s\x00-\x1f\x7f]*$/, 'must start with "/" and hold no spaces or control characters'))),
+    /** …or a full URL, with the step's own credential when it needs one. */
+    url: z.optional(z.string().check(z.maxLength(workflowLimits.urlLength), z.regex(httpUrlPattern, 'must be an http:// or https:// URL without user name or password'))),
+    query: z._default(feelMap, {}),
+    headers: z._default(feelMap, {}),
+    /** FEEL whose value is sent as JSON (a context literal `{amount: order.total}`, usually). */
+    body: z.optional(feel),
+  })
+  .check(
+    z.superRefine((request, ctx) => {
+      const viaIntegration = request.integrationId !== undefined || request.path !== undefined;
+      if (viaIntegration && request.url !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url, not both', input: request.url });
+      else if (!viaIntegration && request.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url', input: request });
+      else if (viaIntegration && (request.integrationId === undefined || request.path === undefined))
+        ctx.addIssue({ code: 'custom', path: [request.integrationId === undefined ? 'integrationId' : 'path'], message: 'integrationId and path go together', input: request });
+    }),
+  );
 
 const apiRequestStep = z
   .strictObject({
     id: stepId,
     kind: z.literal('apiRequest'),
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-    /** An integration of the workspace (base URL and credential kept with it) and a path under it… */
-    integrationId: z.optional(entityRef),
-    path: z.optional(z.string().check(z.maxLength(workflowLimits.pathLength), z.regex(/^\/[^\s\x00-\x1f\x7f]*$/, 'must start with "/" and hold no spaces or control characters'))),
-    /** …or a full URL, with its own credential when it needs one. */
-    url: z.optional(z.string().check(z.maxLength(workflowLimits.urlLength), z.regex(httpUrlPattern, 'must be an http:// or https:// URL without user name or password'))),
+    request: apiRequest,
+    /** The credential sent with a `url` request; an integration brings its own. */
     credentialId: z.optional(entityRef),
-    query: z._default(feelMap, {}),
-    headers: z._default(feelMap, {}),
-    /** FEEL whose value is sent as JSON (a context literal `{amount: order.total}`, usually). */
-    body: z.optional(feel),
+    /** One try's bound. */
     timeoutMs: z._default(z.int().check(z.minimum(1), z.maximum(workflowLimits.maxRequestTimeoutMs)), workflowLimits.defaultRequestTimeoutMs),
-    /** Further tries after a failed call or a 429/5xx answer. */
-    retries: z._default(z.int().check(z.minimum(0), z.maximum(workflowLimits.maxRetries)), 0),
+    /** Further tries: for GET, PUT and DELETE after no answer or a 429/5xx answer; for any method after a 429 or 503 with Retry-After. */
+    retries: z._default(z.int().check(z.minimum(0), z.maximum(workflowLimits.maxRetries)), workflowLimits.defaultRetries),
+    /** Statuses that join the context like a 2xx, for a branch to read; any other status fails the step. */
+    acceptStatuses: z._default(z.array(acceptedStatus).check(z.maxLength(workflowLimits.acceptStatuses)), []),
     next: stepId,
   })
   .check(
     z.superRefine((step, ctx) => {
-      const viaIntegration = step.integrationId !== undefined || step.path !== undefined;
-      if (viaIntegration && step.url !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url, not both', input: step.url });
-      else if (!viaIntegration && step.url === undefined)
-        ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url', input: step });
-      else if (viaIntegration && (step.integrationId === undefined || step.path === undefined))
-        ctx.addIssue({ code: 'custom', path: [step.integrationId === undefined ? 'integrationId' : 'path'], message: 'integrationId and path go together', input: step });
-      if (viaIntegration && step.credentialId !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['credentialId'], message: "an integration brings its own credential; credentialId goes with url only", input: step.credentialId });
+      if (step.request.integrationId !== undefined && step.credentialId !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['credentialId'], message: 'an integration brings its own credential; credentialId goes with request.url only', input: step.credentialId });
     }),
   );
 
@@ -99,42 +104,43 @@ const endStep = z.strictObject({ id: stepId, kind: z.literal('end'), output: z._
 
 const step = z.discriminatedUnion('kind', [ruleStep, apiRequestStep, branchStep, transformStep, endStep]);
 
-/**
- * A workflow definition that runs.
- *
- * @example
- * workflowDefinitionSchema.parse({ inputs: [{ name: 'order', type: 'context' }], start: 'done', steps: [{ id: 'done', kind: 'end', output: { total: 'order.total' } }] })
- */
-export const workflowDefinitionSchema = z.strictObject({
+/** A workflow definition's shape, its graph unchecked: what `./validate.ts` checks whole, reporting the graph's problems with the FEEL's. */
+export const workflowShapeSchema = z.strictObject({
   /** What a run is given, typed as a rule's params are: checked and converted on the way in. */
   inputs: z._default(z.array(z.strictObject({ name: valueName, type: z.enum(valueTypes) })).check(z.maxLength(workflowLimits.inputs)), []),
   start: stepId,
   steps: z.array(step).check(z.minLength(1), z.maxLength(workflowLimits.steps)),
-  /** The whole run's deadline. */
+  settings: z.optional(
+    z.strictObject({
+      /** Record API runs of this workflow, as a rule's settings.recordExecutions does. */
+      recordExecutions: z.optional(z.boolean()),
+    }),
+  ),
+  /** The whole run's deadline (a synchronous run's is at most `workflowLimits.maxSyncTimeoutMs`). */
   timeoutMs: z._default(z.int().check(z.minimum(1), z.maximum(workflowLimits.maxTimeoutMs)), workflowLimits.defaultTimeoutMs),
 });
 
-export type WorkflowDefinition = z.output<typeof workflowDefinitionSchema>;
+export type WorkflowDefinition = z.output<typeof workflowShapeSchema>;
 /** What an author writes: defaults may be left out. */
-export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
+export type WorkflowDefinitionInput = z.input<typeof workflowShapeSchema>;
+
+/**
+ * A workflow definition that runs: its shape, and a graph that holds
+ * together (`./graph.ts`), so that no broken graph is stored, however it
+ * comes (a save, an import, a pull). Its FEEL is checked on save by
+ * `./validate.ts`.
+ *
+ * @example
+ * workflowDefinitionSchema.parse({ inputs: [{ name: 'order', type: 'context' }], start: 'done', steps: [{ id: 'done', kind: 'end', output: { total: 'order.total' } }] })
+ */
+export const workflowDefinitionSchema = workflowShapeSchema.check(
+  z.superRefine((definition, ctx) => {
+    for (const { path, message } of graphProblems(definition)) ctx.addIssue({ code: 'custom', path, message, input: definition });
+  }),
+);
 export type WorkflowStep = WorkflowDefinition['steps'][number];
 export type StepKind = WorkflowStep['kind'];
 export type StepOf<K extends StepKind> = Extract<WorkflowStep, { kind: K }>;
-
-/** The steps a step may go to next, each with the path of the field that names it. */
-export function successors(step: WorkflowStep): { next: string; field: string }[] {
-  switch (step.kind) {
-    case 'branch':
-      return [...step.cases.map((c, j) => ({ next: c.next, field: `cases[${j}].next` })), ...(step.otherwise === undefined ? [] : [{ next: step.otherwise, field: 'otherwise' }])];
-    case 'end':
-      return [];
-    default:
-      return [{ next: step.next, field: 'next' }];
-  }
-}
-
-/** Whether a step's result joins the context under its id (branches and ends add nothing). */
-export const producesValue = (step: WorkflowStep): boolean => step.kind !== 'branch' && step.kind !== 'end';
 
 /** The path of a named entry under `base`, as problems and the prepared form name it: `steps[0].inputs.amount`, `steps[0].headers["X-Id"]`. */
 export const fieldPath = (base: string, name: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);
@@ -145,9 +151,12 @@ const mapExpressions = (base: string, map: Record<string, string>) => Object.ent
 export function stepExpressions(step: WorkflowStep, base: string): { path: string; text: string }[] {
   switch (step.kind) {
     case 'rule':
-      return mapExpressions(`${base}.inputs`, step.inputs);
-    case 'apiRequest':
-      return [...mapExpressions(`${base}.query`, step.query), ...mapExpressions(`${base}.headers`, step.headers), ...(step.body === undefined ? [] : [{ path: `${base}.body`, text: step.body }])];
+      return mapExpressions(`${base}.inputs`, step.inputs ?? {});
+    case 'apiRequest': {
+      const { query, headers, body } = step.request;
+      const at = `${base}.request`;
+      return [...mapExpressions(`${at}.query`, query), ...mapExpressions(`${at}.headers`, headers), ...(body === undefined ? [] : [{ path: `${at}.body`, text: body }])];
+    }
     case 'branch':
       return step.cases.map((c, j) => ({ path: `${base}.cases[${j}].when`, text: c.when }));
     case 'transform':

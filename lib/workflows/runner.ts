@@ -11,34 +11,15 @@
 import { EngineError } from '../engine/errors.ts';
 import { compileExpression, rootEnv, type Evaluator } from '../engine/feel/compile.ts';
 import { toPlain, type FeelContext, type FeelValue } from '../engine/feel/values.ts';
-import { convertValue } from '../engine/value-types.ts';
+import { convertParams } from '../engine/compile.ts';
+import { describeProviderStatus } from '../outbound/provider-status.ts';
+import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from './api-call.ts';
 import { fieldPath, stepExpressions, type StepOf, type WorkflowDefinition, type WorkflowStep } from './definition.ts';
 import type { PreparedWorkflow } from './validate.ts';
 
-/** What an API step asks the caller to send; the caller resolves the integration or credential and makes the call. */
-export interface ApiRequest {
-  stepId: string;
-  method: StepOf<'apiRequest'>['method'];
-  integrationId?: string;
-  path?: string;
-  url?: string;
-  credentialId?: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body?: unknown;
-  /** This try's timeout: the step's, or less when the run's deadline is nearer. */
-  timeoutMs: number;
-}
-
-export interface ApiResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
 export interface WorkflowServices {
   runRule(ruleId: string, version: string | undefined, params: Record<string, unknown>): Promise<unknown>;
-  callApi(request: ApiRequest): Promise<ApiResponse>;
+  callApi: CallApi;
 }
 
 export interface RunOptions {
@@ -80,6 +61,19 @@ export interface CompiledWorkflow {
 class StepFailure extends Error {}
 
 const retryBaseMs = 200;
+/** Methods that may be sent again after no answer or a 5xx: sending them twice does what sending them once does. */
+const idempotentMethods = new Set(['GET', 'PUT', 'DELETE']);
+/** Exponential backoff before try `attempt + 1`: 200, 400, 800 ms… */
+const backoffMs = (attempt: number) => retryBaseMs * 2 ** (attempt - 1);
+
+/** A Retry-After header as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: number): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 /** Compiles every FEEL of a prepared workflow, once. */
 export function compileWorkflow(prepared: PreparedWorkflow): CompiledWorkflow {
@@ -109,7 +103,8 @@ class Run {
     readonly services: WorkflowServices,
     readonly context: FeelContext,
     readonly clock: Date,
-    readonly remaining: () => number,
+    readonly now: () => number,
+    readonly deadline: number,
     readonly sleep: (ms: number) => Promise<void>,
   ) {}
 
@@ -131,7 +126,7 @@ class Run {
   async step(step: WorkflowStep, base: string): Promise<Outcome> {
     switch (step.kind) {
       case 'rule': {
-        const params = toPlain(this.evaluateMap(`${base}.inputs`, step.inputs)) as Record<string, unknown>;
+        const params = toPlain(step.inputs === undefined ? this.context : this.evaluateMap(`${base}.inputs`, step.inputs)) as Record<string, unknown>;
         return { value: json(await this.services.runRule(step.ruleId, step.version, params)), next: step.next };
       }
       case 'apiRequest':
@@ -149,31 +144,53 @@ class Run {
     }
   }
 
+  private remaining(): number {
+    return this.deadline - this.now();
+  }
+
+  /**
+   * Sends the step's request, trying again when that is safe and may help:
+   * after no answer or a 429/5xx for an idempotent method, with backoff; after
+   * a 429 or 503 with Retry-After for any method, when the provider asks. An
+   * answer whose status is not 2xx (nor one the step accepts) fails the step
+   * with what the status means (401: the key is wrong or revoked; 403: it
+   * lacks the permission).
+   */
   private async apiRequest(step: StepOf<'apiRequest'>, base: string): Promise<ApiResponse> {
+    const { request: r } = step;
+    const at = `${base}.request`;
     const request: Omit<ApiRequest, 'timeoutMs'> = {
       stepId: step.id,
-      method: step.method,
-      ...(step.integrationId !== undefined && { integrationId: step.integrationId, path: step.path! }),
-      ...(step.url !== undefined && { url: step.url }),
+      method: r.method,
+      ...(r.integrationId !== undefined && { integrationId: r.integrationId, path: r.path! }),
+      ...(r.url !== undefined && { url: r.url }),
       ...(step.credentialId !== undefined && { credentialId: step.credentialId }),
-      query: this.texts(`${base}.query`, step.query),
-      headers: this.texts(`${base}.headers`, step.headers),
-      ...(step.body !== undefined && { body: toPlain(this.evaluate(`${base}.body`)) }),
+      query: this.texts(`${at}.query`, r.query),
+      headers: this.texts(`${at}.headers`, r.headers),
+      ...(r.body !== undefined && { body: toPlain(this.evaluate(`${at}.body`)) }),
     };
-    let last = '';
-    for (let attempt = 0; attempt <= step.retries; attempt++) {
-      if (attempt > 0) await this.sleep(Math.min(retryBaseMs * 2 ** (attempt - 1), Math.max(0, this.remaining())));
+    const idempotent = idempotentMethods.has(r.method);
+    for (let attempt = 1; ; attempt++) {
       const timeoutMs = Math.min(step.timeoutMs, this.remaining());
-      if (timeoutMs <= 0) break;
+      if (timeoutMs <= 0) throw new StepFailure(`the run's deadline passed before try ${attempt} of the request`);
+      let problem: string;
+      let wait: number | undefined;
       try {
         const response = await this.services.callApi({ ...request, timeoutMs });
-        if (response.status !== 429 && response.status < 500) return response;
-        last = `answered ${response.status}`;
+        if ((response.status >= 200 && response.status < 300) || step.acceptStatuses.includes(response.status)) return response;
+        problem = `the provider answered ${response.status}: ${describeProviderStatus(response.status)}`;
+        const asked = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], this.now()) : undefined;
+        wait = asked ?? (idempotent && (response.status === 429 || response.status >= 500) ? backoffMs(attempt) : undefined);
       } catch (error) {
-        last = `failed: ${error instanceof Error ? error.message : String(error)}`;
+        if (!(error instanceof ApiCallFailure)) throw error;
+        problem = error.message;
+        wait = idempotent && error.retryable ? backoffMs(attempt) : undefined;
       }
+      const tries = attempt > 1 ? ` (${attempt} tries)` : '';
+      if (wait === undefined || attempt > step.retries) throw new StepFailure(`${problem}${tries}`);
+      if (wait >= this.remaining()) throw new StepFailure(`${problem}${tries}; waiting ${wait} ms to try again would pass the run's deadline`);
+      await this.sleep(wait);
     }
-    throw new StepFailure(`the request ${last || 'was not sent before the deadline'}${step.retries ? ` (${step.retries + 1} tries)` : ''}`);
   }
 
   /** Query parameters and headers: a string, number or boolean as text; null leaves the entry out. */
@@ -191,9 +208,41 @@ class Run {
 /** A JSON answer from outside as a FEEL value: objects are contexts and lists lists already; anything else (undefined) is null. */
 const json = (value: unknown): FeelValue => (value === undefined ? null : (value as FeelValue));
 
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const failedStep = (step: WorkflowStep, durationMs: number, error: string): { result: StepResult; outcome?: Outcome } => ({ result: { id: step.id, type: step.kind, status: 'failed', durationMs, error } });
+
+/** One step, timed: its record, and on success what it gave. Failures are the record's error, never thrown. */
+async function attemptStep(run: Run, step: WorkflowStep, base: string, timeoutMs: number): Promise<{ result: StepResult; outcome?: Outcome }> {
+  const at = run.now();
+  if (at >= run.deadline) return failedStep(step, 0, `the run's deadline of ${timeoutMs} ms passed before the step started`);
+  let outcome: Outcome;
+  try {
+    outcome = await run.step(step, base);
+  } catch (error) {
+    return failedStep(step, run.now() - at, error instanceof Error ? error.message : String(error));
+  }
+  const end = run.now();
+  if (end > run.deadline) return failedStep(step, end - at, `the run's deadline of ${timeoutMs} ms passed during the step`);
+  const output = outcome.output ?? outcome.value;
+  return { result: output === undefined ? { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at } : { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at, output: toPlain(output) }, outcome };
+}
+
+/** The run's answer: the steps run, in order, then those skipped, in definition order. */
+function answer(workflow: CompiledWorkflow, results: StepResult[], run: Omit<WorkflowRun, 'steps'>): WorkflowRun {
+  const { steps } = workflow.definition;
+  if (results.length === steps.length) return { ...run, steps: results };
+  const ran = new Set<string>();
+  for (const result of results) ran.add(result.id);
+  const skipped: StepResult[] = [];
+  for (const step of steps) if (!ran.has(step.id)) skipped.push({ id: step.id, type: step.kind, status: 'skipped', durationMs: 0 });
+  return { ...run, steps: results.concat(skipped) };
+}
+
 /**
  * Runs a compiled workflow with `inputs` (checked and converted by their declared types).
  *
+ * @throws EngineError `invalid_params` naming each input of the wrong type, before any step runs
  * @example
  * const run = await runWorkflow(workflow, { order: { total: 120 } }, { runRule, callApi });
  * if (run.status === 'failed') log(run.error); // { stepId: 'quote', message: '...' }
@@ -204,50 +253,49 @@ export async function runWorkflow(workflow: CompiledWorkflow, inputs: Record<str
   const timeoutMs = options.timeoutMs ?? definition.timeoutMs;
   const maxSteps = options.maxSteps ?? definition.steps.length;
   const started = now();
-  const deadline = started + timeoutMs;
   const results: StepResult[] = [];
-  const finish = (run: Omit<WorkflowRun, 'steps'>): WorkflowRun => {
-    const ran = new Set(results.map((r) => r.id));
-    const skipped = definition.steps.filter((s) => !ran.has(s.id)).map((s): StepResult => ({ id: s.id, type: s.kind, status: 'skipped', durationMs: 0 }));
-    return { ...run, steps: [...results, ...skipped] };
-  };
 
-  const context: FeelContext = {};
-  const invalid: string[] = [];
-  for (const input of definition.inputs) {
-    const converted = convertValue(inputs[input.name], input.type);
-    if (converted.ok) context[input.name] = converted.value;
-    else invalid.push(`${input.name}: ${converted.problem}`);
-  }
-  if (invalid.length) return finish({ status: 'failed', error: { stepId: definition.start, message: `invalid inputs: ${invalid.join('; ')}` } });
-
-  const run = new Run(workflow, services, context, new Date(started), () => deadline - now(), options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))));
-  const fail = (step: WorkflowStep, at: number, message: string) => {
-    results.push({ id: step.id, type: step.kind, status: 'failed', durationMs: now() - at, error: message });
-    return finish({ status: 'failed', error: { stepId: step.id, message } });
-  };
-  const pastDeadline = `the run's deadline of ${timeoutMs} ms passed`;
+  // Before any step: bad inputs are the caller's mistake (a 400 naming each), not a failed run.
+  const context = { ...convertParams(inputs, definition.inputs) };
+  const run = new Run(workflow, services, context, new Date(started), now, started + timeoutMs, options.sleep ?? realSleep);
 
   let id: string | undefined = definition.start;
   for (let count = 0; id !== undefined; count++) {
     const entry = workflow.steps.get(id);
-    if (!entry) return finish({ status: 'failed', error: { stepId: id, message: `no step has the id "${id}"` } });
+    if (!entry) return answer(workflow, results, { status: 'failed', error: { stepId: id, message: `no step has the id "${id}"` } });
     const { step, base } = entry;
-    const at = now();
-    if (count >= maxSteps) return fail(step, at, `the run reached its bound of ${maxSteps} steps`);
-    if (at >= deadline) return fail(step, at, `${pastDeadline} before the step started`);
-    let outcome: Outcome;
-    try {
-      outcome = await run.step(step, base);
-    } catch (error) {
-      return fail(step, at, error instanceof Error ? error.message : String(error));
-    }
-    if (now() > deadline) return fail(step, at, `${pastDeadline} during the step`);
-    const output = outcome.output ?? outcome.value;
-    results.push({ id: step.id, type: step.kind, status: 'succeeded', durationMs: now() - at, ...(output !== undefined && { output: toPlain(output) }) });
+    const { result, outcome } = count >= maxSteps ? failedStep(step, 0, `the run reached its bound of ${maxSteps} steps`) : await attemptStep(run, step, base, timeoutMs);
+    results.push(result);
+    if (!outcome) return answer(workflow, results, { status: 'failed', error: { stepId: step.id, message: result.error! } });
     if (outcome.value !== undefined) context[step.id] = outcome.value;
-    if (outcome.output) return finish({ status: 'succeeded', output: toPlain(outcome.output) });
+    if (outcome.output) return answer(workflow, results, { status: 'succeeded', output: result.output });
     id = outcome.next;
   }
-  return finish({ status: 'failed', error: { stepId: definition.start, message: 'the run ended without an end step' } });
+  return answer(workflow, results, { status: 'failed', error: { stepId: definition.start, message: 'the run ended without an end step' } });
+}
+
+/**
+ * Runs one step on a context given whole (the workflow's inputs and earlier
+ * steps' results by name, as JSON), the way a run would reach it: for trying
+ * a step against its provider without running the steps before it.
+ *
+ * @example
+ * await runStep(workflow, 'quote', { order: { total: 120 }, risk: { score: 20 } }, { runRule, callApi });
+ * // { id: 'quote', type: 'apiRequest', status: 'succeeded', durationMs: 85, output: { status: 200, headers: {...}, body: {...} }, next: 'decide' }
+ */
+export async function runStep(
+  workflow: CompiledWorkflow,
+  stepId: string,
+  context: Record<string, unknown>,
+  services: WorkflowServices,
+  options: Omit<RunOptions, 'maxSteps'> = {},
+): Promise<StepResult & { next?: string }> {
+  const entry = workflow.steps.get(stepId);
+  if (!entry) throw new Error(`no step "${stepId}"`);
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? workflow.definition.timeoutMs;
+  const started = now();
+  const run = new Run(workflow, services, { ...(context as FeelContext) }, new Date(started), now, started + timeoutMs, options.sleep ?? realSleep);
+  const { result, outcome } = await attemptStep(run, entry.step, entry.base, timeoutMs);
+  return { ...result, ...(outcome?.next !== undefined && { next: outcome.next }) };
 }

@@ -13,7 +13,8 @@
  */
 import type { Expr } from '../engine/feel/ast.ts';
 import { FeelSyntaxError, parseExpression } from '../engine/feel/parse.ts';
-import { producesValue, stepExpressions, successors, type WorkflowDefinition } from './definition.ts';
+import { stepExpressions, type WorkflowDefinition } from './definition.ts';
+import { analyseGraph, availableNames, producesValue, type Graph } from './graph.ts';
 import { freeNames } from '../engine/feel/names.ts';
 
 export interface WorkflowProblem {
@@ -22,11 +23,11 @@ export interface WorkflowProblem {
   message: string;
 }
 
-/** What the caller knows of the workspace; a lookup left out is not checked. */
+/** What the caller knows of the workspace: each lookup says what is wrong with a reference, if anything; one left out is not checked. */
 export interface WorkflowLookups {
-  knownRule?: (id: string) => boolean;
-  knownIntegration?: (id: string) => boolean;
-  knownCredential?: (id: string) => boolean;
+  rule?: (id: string, version: string | undefined) => string | undefined;
+  integration?: (id: string) => string | undefined;
+  credential?: (id: string) => string | undefined;
 }
 
 /** A definition with its FEEL parsed, keyed by path: what `./runner.ts` compiles. */
@@ -41,100 +42,12 @@ export interface WorkflowCheck {
   prepared: PreparedWorkflow;
 }
 
-interface Graph {
-  index: Map<string, number>;
-  /** Successor indexes of each step; unknown next steps left out. */
-  edges: number[][];
-}
-
-function checkGraph(def: WorkflowDefinition, add: (path: string, message: string) => void): Graph {
-  const index = new Map<string, number>();
-  def.steps.forEach((s, i) => {
-    if (index.has(s.id)) add(`steps[${i}].id`, `"${s.id}" is the id of steps[${index.get(s.id)}] too`);
-    else index.set(s.id, i);
-  });
-  if (!index.has(def.start)) add('start', `no step has the id "${def.start}"`);
-  const edges = def.steps.map((s, i) =>
-    successors(s).flatMap(({ next, field }) => {
-      const to = index.get(next);
-      if (to === undefined) add(`steps[${i}].${field}`, `no step has the id "${next}"`);
-      return to === undefined ? [] : [to];
-    }),
-  );
-  return { index, edges };
-}
-
-/** Steps reachable from `start`, as a flag per step. */
-function reachable(graph: Graph, start: number | undefined, size: number): boolean[] {
-  const seen = new Array<boolean>(size).fill(false);
-  const stack = start === undefined ? [] : [start];
-  while (stack.length) {
-    const at = stack.pop()!;
-    if (seen[at]) continue;
-    seen[at] = true;
-    stack.push(...graph.edges[at]!);
-  }
-  return seen;
-}
-
-/** Each cycle once, at the edge that closes it in a depth-first walk from every step. */
-function checkCycles(def: WorkflowDefinition, graph: Graph, add: (path: string, message: string) => void) {
-  const state = new Array<0 | 1 | 2>(def.steps.length).fill(0);
-  const trail: number[] = [];
-  const visit = (at: number) => {
-    state[at] = 1;
-    trail.push(at);
-    for (const { next, field } of successors(def.steps[at]!)) {
-      const to = graph.index.get(next);
-      if (to === undefined) continue;
-      if (state[to] === 1) {
-        const cycle = [...trail.slice(trail.indexOf(to)), to].map((i) => def.steps[i]!.id);
-        add(`steps[${at}].${field}`, `closes a cycle: ${cycle.join(' → ')}`);
-      } else if (state[to] === 0) visit(to);
-    }
-    trail.pop();
-    state[at] = 2;
-  };
-  const start = graph.index.get(def.start);
-  if (start !== undefined) visit(start);
-  def.steps.forEach((_, i) => state[i] === 0 && visit(i));
-}
-
-/**
- * The names certainly set when each reachable step starts: the inputs at
- * start; elsewhere, what every predecessor leaves (its own names and its id
- * when it produces a value). Solved by iteration from "everything", so that
- * it holds with cycles too.
- */
-function availableNames(def: WorkflowDefinition, graph: Graph, live: boolean[]): (Set<string> | undefined)[] {
-  const start = graph.index.get(def.start);
-  const inputs = new Set(def.inputs.map((i) => i.name));
-  const all = new Set([...inputs, ...def.steps.map((s) => s.id)]);
-  const before: (Set<string> | undefined)[] = def.steps.map((_, i) => (live[i] ? (i === start ? inputs : all) : undefined));
-  const after = (i: number) => (producesValue(def.steps[i]!) ? new Set([...before[i]!, def.steps[i]!.id]) : before[i]!);
-  const preds = def.steps.map(() => [] as number[]);
-  graph.edges.forEach((tos, from) => live[from] && tos.forEach((to) => preds[to]!.push(from)));
-  for (let changed = true; changed; ) {
-    changed = false;
-    def.steps.forEach((_, i) => {
-      if (!live[i] || i === start) return;
-      const outs = preds[i]!.map(after);
-      const meet = new Set([...outs[0]!].filter((name) => outs.every((o) => o.has(name))));
-      if (meet.size !== before[i]!.size) {
-        before[i] = meet;
-        changed = true;
-      }
-    });
-  }
-  return before;
-}
-
-function unavailable(name: string, def: WorkflowDefinition, graph: Graph, live: boolean[]): string {
+function unavailable(name: string, def: WorkflowDefinition, graph: Graph): string {
   const at = graph.index.get(name);
-  if (at === undefined) return `"${name}" is neither a workflow input nor a step id`;
-  if (!producesValue(def.steps[at]!)) return `"${name}" is a ${def.steps[at]!.kind} step, which gives no value`;
-  if (!live[at]) return `"${name}" is a step that never runs`;
-  return `"${name}" is not set on every path to this step`;
+  if (at === undefined) return `"${name}", which is neither a workflow input nor a step id`;
+  if (!producesValue(def.steps[at]!)) return `"${name}", a ${def.steps[at]!.kind} step, which gives no value`;
+  if (!graph.live[at]) return `"${name}", a step that never runs`;
+  return `"${name}", which is not set on every path to this step`;
 }
 
 function syntax(path: string, error: unknown, add: (path: string, message: string) => void) {
@@ -146,11 +59,11 @@ function syntax(path: string, error: unknown, add: (path: string, message: strin
  * Checks a workflow definition whole.
  *
  * @example
- * const { problems, prepared } = validateWorkflow(workflowDefinitionSchema.parse(body), { knownRule: (id) => rules.has(id) });
+ * const { problems, prepared } = validateWorkflow(workflowDefinitionSchema.parse(body), { rule: (id) => (rules.has(id) ? undefined : `no rule "${id}"`) });
  * if (problems.length) refuse(problems);
  * const workflow = compileWorkflow(prepared);
  */
-export function validateWorkflow(def: WorkflowDefinition, lookups: WorkflowLookups = {}): WorkflowCheck {
+export function validateWorkflow(def: WorkflowDefinition, lookups: WorkflowLookups = {}, options: { graphProblems?: boolean } = {}): WorkflowCheck {
   const problems: WorkflowProblem[] = [];
   const add = (path: string, message: string) => void problems.push({ path, message });
 
@@ -160,22 +73,21 @@ export function validateWorkflow(def: WorkflowDefinition, lookups: WorkflowLooku
     inputNames.add(input.name);
   });
 
-  const graph = checkGraph(def, add);
+  // The schema reports the graph's own problems already when it is given them to parse (`workflowDefinitionSchema`).
+  const graph = analyseGraph(def, options.graphProblems === false ? () => {} : add);
   def.inputs.forEach((input, i) => graph.index.has(input.name) && add(`inputs[${i}].name`, `"${input.name}" is also a step id, whose result would hide it`));
-  const live = reachable(graph, graph.index.get(def.start), def.steps.length);
-  if (graph.index.has(def.start)) live.forEach((yes, i) => yes || add(`steps[${i}]`, `"${def.steps[i]!.id}" is not reachable from the start step "${def.start}"`));
-  checkCycles(def, graph, add);
 
-  const available = availableNames(def, graph, live);
+  const available = availableNames(def, graph);
   // The parser needs every name that may appear (ids may hold "-" or "."); availability is checked after.
   const names = [...inputNames, ...graph.index.keys()];
   const expressions = new Map<string, Expr>();
   def.steps.forEach((step, i) => {
     const base = `steps[${i}]`;
-    if (step.kind === 'rule' && lookups.knownRule && !lookups.knownRule(step.ruleId)) add(`${base}.ruleId`, `no rule "${step.ruleId}" in this branch`);
+    const refer = (field: string, problem: string | undefined) => problem && add(`${base}.${field}`, problem);
+    if (step.kind === 'rule') refer('ruleId', lookups.rule?.(step.ruleId, step.version));
     if (step.kind === 'apiRequest') {
-      if (step.integrationId !== undefined && lookups.knownIntegration && !lookups.knownIntegration(step.integrationId)) add(`${base}.integrationId`, `no integration "${step.integrationId}"`);
-      if (step.credentialId !== undefined && lookups.knownCredential && !lookups.knownCredential(step.credentialId)) add(`${base}.credentialId`, `no credential "${step.credentialId}"`);
+      if (step.request.integrationId !== undefined) refer('request.integrationId', lookups.integration?.(step.request.integrationId));
+      if (step.credentialId !== undefined) refer('credentialId', lookups.credential?.(step.credentialId));
     }
     for (const { path, text } of stepExpressions(step, base)) {
       let expr: Expr;
@@ -187,7 +99,7 @@ export function validateWorkflow(def: WorkflowDefinition, lookups: WorkflowLooku
       }
       expressions.set(path, expr);
       const here = available[i];
-      if (here) for (const name of freeNames(expr)) if (!here.has(name)) add(path, `reads ${unavailable(name, def, graph, live)}`);
+      if (here) for (const name of freeNames(expr)) if (!here.has(name)) add(path, `reads ${unavailable(name, def, graph)}`);
     }
   });
   return { problems, prepared: { definition: def, expressions } };

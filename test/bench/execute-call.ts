@@ -8,9 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Envelope } from '../../lib/http/envelope.ts';
 import { lambdaContext, toProxyEvent } from '../../lib/local/proxy-event.ts';
-import { ruleRunRoutes } from '../../lib/rules/routes.ts';
+import { runRoutes } from '../../lib/rules/routes.ts';
 
-const route = ruleRunRoutes.executeRule;
+const route = runRoutes.executeEntity;
 
 /** What the execute operation answers in `data`. */
 export interface ExecuteAnswer {
@@ -20,16 +20,16 @@ export interface ExecuteAnswer {
   durationMs: number;
 }
 
-/** The event for POST /dev/v1/rule/{ruleId}/execute with the benchmark's key and branch and a JSON body, as a client sends it. */
-export function executeEvent(apiKey: string, branch: string, ruleId: string, body: unknown): APIGatewayProxyEvent {
-  const url = new URL(`http://bench.local/dev/v1/rule/${ruleId}/execute`);
+/** The event for POST /dev/v1/{entityType}/{id}/execute with the benchmark's key and branch and a JSON body, as a client sends it. */
+export function executeEvent(apiKey: string, branch: string, ruleId: string, body: unknown, entityType: 'rule' | 'workflow' = 'rule'): APIGatewayProxyEvent {
+  const url = new URL(`http://bench.local/dev/v1/${entityType}/${ruleId}/execute`);
   const payload = Buffer.from(JSON.stringify(body));
   const request = {
     rawHeaders: ['Host', 'bench.local', 'Content-Type', 'application/json', 'Content-Length', String(payload.length), 'Service-API-Key', apiKey, 'Service-Branch', branch],
     httpVersion: '1.1',
     socket: { remoteAddress: '127.0.0.1' },
   } as unknown as IncomingMessage;
-  return toProxyEvent(request, url, route, { entityType: 'rule', entityId: ruleId }, payload);
+  return toProxyEvent(request, url, route, { entityType, entityId: ruleId }, payload);
 }
 
 export interface ExecuteFunction {
@@ -42,7 +42,7 @@ export interface ExecuteFunction {
  * set (see startBenchTable) and the log level chosen, as for the list function.
  */
 export async function loadExecuteFunction(apiKey: string): Promise<ExecuteFunction> {
-  const { handler } = await import('../../functions/execute-rule.ts');
+  const { handler } = await import('../../functions/execute-entity.ts');
   const invoke = handler as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
   return {
     prepare(branch, ruleId, params) {

@@ -21,7 +21,7 @@ import type { EntityInput } from '../../lib/entities/schema.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
 import { executeRule } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
-import { unpackPrepared } from '../../lib/rules/prepared-form.ts';
+import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
 import { createDocumentClient, type DynamoConfig } from '../../lib/store/dynamo/client.ts';
 import { executionKey, versionKey } from '../../lib/store/keys.ts';
 import { tableDefinition } from '../../lib/store/table.ts';

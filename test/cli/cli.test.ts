@@ -151,8 +151,13 @@ describe('authoring', () => {
     expect(JSON.parse(await cli('rule', 'delete', 'acme', 'trunk', 'fee'))).toEqual({ id: 'fee', deleted: true });
   });
 
-  it('does the same for workflows, and refuses unknown branches', async () => {
+  it('does the same for workflows, checking the rules they run, and refuses unknown branches', async () => {
     writeFileSync(join(dir, 'flow.json'), JSON.stringify(workflow('cli-flow', 'CLI flow')));
+    await expect(cli('workflow', 'create', 'acme', 'trunk', join(dir, 'flow.json'))).rejects.toThrow(/definition\.steps\[0\]\.ruleId: no rule "some-rule" on this branch/);
+    const definition = { start: 'check', steps: [{ id: 'check', kind: 'rule', ruleId: 'fee', next: 'done' }, { id: 'done', kind: 'end' }] };
+    writeFileSync(join(dir, 'flow.json'), JSON.stringify(workflow('cli-flow', 'CLI flow', { definition } as never)));
+    await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json'));
+    await cli('rule', 'publish', 'acme', 'trunk', 'fee');
     expect(JSON.parse(await cli('workflow', 'create', 'acme', 'trunk', join(dir, 'flow.json')))).toMatchObject({ id: 'cli-flow' });
     expect(JSON.parse(await cli('workflow', 'publish', 'acme', 'trunk', 'cli-flow'))).toMatchObject({ version: 'v1' });
     await expect(cli('rule', 'create', 'acme', 'nope', join(dir, 'fee.json'))).rejects.toThrow(/has no branch "nope"/);

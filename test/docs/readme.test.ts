@@ -6,7 +6,7 @@
  * trailing comment names (`# 401 ...`), or a 2xx when it names none.
  *
  * It runs in a network namespace that holds only loopback (`unshare -rn`), so
- * the default ports (3000, 3001, 8000) the README uses are free even while a
+ * the default ports (3000, 3001, 3002, 8000) the README uses are free even while a
  * developer's own `npm start` runs, and no command can reach another machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -81,7 +81,7 @@ exit $status
     cwd: root,
     encoding: 'utf8',
     timeout: 150_000,
-    env: { ...process.env, CURL_HOME: dir, npm_config_update_notifier: 'false', SERVICE_API_KEY: '', PORT: '', GIT_PORT: '', DYNAMODB_PORT: '', DATA_DIR: '' },
+    env: { ...process.env, CURL_HOME: dir, npm_config_update_notifier: 'false', SERVICE_API_KEY: '', PORT: '', GIT_PORT: '', DEMO_PROVIDER_PORT: '', DYNAMODB_PORT: '', DATA_DIR: '' },
   });
   const startLog = readFileSync(join(dir, 'start.log'), 'utf8');
   const context = `\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- npm start\n${startLog}`;

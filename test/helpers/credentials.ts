@@ -1,7 +1,7 @@
 /** Credential bodies, views and checks that the credential integration tests share. */
 import { expect } from 'vitest';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';
-import { expectEnvelope, expectFailure } from './envelope.ts';
+import { expectFailure, expectUnpaged } from './envelope.ts';
 
 /** What the API shows of a credential (never the value). */
 export interface CredentialView {
@@ -77,11 +77,9 @@ export function expectView(view: unknown, expected: Partial<CredentialView> = {}
 
 /** A 2xx with the given status, empty code and message, unpaged, holding a credential view. */
 export function expectCredential(response: ApiResponse, status: 200 | 201, expected: Partial<CredentialView> = {}): CredentialView {
-  expectEnvelope(response);
-  expect({ status: response.status, code: response.body.code, message: response.body.message }).toEqual({ status, code: '', message: '' });
-  expect(response.body.totalCount).toBe(0);
-  expectView(response.body.data, expected);
-  return response.body.data;
+  const view = expectUnpaged(response, status);
+  expectView(view, expected);
+  return view;
 }
 
 /** A 400 invalid_request whose field details name exactly these fields, each at least once (in the body unless told). */

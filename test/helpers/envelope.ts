@@ -22,6 +22,14 @@ export function expectSuccess(response: ApiResponse, paging?: { pageNo: number; 
   );
 }
 
+/** A 2xx with this status, empty code and message and no paging (a create's 201 or 200, a read): its data. */
+export function expectUnpaged<D>(response: ApiResponse<D>, status: 200 | 201): D {
+  expectEnvelope(response);
+  expect({ status: response.status, code: response.body.code, message: response.body.message }).toEqual({ status, code: '', message: '' });
+  expect(response.body.totalCount).toBe(0);
+  return response.body.data;
+}
+
 /** A failure: status and code as given, a message, paging fields 0, and `data` when given. */
 export function expectFailure(response: ApiResponse, status: number, code: string, data?: unknown) {
   expectEnvelope(response);

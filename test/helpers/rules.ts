@@ -60,7 +60,7 @@ export const simple = (id: string, definition: Json): Json => ({ id, name: `Simp
 
 export const ruleSetOf = (id: string, rules: Json[], extra: Json = {}): Json => ({ id, name: `Set ${id}`, type: 'ruleSet', definition: { strategy: 'allMatch', rules, ...extra } });
 
-export const flow = (id: string, ruleId = 'some-rule'): Json => ({
+export const flow = (id: string, ruleId = 'loan-eligibility'): Json => ({
   id,
   name: `Flow ${id}`,
   type: 'workflow',

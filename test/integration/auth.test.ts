@@ -12,7 +12,7 @@ const operations = ['/dev/rule', '/dev/v1/workflow', '/dev/rule/shipping-cost', 
 describe('Service-API-Key', () => {
   it.each([
     ['/dev/rule', { pageNo: 1, pageSize: 10, totalCount: 15 }],
-    ['/dev/v1/workflow', { pageNo: 1, pageSize: 10, totalCount: 3 }],
+    ['/dev/v1/workflow', { pageNo: 1, pageSize: 10, totalCount: 4 }],
     ['/dev/rule/shipping-cost', undefined],
     ['/dev/v1/rule/shipping-cost', undefined],
   ])('lets the demo key read %s', async (path, paging) => {

@@ -244,7 +244,7 @@ describe('publish', () => {
     });
   });
 
-  it('publishes workflows, which have no checks yet', async () => {
+  it('publishes workflows whose rules are published', async () => {
     await workflows.create(flow('published-flow'));
     const published = await workflows.publish('published-flow');
     expect(published.status).toBe(201);

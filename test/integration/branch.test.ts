@@ -14,7 +14,7 @@ describe('Service-Branch', () => {
       t.api(path, { query: { pageSize: 100 }, branch: 'main' }),
       t.api(path, { query: { pageSize: 100 }, branch: '' }),
     ]);
-    expectSuccess(absent, { pageNo: 1, pageSize: 100, totalCount: path.endsWith('rule') ? 15 : 3 });
+    expectSuccess(absent, { pageNo: 1, pageSize: 100, totalCount: path.endsWith('rule') ? 15 : 4 });
     expect(absent.body.data).toEqual(main.body.data);
     expect(empty.body.data).toEqual(main.body.data);
   });

@@ -5,7 +5,6 @@
  * lifecycle is captured and searched for every value, old and rotated, as
  * typed and encoded. Query placement must show up redacted instead.
  */
-import { format } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   credentialBody,
@@ -20,6 +19,7 @@ import {
   type CredentialTestResult,
 } from '../helpers/credentials.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';
+import { captureOutput } from '../helpers/output-capture.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { closedPort, startProvider, type Provider } from '../outbound/servers.ts';
 
@@ -27,20 +27,8 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 });
 
-/** Everything written, captured from before the runtime starts (this beforeAll is registered before useRuntime's). */
-const output: string[] = [];
-beforeAll(() => {
-  for (const stream of [process.stdout, process.stderr])
-    vi.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-      output.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    }) as typeof stream.write);
-  for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const)
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void output.push(format(...args)));
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-});
+/** Everything written, captured from before the runtime starts. */
+const output = captureOutput();
 
 const t = useRuntime();
 const { api, answers } = recordingApi(() => t.api);
@@ -111,7 +99,8 @@ describe('redaction', () => {
     expect(failedAgain.message).toContain('api_key=[REDACTED]');
     for (const view of [header, query]) expectCredential(await api(credentialPath(view.id), { method: 'DELETE' }), 200, { status: 'revoked' });
     expectFailure(await api(credentialTestPath(query.id), json('POST', { url: `${provider.origin}/ok` })), 409, 'credential_revoked');
-    expectSuccess(await api(credentialsPath), { pageNo: 1, pageSize: 10, totalCount: 2 });
+    // These two, and the demo provider's two (lib/local/seed.ts).
+    expectSuccess(await api(credentialsPath), { pageNo: 1, pageSize: 10, totalCount: 4 });
 
     // The provider did get the values, so the search below is looking for something real.
     const wire = provider.requests.map((r) => `${r.target} ${r.rawHeaders.join(' ')}`).join('\n');

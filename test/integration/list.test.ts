@@ -87,7 +87,7 @@ describe.each(['/dev', '/dev/v1'])('list under %s', (prefix) => {
 
   it('lists workflows', async () => {
     const response = await list(`${prefix}/workflow`);
-    expectSuccess(response, { pageNo: 1, pageSize: 10, totalCount: 3 });
+    expectSuccess(response, { pageNo: 1, pageSize: 10, totalCount: 4 });
     expect(ids(response)).toEqual(sortedIds(demoWorkflows));
     expect(response.body.data.every((s) => s.type === 'workflow')).toBe(true);
   });

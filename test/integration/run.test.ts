@@ -63,8 +63,9 @@ describe('test', () => {
     });
   });
 
-  it('serves rules only', async () => {
-    expectFailure(await t.api('/dev/v1/workflow/checkout/test', { method: 'POST', body: '{}' }), 404, 'entity_type_not_found');
+  it('serves rules and workflows, and no other type', async () => {
+    expectFailure(await t.api('/dev/v1/flows/checkout/test', { method: 'POST', body: '{}' }), 404, 'entity_type_not_found');
+    expectFailure(await t.api('/dev/v1/workflow/nobody/test', { method: 'POST', body: '{}' }), 404, 'entity_not_found');
   });
 });
 

@@ -80,7 +80,7 @@ describe('seeding', () => {
       totals: [await totals('main'), await totals('staging')],
     }).toEqual(before);
     expect(before.totals).toEqual([
-      { rule: 15, decisionTable: 7, ruleSet: 3, simpleRule: 5, workflow: 3 },
+      { rule: 15, decisionTable: 7, ruleSet: 3, simpleRule: 5, workflow: 4 },
       { rule: 4, decisionTable: 4, ruleSet: 0, simpleRule: 0, workflow: 1 },
     ]);
   });

@@ -7,7 +7,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { stageName } from '../../cdk/rest-api.ts';
-import { httpUrlPattern } from '../../lib/http/patterns.ts';
+import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/http/patterns.ts';
 import { routeList } from '../../lib/http/routes.ts';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
 import { remoteUrlPattern } from '../../lib/pull/remote-url.ts';
@@ -61,7 +61,7 @@ describe('the document', () => {
 
   it('describes and tags every operation, each tag once at the top', () => {
     const tags = document.tags.map((t) => t.name);
-    expect(tags).toEqual(['Rules and workflows', 'Credentials', 'Remote pull and tasks', 'Contract']);
+    expect(tags).toEqual(['Rules and workflows', 'Credentials', 'Integrations', 'Remote pull and tasks', 'Contract']);
     for (const { operation } of operations) {
       expect(operation.summary, operation.operationId).toMatch(/\S/);
       expect(operation.description.length, operation.operationId).toBeGreaterThan(operation.summary.length);
@@ -124,6 +124,7 @@ describe('patterns', () => {
     const body = (operationId: string) => operation(operationId).requestBody!.content['application/json'].schema.properties;
     expect(body('testCredential').url).toMatchObject({ pattern: httpUrlPattern.source, format: 'uri', maxLength: 4096 });
     expect(body('putRemote').url).toMatchObject({ pattern: remoteUrlPattern.source, format: 'uri', maxLength: 2048 });
+    expect(body('createIntegration').baseUrl).toMatchObject({ pattern: httpBaseUrlPattern.source, format: 'uri', maxLength: 2000 });
   });
 });
 
@@ -154,6 +155,10 @@ describe('responses', () => {
     expect(codes('createCredential', 409)).toEqual(['credential_busy', 'credential_name_taken']);
     expect(codes('updateCredential', 409)).toEqual(['credential_busy', 'credential_name_taken', 'credential_revoked']);
     expect(codes('testCredential', 409)).toEqual(['credential_revoked']);
+    expect(codes('createIntegration', 404)).toEqual(['credential_not_found']);
+    expect(codes('createIntegration', 409)).toEqual(['credential_revoked', 'integration_busy', 'integration_name_taken']);
+    expect(codes('testIntegration', 404)).toEqual(['credential_not_found', 'integration_not_found']);
+    expect(codes('deleteIntegration', 404)).toEqual(['integration_not_found']);
     expect(codes('getCredential', 409)).toBeUndefined();
     expect(codes('listCredentials', 404)).toBeUndefined();
     expect(codes('getCredential', 400)).toEqual(['bad_request', 'invalid_request']);
@@ -165,9 +170,15 @@ describe('responses', () => {
   });
 
   it('list the engine failures where rules run, from the engine code they reach, with their details', () => {
-    expect(codes('executeRule', 422)).toEqual(['evaluation_failed']);
-    expect(codes('executeRule', 409)).toEqual(['rule_not_prepared', 'rule_not_published', 'rule_reference_cycle', 'rule_reference_limit', 'rule_reference_not_found']);
-    expect(codes('testRule', 409)).toContain('checksum_mismatch');
+    expect(codes('executeEntity', 422)).toEqual(['evaluation_failed']);
+    expect(codes('executeEntity', 409)).toEqual(
+      expect.arrayContaining(['rule_not_prepared', 'rule_not_published', 'rule_reference_cycle', 'rule_reference_limit', 'rule_reference_not_found']),
+    );
+    expect(codes('testEntity', 409)).toContain('checksum_mismatch');
+    // The workflow code a run function loads on first use is followed too.
+    expect(codes('executeEntity', 409)).toEqual(expect.arrayContaining(['workflow_not_prepared', 'workflow_not_published']));
+    expect(codes('testEntity', 409)).toEqual(expect.arrayContaining(['workflow_invalid', 'workflow_not_published']));
+    expect(codes('testWorkflowStep', 404)).toContain('step_not_found');
     expect(codes('publishEntity', 409)).toEqual(
       expect.arrayContaining(['checksum_mismatch', 'publish_refused', 'rule_reference_cycle', 'rule_reference_not_found', 'tests_failed']),
     );
@@ -182,7 +193,8 @@ describe('responses', () => {
 
   it('name the entity types each entity operation serves', () => {
     const entityTypeOf = (operationId: string) => operation(operationId).parameters.find((p) => p.name === 'entityType')!.schema;
-    for (const operationId of ['testRule', 'executeRule', 'listExecutions']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule'] });
+    for (const operationId of ['testEntity', 'executeEntity', 'listExecutions']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
+    expect(entityTypeOf('testWorkflowStep')).toMatchObject({ enum: ['workflow'] });
     for (const operationId of ['getEntity', 'createEntity', 'publishEntity', 'deleteEntity']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
   });
 

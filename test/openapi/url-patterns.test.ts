@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { httpUrlPattern } from '../../lib/http/patterns.ts';
+import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/http/patterns.ts';
 import { remoteUrlPattern, validateRemoteUrl } from '../../lib/pull/remote-url.ts';
 
 const url = fc
@@ -69,5 +69,32 @@ describe("the credential test's URL pattern", () => {
     ['https://h/a\nb', false],
   ])('%j: %s', (candidate, accepted) => {
     expect(httpUrlPattern.test(candidate)).toBe(accepted);
+  });
+});
+
+describe("an integration's base URL pattern", () => {
+  it('accepts only URLs that parse as http(s), without user, password, query or fragment, but for hosts the parser refuses', () => {
+    fc.assert(
+      fc.property(url, (candidate) => {
+        if (!httpBaseUrlPattern.test(candidate) || !URL.canParse(candidate)) return;
+        const parsed = new URL(candidate);
+        expect(['http:', 'https:'], candidate).toContain(parsed.protocol);
+        expect([parsed.username, parsed.password, parsed.search, parsed.hash], candidate).toEqual(['', '', '', '']);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['https://api.example.com', true],
+    ['https://api.example.com/v1/', true],
+    ['http://127.0.0.1:9/a\\b', true],
+    ['https://api.example.com/v1?x=1', false],
+    ['https://api.example.com/v1#f', false],
+    ['https://u@api.example.com', false],
+    ['https://api.example.com/a b', false],
+    ['ftp://api.example.com', false],
+  ])('%j: %s', (candidate, accepted) => {
+    expect(httpBaseUrlPattern.test(candidate)).toBe(accepted);
   });
 });

@@ -64,6 +64,23 @@ describe('query parameter helpers', () => {
     expect(scrubSecret('a s/c b s%2Fc', 's/c')).toBe('a [REDACTED] b [REDACTED]');
     expect(scrubSecret('untouched', undefined)).toBe('untouched');
   });
+
+  it('scrubs a secret %-encoded as forms and URLSearchParams write it, and JSON-escaped once, twice or as \\u escapes', () => {
+    const secret = 'k "q\\ é~(x)';
+    const forms = [
+      encodeURIComponent(secret).replace(/%20/g, '+'),
+      new URLSearchParams({ k: secret }).toString().slice(2),
+      JSON.stringify(secret).slice(1, -1),
+      JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
+      'k \\"q\\\\ \\u00e9~(x)',
+    ];
+    for (const form of forms) expect(scrubSecret(`before ${form} after`, secret), form).toBe('before [REDACTED] after');
+    expect(scrubSecret(JSON.stringify({ debug: JSON.stringify({ key: secret }) }), secret)).not.toContain('q\\');
+  });
+
+  it('leaves text alone for a value that cannot be %-encoded, but for its plain form', () => {
+    expect(scrubSecret('a \ud800x b', '\ud800x')).toBe('a [REDACTED] b');
+  });
 });
 
 describe('describeProviderStatus', () => {

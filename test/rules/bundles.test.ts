@@ -15,10 +15,11 @@ const bundle = async (entry: string) => {
 };
 
 describe('function bundles', () => {
-  it('execute-rule holds the engine but not the FEEL parser', async () => {
-    const inputs = await bundle('functions/execute-rule.ts');
+  it('execute-entity holds the engine but not the FEEL parser, for rules and workflows alike', async () => {
+    const inputs = await bundle('functions/execute-entity.ts');
     expect(inputs).toContain('lib/engine/compile.ts');
-    expect(inputs.filter((i) => /lezer|engine\/feel\/parse\.ts|engine\/authoring\.ts/.test(i))).toEqual([]);
+    expect(inputs).toContain('lib/workflows/runner.ts');
+    expect(inputs.filter((i) => /lezer|engine\/feel\/parse\.ts|engine\/authoring\.ts|workflows\/validate\.ts|workflows\/draft\.ts/.test(i))).toEqual([]);
   });
 
   it('run-scheduled-rule, which loads and compiles as execute does, holds the engine but not the FEEL parser', async () => {
@@ -40,7 +41,7 @@ describe('function bundles', () => {
     expect((await bundle(`functions/${fn}.ts`)).filter((i) => /zod\/v4\/classic|zod\/v4\/locales\/(?!en\.js)/.test(i))).toEqual([]);
   });
 
-  it('test-rule, which prepares drafts, does hold it', async () => {
-    expect((await bundle('functions/test-rule.ts')).some((i) => i.includes('lezer-feel'))).toBe(true);
+  it('test-entity, which prepares drafts, does hold it', async () => {
+    expect((await bundle('functions/test-entity.ts')).some((i) => i.includes('lezer-feel'))).toBe(true);
   });
 });

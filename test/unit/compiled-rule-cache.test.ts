@@ -1,14 +1,14 @@
 /** The warm function's cache of compiled rules: bounded by entries and weight, least recently used out first; rules compiled with references expire. */
 import { describe, expect, it } from 'vitest';
-import { CompiledRuleCache } from '../../lib/rules/cache.ts';
+import { CompiledCache } from '../../lib/rules/cache.ts';
 import type { RunnableRule } from '../../lib/rules/load.ts';
 
 const runnable = (id: string, weight = 1, references = 0) => ({ id, weight, references }) as RunnableRule;
 
-function cacheOf(limits: Partial<ConstructorParameters<typeof CompiledRuleCache>[0]> = {}) {
+function cacheOf(limits: Partial<ConstructorParameters<typeof CompiledCache>[0]> = {}) {
   let clock = 0;
   const loads: string[] = [];
-  const cache = new CompiledRuleCache({ maxEntries: 3, maxWeight: 100, referencesTtlMs: 1000, ...limits }, () => clock);
+  const cache = new CompiledCache<RunnableRule>({ maxEntries: 3, maxWeight: 100, referencesTtlMs: 1000, ...limits }, () => clock);
   const get = (key: string, weight = 1, references = 0) =>
     cache.get(key, async () => {
       loads.push(key);
@@ -17,7 +17,7 @@ function cacheOf(limits: Partial<ConstructorParameters<typeof CompiledRuleCache>
   return { cache, get, loads, tick: (ms: number) => (clock += ms) };
 }
 
-describe('CompiledRuleCache', () => {
+describe('CompiledCache', () => {
   it('loads a key once while it is kept', async () => {
     const { get, loads } = cacheOf();
     expect((await get('a')).id).toBe('a');

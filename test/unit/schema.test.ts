@@ -68,11 +68,12 @@ describe('entity input schema', () => {
         start: 'a',
         steps: [
           { id: 'a', kind: 'rule', ruleId: 'r', next: 'b' },
-          { id: 'b', kind: 'branch', cases: [{ when: 'x', next: 'nowhere' }], otherwise: 'a' },
+          { id: 'b', kind: 'branch', cases: [{ when: 'x', next: 'nowhere' }], otherwise: 'c' },
+          { id: 'c', kind: 'end' },
         ],
       },
     } as never);
-    expect(problemsOf(flow)).toEqual([{ path: 'definition.steps.1', message: 'refers to missing step "nowhere"' }]);
+    expect(problemsOf(flow)).toEqual([{ path: 'definition.steps.1.cases.0.next', message: 'no step has the id "nowhere"' }]);
   });
 
   it('reports duplicate step ids and a start that is no step', () => {
@@ -86,8 +87,8 @@ describe('entity input schema', () => {
       },
     } as never);
     expect(problemsOf(flow)).toEqual([
-      { path: 'definition.steps.1.id', message: 'duplicate step id "a"' },
-      { path: 'definition.start', message: 'no step has id "begin"' },
+      { path: 'definition.steps.1.id', message: '"a" is the id of steps[0] too' },
+      { path: 'definition.start', message: 'no step has the id "begin"' },
     ]);
   });
 

@@ -1,7 +1,7 @@
-/** Definitions written as authors write them, parsed by the schema, so tests see defaults filled in as a save would. */
-import { workflowDefinitionSchema, type WorkflowDefinition, type WorkflowDefinitionInput } from '../../lib/workflows/definition.ts';
+/** Definitions written as authors write them, parsed by the shape schema (graph unchecked, as validateWorkflow takes them), so tests see defaults filled in as a save would. */
+import { workflowShapeSchema, type WorkflowDefinition, type WorkflowDefinitionInput } from '../../lib/workflows/definition.ts';
 
-export const define = (input: WorkflowDefinitionInput): WorkflowDefinition => workflowDefinitionSchema.parse(input);
+export const define = (input: WorkflowDefinitionInput): WorkflowDefinition => workflowShapeSchema.parse(input);
 
 /** An order that is quoted by a rule, priced by an API, branched on and summed up. */
 export const quoteFlow: WorkflowDefinitionInput = {
@@ -15,13 +15,16 @@ export const quoteFlow: WorkflowDefinitionInput = {
     {
       id: 'price-api',
       kind: 'apiRequest',
-      method: 'POST',
-      integrationId: 'pricing',
-      path: '/quotes',
-      query: { currency: '"EUR"', rush: 'risk.score > 50' },
-      headers: { 'X-Order': 'order.id' },
-      body: '{total: order.total, score: risk.score, on: string(orderDate)}',
+      request: {
+        method: 'PUT',
+        integrationId: 'pricing',
+        path: '/quotes',
+        query: { currency: '"EUR"', rush: 'risk.score > 50' },
+        headers: { 'X-Order': 'order.id' },
+        body: '{total: order.total, score: risk.score, on: string(orderDate)}',
+      },
       retries: 1,
+      acceptStatuses: [404],
       next: 'decide',
     },
     { id: 'decide', kind: 'branch', cases: [{ when: 'price-api.status != 200', next: 'rejected' }, { when: 'risk.score > 50', next: 'review' }], otherwise: 'accept' },

@@ -8,9 +8,9 @@ const set = (id: string, next: string, values: Record<string, string> = { v: '1'
 
 describe('validateWorkflow', () => {
   it('accepts a valid graph and parses every expression', () => {
-    const { problems, prepared } = validateWorkflow(define(quoteFlow), { knownRule: () => true, knownIntegration: () => true, knownCredential: () => true });
+    const { problems, prepared } = validateWorkflow(define(quoteFlow), { rule: () => undefined, integration: () => undefined, credential: () => undefined });
     expect(problems).toEqual([]);
-    expect(prepared.expressions.get('steps[1].headers["X-Order"]')).toEqual({ k: 'path', of: { k: 'var', name: 'order' }, name: 'id' });
+    expect(prepared.expressions.get('steps[1].request.headers["X-Order"]')).toEqual({ k: 'path', of: { k: 'var', name: 'order' }, name: 'id' });
     // A step id with "-" is one name, not a subtraction.
     expect(prepared.expressions.get('steps[2].cases[0].when')).toMatchObject({ k: 'cmp', l: { k: 'path', of: { k: 'var', name: 'price-api' } } });
   });
@@ -80,10 +80,10 @@ describe('validateWorkflow', () => {
     });
     expect(validateWorkflow(flow).problems).toEqual([
       { path: 'steps[3]', message: '"later" is not reachable from the start step "check"' },
-      { path: 'steps[0].cases[0].when', message: 'reads "later" is a step that never runs' },
-      { path: 'steps[2].set.v', message: 'reads "big" is not set on every path to this step' },
-      { path: 'steps[2].set.u', message: 'reads "check" is a branch step, which gives no value' },
-      { path: 'steps[2].set.z', message: 'reads "nobody" is neither a workflow input nor a step id' },
+      { path: 'steps[0].cases[0].when', message: 'reads "later", a step that never runs' },
+      { path: 'steps[2].set.v', message: 'reads "big", which is not set on every path to this step' },
+      { path: 'steps[2].set.u', message: 'reads "check", a branch step, which gives no value' },
+      { path: 'steps[2].set.z', message: 'reads "nobody", which is neither a workflow input nor a step id' },
     ]);
   });
 
@@ -92,13 +92,17 @@ describe('validateWorkflow', () => {
       start: 'r',
       steps: [
         { id: 'r', kind: 'rule', ruleId: 'gone', next: 'i' },
-        { id: 'i', kind: 'apiRequest', method: 'GET', integrationId: 'crm', path: '/a', next: 'u' },
-        { id: 'u', kind: 'apiRequest', method: 'GET', url: 'https://x.test/', credentialId: 'key', next: 'e' },
+        { id: 'i', kind: 'apiRequest', request: { method: 'GET', integrationId: 'crm', path: '/a' }, next: 'u' },
+        { id: 'u', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/' }, credentialId: 'key', next: 'e' },
         end('e'),
       ],
     });
-    const no = () => false;
-    expect(validateWorkflow(flow, { knownRule: no, knownIntegration: no, knownCredential: no }).problems.map((p) => p.path)).toEqual(['steps[0].ruleId', 'steps[1].integrationId', 'steps[2].credentialId']);
+    const no = (id: string) => `no "${id}"`;
+    expect(validateWorkflow(flow, { rule: no, integration: no, credential: no }).problems).toEqual([
+      { path: 'steps[0].ruleId', message: 'no "gone"' },
+      { path: 'steps[1].request.integrationId', message: 'no "crm"' },
+      { path: 'steps[2].credentialId', message: 'no "key"' },
+    ]);
     expect(validateWorkflow(flow).problems).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Rule executions: one item each in the rule's execution partition, sorted by
+ * Rule and workflow executions: one item each in the rule's (or workflow's) execution partition, sorted by
  * start time, kept for a fixed time by the table's time to live. Reads leave
  * out what has expired but is not deleted yet (DynamoDB deletes within days,
  * not at once), by key, so no filter reads it. A scheduled run is keyed by
@@ -12,7 +12,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { executionKey, executionPartition } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
 import { unlessConditionFails } from './expressions.ts';
-import { executionRetentionDays, type Execution, type ExecutionStore, type Page, type RuleScope } from '../types.ts';
+import { executionRetentionDays, type Execution, type ExecutionStore, type ExecutionScope, type Page } from '../types.ts';
 import { TableClient, type Item } from './table-client.ts';
 
 const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
@@ -20,14 +20,14 @@ const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
 const { byName: countIndex } = tableDefinition.indexes;
 
 const plainFields = [
-  'executionId', 'ruleId', 'version', 'trigger', 'scheduledTime', 'outcome', 'outputOmitted', 'error', 'durationMs', 'startedAt', 'finishedAt', 'expiresAt',
+  'executionId', 'ruleId', 'workflowId', 'version', 'trigger', 'scheduledTime', 'outcome', 'outputOmitted', 'error', 'durationMs', 'startedAt', 'finishedAt', 'expiresAt',
 ] as const;
 
 /** The time that orders an execution in its partition: when it was due (a scheduled run), else when it started; ISO 8601 with milliseconds either way. */
 const keyTime = (execution: Execution) => (execution.scheduledTime ? new Date(execution.scheduledTime).toISOString() : execution.startedAt);
 
 /** Input and output are kept as JSON text: any JSON a caller sent stores as it came (DynamoDB numbers have a narrower range). */
-function toItem(scope: RuleScope, execution: Execution): Item {
+function toItem(scope: ExecutionScope, execution: Execution): Item {
   const key = executionKey(scope, keyTime(execution), execution.executionId);
   return {
     ...key,
@@ -36,6 +36,7 @@ function toItem(scope: RuleScope, execution: Execution): Item {
     ...Object.fromEntries(plainFields.map((field) => [field, execution[field]])),
     inputJson: JSON.stringify(execution.input ?? null),
     ...(execution.output !== undefined && { outputJson: JSON.stringify(execution.output) }),
+    ...(execution.steps !== undefined && { stepsJson: JSON.stringify(execution.steps) }),
     [tableDefinition.timeToLiveAttribute]: Math.floor(Date.parse(execution.expiresAt) / 1000),
   };
 }
@@ -44,17 +45,18 @@ function fromItem(item: Item): Execution {
   const execution = Object.fromEntries(plainFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as Execution;
   execution.input = JSON.parse(item.inputJson as string);
   if (typeof item.outputJson === 'string') execution.output = JSON.parse(item.outputJson);
+  if (typeof item.stepsJson === 'string') execution.steps = JSON.parse(item.stepsJson);
   return execution;
 }
 
 export class DynamoExecutionStore extends TableClient implements ExecutionStore {
-  async putExecution(scope: RuleScope, recorded: Omit<Execution, 'expiresAt'>, options: { once?: boolean } = {}) {
+  async putExecution(scope: ExecutionScope, recorded: Omit<Execution, 'expiresAt'>, options: { once?: boolean } = {}) {
     const execution: Execution = { ...recorded, expiresAt: new Date(Date.parse(recorded.startedAt) + retentionMs).toISOString() };
     const put = new PutCommand({ TableName: this.tableName, Item: toItem(scope, execution), ...(options.once && { ConditionExpression: 'attribute_not_exists(PK)' }) });
     return (await unlessConditionFails(this.client.send(put))) && execution;
   }
 
-  async listExecutions(scope: RuleScope, { pageNo, pageSize }: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>> {
+  async listExecutions(scope: ExecutionScope, { pageNo, pageSize }: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>> {
     const partition = executionPartition(scope);
     // Sort keys start with the start time: what started before the cutoff has expired.
     const cutoff = new Date(Date.parse(now) - retentionMs).toISOString();

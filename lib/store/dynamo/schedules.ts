@@ -7,8 +7,8 @@
 import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredSchedule } from '../../schedules/spec.ts';
 import { scheduleKey, schedulesPrefix } from '../keys.ts';
-import { RevisionConflict, type RuleScope, type ScheduleStore, type StoredRuleSchedule } from '../types.ts';
-import { isConditionFailure } from './expressions.ts';
+import type { RuleScope, ScheduleStore, StoredRuleSchedule } from '../types.ts';
+import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { TableClient, type Item } from './table-client.ts';
 
 const describe = (scope: RuleScope) => `schedule of rule ${scope.ruleId} on ${scope.branch}`;
@@ -38,21 +38,6 @@ function fromItem(item: Item): StoredRuleSchedule {
   return { schedule, expression: item.expression as string, state: item.state as StoredRuleSchedule['state'], revision: item.revision as number, updatedAt: item.updatedAt as string };
 }
 
-/** The condition that the item is at `expectedRevision` (0: absent). */
-const atRevision = (expectedRevision: number) =>
-  expectedRevision === 0
-    ? { ConditionExpression: 'attribute_not_exists(PK)' }
-    : { ConditionExpression: 'revision = :expected', ExpressionAttributeValues: { ':expected': expectedRevision } };
-
-async function conditionally(scope: RuleScope, write: Promise<unknown>) {
-  try {
-    await write;
-  } catch (error) {
-    if (isConditionFailure(error)) throw new RevisionConflict(describe(scope));
-    throw error;
-  }
-}
-
 export class DynamoScheduleStore extends TableClient implements ScheduleStore {
   async getSchedule(scope: RuleScope) {
     const item = await this.get(scheduleKey(scope), undefined, true);
@@ -60,7 +45,7 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
   }
 
   async putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number) {
-    await conditionally(scope, this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(describe(scope), this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) })));
   }
 
   async scanSchedules() {
@@ -77,6 +62,6 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
   }
 
   async deleteSchedule(scope: RuleScope, expectedRevision: number) {
-    await conditionally(scope, this.client.send(new DeleteCommand({ TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(describe(scope), this.client.send(new DeleteCommand({ TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) })));
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EntityKind, VersionInfo } from '../../entities/schema.ts';
 import { tableDefinition, type IndexDefinition } from '../table.ts';
 import {
@@ -135,6 +135,26 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
   async getEntityHead(ref: EntityRef) {
     const item = await this.get(entityKey(ref), ['version', 'createdAt'], true);
     return item && { version: String(item.version ?? ''), createdAt: String(item.createdAt) };
+  }
+
+  async getEntityHeads(refs: EntityRef[]) {
+    if (refs.length > 100) throw new Error(`at most 100 entity heads in one read, not ${refs.length}`);
+    const found = new Map<string, Item>();
+    let keys = refs.map(entityKey);
+    // Keys DynamoDB did not get to (throttling, size) are asked again, a bounded number of times.
+    for (let attempt = 0; keys.length && attempt < 5; attempt++) {
+      const { Responses, UnprocessedKeys } = await this.client.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true, ...projection(['PK', 'SK', 'version', 'createdAt']) } } }),
+      );
+      for (const item of Responses?.[this.tableName] ?? []) found.set(`${item.PK}\u0000${item.SK}`, item);
+      keys = (UnprocessedKeys?.[this.tableName]?.Keys ?? []) as typeof keys;
+    }
+    if (keys.length) throw new Error(`DynamoDB left ${keys.length} entity heads unread after 5 tries`);
+    return refs.map((ref) => {
+      const { PK, SK } = entityKey(ref);
+      const item = found.get(`${PK}\u0000${SK}`);
+      return item && { version: String(item.version ?? ''), createdAt: String(item.createdAt) };
+    });
   }
 
   async getVersion(ref: EntityRef, version: string) {

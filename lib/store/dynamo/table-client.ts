@@ -37,6 +37,15 @@ export class TableClient {
     }
   }
 
+  /** Every item of `partition` whose sort key starts with `prefix`, read as `fields`. */
+  protected queryPrefix(partition: string, prefix: string, fields: readonly string[]): Promise<Item[]> {
+    return this.queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
+      ...projection(fields),
+    });
+  }
+
   protected async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
     const items: Item[] = [];
     let ExclusiveStartKey: Item | undefined;

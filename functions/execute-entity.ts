@@ -1,0 +1,12 @@
+import { endpoint } from '../lib/http/endpoint.ts';
+import { errors } from '../lib/http/errors.ts';
+import { entityRef } from '../lib/http/params.ts';
+import { executeRule } from '../lib/rules/execute.ts';
+import { runRoutes } from '../lib/rules/routes.ts';
+
+export const handler = endpoint(runRoutes.executeEntity, async (call) => {
+  const ref = entityRef(call);
+  if (ref.entityType === 'workflow') return (await import('../lib/workflows/endpoints.ts')).executeWorkflowCall(call, ref);
+  if (call.body.async) throw errors.invalidRequest([{ in: 'body', field: 'async', message: 'only workflows run asynchronously: a rule answers at once' }]);
+  return { data: await executeRule(call.store, ref, call.body) };
+});

@@ -1,0 +1,10 @@
+import { endpoint } from '../lib/http/endpoint.ts';
+import { entityRef } from '../lib/http/params.ts';
+import { runRoutes } from '../lib/rules/routes.ts';
+import { testRule } from '../lib/rules/test.ts';
+
+export const handler = endpoint(runRoutes.testEntity, async (call) => {
+  const ref = entityRef(call);
+  if (ref.entityType === 'workflow') return { data: await (await import('../lib/workflows/test-endpoints.ts')).testWorkflowCall(call, ref) };
+  return { data: await testRule(call.store, ref, call.body) };
+});
