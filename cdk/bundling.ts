@@ -1,7 +1,12 @@
 /**
- * How every function is bundled, shared by the stack (NodejsFunction) and the
- * benchmark (esbuild directly), so the measured bundles are the deployed ones.
+ * How every function is bundled, shared by the stack and the benchmark, so
+ * the measured bundles are the deployed ones. Code a function imports with
+ * `import()` (the workflow code of the functions that run rules and
+ * workflows) goes to a chunk of its own: a cold start then neither evaluates
+ * nor parses it until the first call that needs it.
  */
+import type { BuildOptions } from 'esbuild';
+
 export const lambdaTarget = 'node22';
 
 export const bundling = {
@@ -16,3 +21,33 @@ export const bundling = {
   // Some CommonJS dependencies call require(); an ES module bundle must provide it.
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
+
+/** The entry point Lambda loads: `index.mjs`, whose `handler` export the functions' Handler `index.handler` names. */
+export const entryFile = 'index.mjs';
+
+/**
+ * What bundles one function into `outdir`: `index.mjs` and, when it imports
+ * code lazily, `chunks/*.mjs` (for esbuild's build, or buildSync where the
+ * caller cannot wait, as CDK's local bundling).
+ */
+export function functionBuildOptions(entry: Pick<BuildOptions, 'entryPoints' | 'stdin'>, outdir: string, absWorkingDir: string): BuildOptions & { metafile: true } {
+  return {
+    ...entry,
+    bundle: true,
+    splitting: true,
+    minify: bundling.minify,
+    format: bundling.format,
+    target: bundling.target,
+    platform: bundling.platform,
+    mainFields: [...bundling.mainFields],
+    external: [...bundling.external],
+    banner: { js: bundling.banner },
+    outdir,
+    entryNames: 'index',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    absWorkingDir,
+    metafile: true,
+    logLevel: 'warning',
+  };
+}

@@ -1,20 +1,22 @@
 /**
  * One Lambda function of the service, as every function is built: Node.js 22
- * on arm64, bundled with the shared settings of `./bundling.ts`, with its own
+ * on arm64, bundled with the shared settings of `./bundling.ts` (esbuild, in
+ * this process: NodejsFunction writes one file, and the functions that load
+ * code lazily need its chunks apart), with its own
  * log group and its own role that may write only to that log group, and X-Ray
  * active tracing, so every invocation has a trace (joined to the API stage's
  * when API Gateway calls it). Whatever else the function may do is granted by
  * the caller (table access, a queue...).
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundling } from './bundling.ts';
+import { entryFile, functionBuildOptions } from './bundling.ts';
 
 /** The repository root: `functions/`, `lib/` and the lock file live here. */
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +41,7 @@ export interface ServiceFunctionProps {
 }
 
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -56,11 +58,25 @@ export class ServiceFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(projectRoot, 'functions', `${props.handler}.ts`),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+    const entry = join(projectRoot, 'functions', `${props.handler}.ts`);
+    this.function = new LambdaFunction(this, 'Function', {
+      // The asset is what esbuild writes; its hash is the output's, so an unchanged bundle is not uploaded again.
+      code: Code.fromAsset(join(projectRoot, 'functions'), {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never used: esbuild is a dependency of the project, so bundling is always local (no Docker).
+          image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+          // Part of the key CDK caches bundles by (the local bundler is not): without it every function would get the first one's bundle.
+          environment: { FUNCTION_ENTRY: `functions/${props.handler}.ts` },
+          local: {
+            tryBundle(outputDir) {
+              buildSync(functionBuildOptions({ entryPoints: [entry] }, outputDir, projectRoot));
+              return true;
+            },
+          },
+        },
+      }),
+      handler: `${entryFile.replace(/\.mjs$/, '')}.handler`,
       runtime: functionRuntime,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
@@ -70,17 +86,6 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       tracing: Tracing.ACTIVE,
       environment: { POWERTOOLS_SERVICE_NAME: serviceName, ...props.environment },
-      bundling: {
-        minify: bundling.minify,
-        format: bundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
-        target: bundling.target,
-        mainFields: [...bundling.mainFields],
-        banner: bundling.banner,
-        // Bundle everything, the AWS SDK included, so deployed versions are the pinned ones.
-        externalModules: [...bundling.external],
-        // Off to keep bundles small; with source maps on, NODE_OPTIONS=--enable-source-maps is needed too.
-        sourceMap: false,
-      },
     });
     // Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role's default policy.
     Validations.of(this.role.node.findChild('DefaultPolicy')).acknowledge({

@@ -4,9 +4,12 @@ import { entityRef } from '../lib/http/params.ts';
 import { executeRule } from '../lib/rules/execute.ts';
 import { runRoutes } from '../lib/rules/routes.ts';
 
+/** The workflow code, loaded on the first workflow run only: a function that executes only rules never evaluates it. */
+let workflows: Promise<typeof import('../lib/workflows/endpoints.ts')> | undefined;
+
 export const handler = endpoint(runRoutes.executeEntity, async (call) => {
   const ref = entityRef(call);
-  if (ref.entityType === 'workflow') return (await import('../lib/workflows/endpoints.ts')).executeWorkflowCall(call, ref);
+  if (ref.entityType === 'workflow') return (await (workflows ??= import('../lib/workflows/endpoints.ts'))).executeWorkflowCall(call, ref);
   if (call.body.async) throw errors.invalidRequest([{ in: 'body', field: 'async', message: 'only workflows run asynchronously: a rule answers at once' }]);
   return { data: await executeRule(call.store, ref, call.body) };
 });

@@ -3,8 +3,11 @@ import { entityRef } from '../lib/http/params.ts';
 import { runRoutes } from '../lib/rules/routes.ts';
 import { testRule } from '../lib/rules/test.ts';
 
+/** The workflow code, loaded on the first workflow test only. */
+let workflows: Promise<typeof import('../lib/workflows/test-endpoints.ts')> | undefined;
+
 export const handler = endpoint(runRoutes.testEntity, async (call) => {
   const ref = entityRef(call);
-  if (ref.entityType === 'workflow') return { data: await (await import('../lib/workflows/test-endpoints.ts')).testWorkflowCall(call, ref) };
+  if (ref.entityType === 'workflow') return { data: await (await (workflows ??= import('../lib/workflows/test-endpoints.ts'))).testWorkflowCall(call, ref) };
   return { data: await testRule(call.store, ref, call.body) };
 });

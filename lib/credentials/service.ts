@@ -8,6 +8,7 @@ import { errors } from '../http/errors.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
 import { retryOnRevisionConflict, type CredentialStore, type NameClaimStore, type StoredCredential } from '../store/types.ts';
 import { claimName, pageByName } from '../workspaces/named-items.ts';
+import { createTtlCache } from '../store/ttl-cache.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';
 import { placementIssues, type CreateCredential, type TestCredential, type UpdateCredential } from './schema.ts';
 
@@ -129,6 +130,7 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
     next.updatedAt = now();
     next.revision = current.revision + 1;
     await deps.store.putCredential(next, current.revision);
+    openedCredentials.forget(openedKey(workspaceId, id));
     if (renamed) await deps.store.releaseName('credential', workspaceId, current.name, id);
     return toView(next);
   });
@@ -144,12 +146,27 @@ export function revokeCredential(store: CredentialStore & NameClaimStore, worksp
       const revoked: StoredCredential = { ...current, revokedAt: timestamp, updatedAt: timestamp, revision: current.revision + 1 };
       delete revoked.secret;
       await store.putCredential(revoked, current.revision);
+      openedCredentials.forget(openedKey(workspaceId, id));
       await store.releaseName('credential', workspaceId, current.name, id);
       return toView(revoked);
     }
     return toView(current);
   });
 }
+
+/** How long a warm function keeps an opened credential: a rotation or revocation made by another function is no longer sent after this; one made in this process at once. */
+export const outboundCacheTtlMs = Number(process.env.OUTBOUND_CACHE_TTL_MS ?? 5_000);
+
+const openedCredentials = createTtlCache<OutboundCredential>(outboundCacheTtlMs);
+const openedKey = (workspaceId: string, id: string) => `${workspaceId}\u0000${id}`;
+
+/**
+ * `openCredential`, kept by a warm function for `outboundCacheTtlMs`: the
+ * API-request steps of a busy workflow neither read the credential nor ask
+ * KMS to open it on every call.
+ */
+export const openCredentialWarm = (deps: CredentialDeps, workspaceId: string, id: string): Promise<OutboundCredential> =>
+  openedCredentials.get(openedKey(workspaceId, id), () => openCredential(deps, workspaceId, id)) as Promise<OutboundCredential>;
 
 /** The credential ready to place on an outbound call; what steps and the Git remote use. */
 export async function openCredential(deps: CredentialDeps, workspaceId: string, id: string): Promise<OutboundCredential> {

@@ -6,7 +6,8 @@
  * is an ApiCallFailure whose message names what failed and holds no secret:
  * the URLs in it come from the outbound client, redacted.
  */
-import { openCredential, type CredentialDeps } from '../credentials/service.ts';
+import { openCredentialWarm, outboundCacheTtlMs, type CredentialDeps } from '../credentials/service.ts';
+import { createTtlCache } from '../store/ttl-cache.ts';
 import { ApiError } from '../http/errors.ts';
 import { OutboundError, type OutboundClient, type OutboundCredential, type OutboundFailure, type OutboundResponse } from '../outbound/index.ts';
 import { scrubSecret, secretScrubber, withQueryParam } from '../outbound/url.ts';
@@ -71,9 +72,17 @@ function mergeHeaders(shared: Record<string, string>, own: Record<string, string
   return { ...Object.fromEntries(Object.entries(shared).filter(([name]) => !ownNames.has(name.toLowerCase()))), ...own };
 }
 
+/** Integrations a warm function keeps, as it keeps opened credentials (`openCredentialWarm`): a busy workflow's steps do not read theirs on every call. */
+const knownIntegrations = createTtlCache<StoredIntegration>(outboundCacheTtlMs);
+const knownKey = (workspaceId: string, id: string) => `${workspaceId}\u0000${id}`;
+
+/** What a change made in this process calls, so that it is seen here at once. */
+export const forgetIntegration = (workspaceId: string, id: string) => knownIntegrations.forget(knownKey(workspaceId, id));
+
 async function resolveTarget(deps: ApiCallerDeps, workspaceId: string, request: ApiRequest, known?: StoredIntegration): Promise<Target> {
   if (request.integrationId !== undefined) {
-    const integration = known ?? (await deps.store.getIntegration(workspaceId, request.integrationId));
+    const { integrationId } = request;
+    const integration = known ?? (await knownIntegrations.get(knownKey(workspaceId, integrationId), () => deps.store.getIntegration(workspaceId, integrationId)));
     if (!integration) throw new CallFailure('integration_not_found', `the integration "${request.integrationId}" does not exist in this workspace`);
     return {
       url: joinPath(integration.baseUrl, request.path ?? '/'),
@@ -89,7 +98,7 @@ async function resolveTarget(deps: ApiCallerDeps, workspaceId: string, request: 
 
 async function credentialFor(deps: ApiCallerDeps, workspaceId: string, id: string): Promise<OutboundCredential> {
   try {
-    return await openCredential(deps, workspaceId, id);
+    return await openCredentialWarm(deps, workspaceId, id);
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'credential_not_found' || error.code === 'credential_revoked')) throw new CallFailure(error.code, error.message);
     throw error;
@@ -153,10 +162,15 @@ function readBody(response: OutboundResponse, secret: string | undefined): unkno
   return echoed ? scrubJson(body, echoed) : body;
 }
 
-/** Header names lower-cased, repeated headers joined with ", ", the secret scrubbed from values. */
+/** Headers about the connection, not the answer (RFC 9110 7.6.1): nothing a step should read or a run keep. */
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+
+/** Header names lower-cased, repeated headers joined with ", ", the secret scrubbed from values; hop-by-hop headers left out. */
 function readHeaders(response: OutboundResponse, secret: string | undefined): Record<string, string> {
   const scrub = secretScrubber(echoedSecret(secret));
-  return Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), scrub(Array.isArray(value) ? value.join(', ') : value)]));
+  return Object.fromEntries(
+    Object.entries(response.headers).flatMap(([name, value]) => (hopByHop.has(name.toLowerCase()) ? [] : [[name.toLowerCase(), scrub(Array.isArray(value) ? value.join(', ') : value)]])),
+  );
 }
 
 /** One request, resolved, sent and read, with how long the exchange took. `known`: its integration, already read. */

@@ -9,7 +9,7 @@ import { errors } from '../http/errors.ts';
 import { describeProviderStatus } from '../outbound/index.ts';
 import { retryOnRevisionConflict, type CredentialStore, type IntegrationStore, type NameClaimStore, type StoredIntegration } from '../store/types.ts';
 import { claimName, pageByName } from '../workspaces/named-items.ts';
-import { callApi, CallFailure, type ApiCallerDeps, type CallFailureKind } from './call.ts';
+import { callApi, CallFailure, forgetIntegration, type ApiCallerDeps, type CallFailureKind } from './call.ts';
 import { integrationLimits, type CreateIntegration, type TestIntegration, type UpdateIntegration } from './schema.ts';
 
 type Store = IntegrationStore & CredentialStore & NameClaimStore;
@@ -109,6 +109,7 @@ export function updateIntegration(store: Store, workspaceId: string, id: string,
     next.updatedAt = now();
     next.revision = current.revision + 1;
     await store.putIntegration(next, current.revision);
+    forgetIntegration(workspaceId, id);
     if (renamed) await store.releaseName('integration', workspaceId, current.name, id);
     return toView(next);
   });
@@ -123,6 +124,7 @@ export function deleteIntegration(store: Store, workspaceId: string, id: string)
   return retryOnRevisionConflict(async () => {
     const current = await getIntegration(store, workspaceId, id);
     await store.deleteIntegration(workspaceId, id, current.revision);
+    forgetIntegration(workspaceId, id);
     await store.releaseName('integration', workspaceId, current.name, id);
     return toView(current);
   });

@@ -88,13 +88,17 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
 
   /**
    * `(await import('./module.ts')).name`, a module a function loads on first
-   * use: the export it names. (Without lib typings the checker cannot see
+   * use (also through a memo: `(await (loaded ??= import('./module.ts'))).name`): the export it names. (Without lib typings the checker cannot see
    * through the promise, so the module's exports are looked up directly.)
    */
   const lazyImportMember = (node: ts.Node): ts.Node[] | undefined => {
     if (!ts.isPropertyAccessExpression(node)) return undefined;
     let inner: ts.Expression = node.expression;
-    while (ts.isParenthesizedExpression(inner) || ts.isAwaitExpression(inner)) inner = inner.expression;
+    for (;;) {
+      if (ts.isParenthesizedExpression(inner) || ts.isAwaitExpression(inner)) inner = inner.expression;
+      else if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.QuestionQuestionEqualsToken) inner = inner.right;
+      else break;
+    }
     if (!ts.isCallExpression(inner) || inner.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
     const [specifier] = inner.arguments;
     if (!specifier || !ts.isStringLiteralLike(specifier)) return undefined;

@@ -78,6 +78,8 @@ interface Settings {
   allowPrivateNetworks: boolean;
   log: (message: string, fields: Record<string, unknown>) => void;
   lookup: LookupAll;
+  /** This client's connection pools: a socket is only ever opened under this client's address policy, so reusing it keeps to that policy. */
+  agents: { http: http.Agent; https: https.Agent };
 }
 
 /** One request of the redirect chain, before the credential is put on it. */
@@ -106,6 +108,8 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     allowPrivateNetworks: options.allowPrivateNetworks ?? process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
     log: options.log ?? ((message, fields) => logger.info(message, fields)),
     lookup: options.lookup ?? dnsLookup,
+    // Kept-alive connections: a warm function calling a provider again skips the TCP and TLS handshakes.
+    agents: { http: new http.Agent({ keepAlive: true, maxSockets: 50, timeout: 30_000 }), https: new https.Agent({ keepAlive: true, maxSockets: 50, timeout: 30_000 }) },
   };
   return { send: (request) => send(request.timeoutMs === undefined ? settings : { ...settings, totalTimeoutMs: request.timeoutMs }, request) };
 }
@@ -274,7 +278,8 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       settled = true;
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
-      request.destroy(); // no connection reuse (agent: false), and a redirect's body is never read
+      // A connection in an unknown state (a failure, a redirect whose body is never read) is not given back to the pool.
+      if (error || answer?.location !== undefined) request.destroy();
       if (error) reject(error);
       else resolve(answer as Answer);
     };
@@ -287,8 +292,7 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       path: wire.url.pathname + wire.url.search,
       method: wire.method,
       headers: wire.headers,
-      // A fresh connection per call: a pooled socket could have been opened under another client's address policy.
-      agent: false,
+      agent: secure ? settings.agents.https : settings.agents.http,
       lookup: guardedLookup(settings.lookup, settings.allowPrivateNetworks, (hostname, address, range) => blocked(`${hostname} resolves to ${address},`, range)),
     });
 
@@ -297,7 +301,11 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       () => fail(new OutboundError('timeout', `Could not connect to ${shown} within ${settings.connectTimeoutMs} ms; check the host and port, and that the provider is reachable from this service.`, shown)),
       settings.connectTimeoutMs,
     );
-    request.on('socket', (socket) => socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
+    request.on('socket', (socket) => {
+      // A pooled connection is up already.
+      if (!socket.connecting) clearTimeout(connectTimer);
+      else socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    });
     request.on('error', (error) => fail(error instanceof OutboundError ? error : fromNodeError(error, shown)));
 
     request.on('response', (response) => {

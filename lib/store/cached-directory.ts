@@ -1,3 +1,4 @@
+import { createTtlCache } from './ttl-cache.ts';
 import type { DirectoryStore } from './types.ts';
 
 /**
@@ -9,18 +10,11 @@ import type { DirectoryStore } from './types.ts';
  */
 export function cachedDirectory(directory: DirectoryStore, ttlMs: number): DirectoryStore {
   if (ttlMs <= 0) return directory;
-  const entries = new Map<string, { value: unknown; until: number }>();
+  const entries = createTtlCache<unknown>(ttlMs, 10_000);
   const cached =
     <A extends unknown[], R>(name: string, load: (...args: A) => Promise<R | undefined>) =>
-    async (...args: A): Promise<R | undefined> => {
-      const key = `${name}\u0000${args.join('\u0000')}`;
-      const hit = entries.get(key);
-      if (hit && hit.until > Date.now()) return hit.value as R;
-      const value = await load(...args);
-      if (value === undefined) entries.delete(key);
-      else entries.set(key, { value, until: Date.now() + ttlMs });
-      return value;
-    };
+    (...args: A): Promise<R | undefined> =>
+      entries.get(`${name}\u0000${args.join('\u0000')}`, () => load(...args)) as Promise<R | undefined>;
   return Object.assign(Object.create(directory) as DirectoryStore, {
     getApiKeyByHash: cached('key', directory.getApiKeyByHash.bind(directory)),
     getWorkspace: cached('workspace', directory.getWorkspace.bind(directory)),

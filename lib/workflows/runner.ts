@@ -51,10 +51,19 @@ export interface WorkflowRun {
   error?: { stepId: string; message: string };
 }
 
+/** One FEEL text of a step, compiled, with the path that names it in problems. */
+interface CompiledField {
+  name: string;
+  path: string;
+  evaluate: Evaluator;
+}
+
 export interface CompiledWorkflow {
   readonly definition: WorkflowDefinition;
   readonly steps: ReadonlyMap<string, { step: WorkflowStep; base: string }>;
   readonly evaluators: ReadonlyMap<string, Evaluator>;
+  /** The compiled entries of each name → FEEL map, by the map's path (`steps[0].inputs`), in order: what a run walks, without building paths. */
+  readonly fields: ReadonlyMap<string, readonly CompiledField[]>;
 }
 
 /** A failure of one step, with the message the run reports. */
@@ -86,7 +95,18 @@ export function compileWorkflow(prepared: PreparedWorkflow): CompiledWorkflow {
       evaluators.set(path, compileExpression(expr));
     }
   });
-  return { definition: prepared.definition, steps, evaluators };
+  const fields = new Map<string, CompiledField[]>();
+  const compileMap = (base: string, map: Record<string, string> | undefined) =>
+    map && fields.set(base, Object.keys(map).map((name) => ({ name, path: fieldPath(base, name), evaluate: evaluators.get(fieldPath(base, name))! })));
+  prepared.definition.steps.forEach((step, i) => {
+    const base = `steps[${i}]`;
+    if (step.kind === 'rule') compileMap(`${base}.inputs`, step.inputs);
+    if (step.kind === 'apiRequest') [compileMap(`${base}.request.query`, step.request.query), compileMap(`${base}.request.headers`, step.request.headers)];
+    if (step.kind === 'branch') fields.set(`${base}.cases`, step.cases.map((c, j) => ({ name: c.next, path: `${base}.cases[${j}].when`, evaluate: evaluators.get(`${base}.cases[${j}].when`)! })));
+    if (step.kind === 'transform') compileMap(`${base}.set`, step.set);
+    if (step.kind === 'end') compileMap(`${base}.output`, step.output);
+  });
+  return { definition: prepared.definition, steps, evaluators, fields };
 }
 
 /** One step's work, given the context so far; its result (as a FEEL value) joins the context, and `next` says where to go. */
@@ -98,6 +118,9 @@ interface Outcome {
 }
 
 class Run {
+  /** The context as FEEL sees it, with the run's one clock: steps add to the context, so one environment serves the whole run. */
+  private readonly env: ReturnType<typeof rootEnv>;
+
   constructor(
     readonly workflow: CompiledWorkflow,
     readonly services: WorkflowServices,
@@ -106,41 +129,44 @@ class Run {
     readonly now: () => number,
     readonly deadline: number,
     readonly sleep: (ms: number) => Promise<void>,
-  ) {}
+  ) {
+    this.env = rootEnv(context, { clock });
+  }
 
-  evaluate(path: string): FeelValue {
+  evaluate(path: string, evaluate: Evaluator = this.workflow.evaluators.get(path)!): FeelValue {
     try {
-      return this.workflow.evaluators.get(path)!(rootEnv(this.context, { clock: this.clock }));
+      return evaluate(this.env);
     } catch (error) {
       if (error instanceof EngineError) throw new StepFailure(`${path}: ${error.message}`);
       throw error;
     }
   }
 
-  evaluateMap(base: string, map: Record<string, string>): FeelContext {
+  evaluateMap(base: string): FeelContext {
     const out: FeelContext = {};
-    for (const name of Object.keys(map)) out[name] = this.evaluate(fieldPath(base, name));
+    for (const field of this.workflow.fields.get(base) ?? []) out[field.name] = this.evaluate(field.path, field.evaluate);
     return out;
   }
 
-  async step(step: WorkflowStep, base: string): Promise<Outcome> {
+  /** A step's work: a promise for the steps that wait on something outside (rules, providers), the outcome at once for the others. */
+  step(step: WorkflowStep, base: string): Outcome | Promise<Outcome> {
     switch (step.kind) {
       case 'rule': {
-        const params = toPlain(step.inputs === undefined ? this.context : this.evaluateMap(`${base}.inputs`, step.inputs)) as Record<string, unknown>;
-        return { value: json(await this.services.runRule(step.ruleId, step.version, params)), next: step.next };
+        const params = toPlain(step.inputs === undefined ? this.context : this.evaluateMap(`${base}.inputs`)) as Record<string, unknown>;
+        return this.services.runRule(step.ruleId, step.version, params).then((answer) => ({ value: json(answer), next: step.next }));
       }
       case 'apiRequest':
-        return { value: json(await this.apiRequest(step, base)), next: step.next };
+        return this.apiRequest(step, base).then((response) => ({ value: json(response), next: step.next }));
       case 'branch': {
-        const taken = step.cases.findIndex((_, j) => this.evaluate(`${base}.cases[${j}].when`) === true);
-        const next = taken >= 0 ? step.cases[taken]!.next : step.otherwise;
+        const taken = this.workflow.fields.get(`${base}.cases`)!.find((c) => this.evaluate(c.path, c.evaluate) === true);
+        const next = taken ? taken.name : step.otherwise;
         if (next === undefined) throw new StepFailure('no case holds and there is no otherwise');
         return { next };
       }
       case 'transform':
-        return { value: this.evaluateMap(`${base}.set`, step.set), next: step.next };
+        return { value: this.evaluateMap(`${base}.set`), next: step.next };
       case 'end':
-        return { output: this.evaluateMap(`${base}.output`, step.output) };
+        return { output: this.evaluateMap(`${base}.output`) };
     }
   }
 
@@ -165,8 +191,8 @@ class Run {
       ...(r.integrationId !== undefined && { integrationId: r.integrationId, path: r.path! }),
       ...(r.url !== undefined && { url: r.url }),
       ...(step.credentialId !== undefined && { credentialId: step.credentialId }),
-      query: this.texts(`${at}.query`, r.query),
-      headers: this.texts(`${at}.headers`, r.headers),
+      query: this.texts(`${at}.query`),
+      headers: this.texts(`${at}.headers`),
       ...(r.body !== undefined && { body: toPlain(this.evaluate(`${at}.body`)) }),
     };
     const idempotent = idempotentMethods.has(r.method);
@@ -194,9 +220,9 @@ class Run {
   }
 
   /** Query parameters and headers: a string, number or boolean as text; null leaves the entry out. */
-  private texts(base: string, map: Record<string, string>): Record<string, string> {
+  private texts(base: string): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(this.evaluateMap(base, map))) {
+    for (const [name, value] of Object.entries(this.evaluateMap(base))) {
       if (value === null) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new StepFailure(`${fieldPath(base, name)} must give a string, number or boolean`);
       out[name] = String(value);
@@ -210,22 +236,40 @@ const json = (value: unknown): FeelValue => (value === undefined ? null : (value
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const failedStep = (step: WorkflowStep, durationMs: number, error: string): { result: StepResult; outcome?: Outcome } => ({ result: { id: step.id, type: step.kind, status: 'failed', durationMs, error } });
+const failedStep = (step: WorkflowStep, durationMs: number, error: string): Attempt => ({ result: { id: step.id, type: step.kind, status: 'failed', durationMs, error } });
 
-/** One step, timed: its record, and on success what it gave. Failures are the record's error, never thrown. */
-async function attemptStep(run: Run, step: WorkflowStep, base: string, timeoutMs: number): Promise<{ result: StepResult; outcome?: Outcome }> {
-  const at = run.now();
-  if (at >= run.deadline) return failedStep(step, 0, `the run's deadline of ${timeoutMs} ms passed before the step started`);
-  let outcome: Outcome;
-  try {
-    outcome = await run.step(step, base);
-  } catch (error) {
-    return failedStep(step, run.now() - at, error instanceof Error ? error.message : String(error));
-  }
+type Attempt = { result: StepResult; outcome?: Outcome };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A step that did its work: its record, unless the run's deadline passed meanwhile. */
+function finished(run: Run, step: WorkflowStep, at: number, timeoutMs: number, outcome: Outcome): Attempt {
   const end = run.now();
   if (end > run.deadline) return failedStep(step, end - at, `the run's deadline of ${timeoutMs} ms passed during the step`);
   const output = outcome.output ?? outcome.value;
   return { result: output === undefined ? { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at } : { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at, output: toPlain(output) }, outcome };
+}
+
+/**
+ * One step, timed: its record, and on success what it gave. Failures are the
+ * record's error, never thrown. A step that waits on nothing outside (branch,
+ * transform, end) is done without a promise, so a run pays for awaiting only
+ * where something is awaited.
+ */
+function attemptStep(run: Run, step: WorkflowStep, base: string, timeoutMs: number): Attempt | Promise<Attempt> {
+  const at = run.now();
+  if (at >= run.deadline) return failedStep(step, 0, `the run's deadline of ${timeoutMs} ms passed before the step started`);
+  let pending: Outcome | Promise<Outcome>;
+  try {
+    pending = run.step(step, base);
+  } catch (error) {
+    return failedStep(step, run.now() - at, messageOf(error));
+  }
+  if (!(pending instanceof Promise)) return finished(run, step, at, timeoutMs, pending);
+  return pending.then(
+    (outcome) => finished(run, step, at, timeoutMs, outcome),
+    (error: unknown) => failedStep(step, run.now() - at, messageOf(error)),
+  );
 }
 
 /** The run's answer: the steps run, in order, then those skipped, in definition order. */
@@ -264,7 +308,8 @@ export async function runWorkflow(workflow: CompiledWorkflow, inputs: Record<str
     const entry = workflow.steps.get(id);
     if (!entry) return answer(workflow, results, { status: 'failed', error: { stepId: id, message: `no step has the id "${id}"` } });
     const { step, base } = entry;
-    const { result, outcome } = count >= maxSteps ? failedStep(step, 0, `the run reached its bound of ${maxSteps} steps`) : await attemptStep(run, step, base, timeoutMs);
+    const attempt = count >= maxSteps ? failedStep(step, 0, `the run reached its bound of ${maxSteps} steps`) : attemptStep(run, step, base, timeoutMs);
+    const { result, outcome } = attempt instanceof Promise ? await attempt : attempt;
     results.push(result);
     if (!outcome) return answer(workflow, results, { status: 'failed', error: { stepId: step.id, message: result.error! } });
     if (outcome.value !== undefined) context[step.id] = outcome.value;

@@ -1,13 +1,15 @@
 /**
  * Builds every API function, and a floor bundle holding only the DynamoDB
- * client, with the stack's own esbuild settings, so the sizes and start-up
- * times measured are those of the deployed bundles.
+ * client, with the stack's own esbuild settings (`functionBuildOptions`), so
+ * the sizes and start-up times measured are those of the deployed bundles.
+ * A bundle's size is what a cold start loads (the entry file and the chunks
+ * it imports statically); the chunks only `import()` reaches are counted apart.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { bundling } from '../../cdk/bundling.ts';
+import { entryFile, functionBuildOptions } from '../../cdk/bundling.ts';
 import { routeList } from '../../lib/http/routes.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,9 +17,12 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export interface Bundle {
   name: string;
   file: string;
+  /** What a cold start loads: the entry file and the chunks it imports statically. */
   bytes: number;
-  /** Bytes each input file contributes to the minified output, by input path. */
+  /** Bytes each input file contributes to what a cold start loads, by input path. */
   inputs: Record<string, number>;
+  /** Bytes of the chunks it loads only when a call needs them (the workflow code of the run functions), not loaded at start. */
+  lazyBytes: number;
 }
 
 export const floorName = 'floor';
@@ -27,27 +32,32 @@ const floorSource = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 export const client = new DynamoDBClient({});
 `;
 
-/** cdk/bundling.ts in esbuild's terms (the CDK passes the banner as a string). */
-const settings: BuildOptions = {
-  bundle: true,
-  minify: bundling.minify,
-  format: bundling.format,
-  target: bundling.target,
-  platform: bundling.platform,
-  mainFields: [...bundling.mainFields],
-  external: [...bundling.external],
-  banner: { js: bundling.banner },
-  absWorkingDir: repoRoot,
-  metafile: true,
-  logLevel: 'warning',
-};
-
 async function bundle(name: string, entry: Pick<BuildOptions, 'entryPoints' | 'stdin'>, outDir: string): Promise<Bundle> {
-  const file = join(outDir, `${name}.mjs`);
-  const { metafile } = await build({ ...settings, ...entry, outfile: file });
-  const output = Object.values(metafile!.outputs)[0]!;
-  const inputs = Object.fromEntries(Object.entries(output.inputs).map(([path, { bytesInOutput }]) => [path, bytesInOutput]));
-  return { name, file, bytes: output.bytes, inputs };
+  const dir = join(outDir, name);
+  const { metafile } = await build(functionBuildOptions(entry, dir, repoRoot));
+  const outputs = metafile.outputs;
+  const entryPath = Object.keys(outputs).find((path) => path.endsWith(`/${entryFile}`))!;
+  // What a cold start loads: the entry file and the chunks it imports statically, transitively.
+  const eager = new Set<string>();
+  for (const pending = [entryPath]; pending.length; ) {
+    const path = pending.pop()!;
+    if (eager.has(path)) continue;
+    eager.add(path);
+    for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && outputs[imported.path]) pending.push(imported.path);
+  }
+  const inputs: Record<string, number> = {};
+  let bytes = 0;
+  let lazyBytes = 0;
+  for (const [path, output] of Object.entries(outputs)) {
+    if (!path.endsWith('.mjs')) continue;
+    if (!eager.has(path)) {
+      lazyBytes += output.bytes;
+      continue;
+    }
+    bytes += output.bytes;
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) inputs[input] = (inputs[input] ?? 0) + bytesInOutput;
+  }
+  return { name, file: join(dir, entryFile), bytes, inputs, lazyBytes };
 }
 
 /** The floor and one bundle per function the route table deploys. */

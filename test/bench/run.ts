@@ -6,7 +6,8 @@
  * DynamoDB reads of a list call at growing sizes, and the time and DynamoDB
  * writes of remote pulls of 1,000 rules, and the rules engine's speed against
  * zen-engine and json-rules-engine (engine.ts; `npm run bench:engine` runs
- * that section alone). Prints the tables and writes
+ * that section alone), and workflows against the rule they run and a bare
+ * fetch (workflows.ts; `npm run bench:workflows` alone). Prints the tables and writes
  * them, with the method, to test/bench/RESULTS.md. Not a test: vitest does not
  * collect it.
  */
@@ -33,6 +34,7 @@ import { measureReads, type ReadFigures } from './reads.ts';
 import { resultsMarkdown, summary, type Results } from './report.ts';
 import { meterRequests } from './request-meter.ts';
 import { measureStartup } from './startup.ts';
+import { measureWorkflows, workflowsMarkdown } from './workflows.ts';
 
 const startupRuns = 21;
 const latencySizes = [1_000, 10_000];
@@ -92,6 +94,7 @@ async function main() {
     // Before any branch is loaded: the execute function's table holds only its rules, and the heap is small.
     log('warm execute latency');
     const executeFigures = await measureExecuteLatency(execute, table.store, table.config, meter, replayer, executeOptions, log);
+    const workflows = await measureWorkflows(log, table);
 
     const loads = [];
     for (const entities of latencySizes) loads.push(await loadSize(table.store, entities));
@@ -134,8 +137,8 @@ async function main() {
       reads,
       pull,
     };
-    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), `${resultsMarkdown(results)}\n${engineMarkdown(engines)}`);
-    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n`);
+    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${workflowsMarkdown(workflows)}\n`);
+    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n`);
     log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
   } finally {
     replayer.close();

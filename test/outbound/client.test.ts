@@ -173,10 +173,37 @@ describe('request headers', () => {
     expect(provider.header(0, 'Content-Length')).toBe('5');
     expect(provider.header(0, 'Transfer-Encoding')).toBeUndefined();
     expect(provider.header(0, 'Upgrade')).toBeUndefined();
-    expect(provider.header(0, 'Connection')).toBe('close');
+    // The caller's "upgrade" is dropped; the client keeps its connections alive itself.
+    expect(provider.header(0, 'Connection')).toBe('keep-alive');
     expect(provider.header(0, 'Content-Type')).toBe('text/plain');
     expect(provider.header(0, 'User-Agent')).toBe('custom/2');
     expect(provider.requests[0]?.body).toBe('hello');
+  });
+});
+
+describe('connections', () => {
+  it("keeps a connection alive for the client's next call, and never reuses one a failure or a redirect left in an unknown state", async () => {
+    const provider = await startProvider((request, response) => {
+      if (request.url === '/moved') response.writeHead(302, { Location: '/' }).end('a body nobody reads');
+      else if (request.url === '/slow') setTimeout(() => response.end('late'), 500);
+      else response.end('ok');
+    });
+    try {
+      const { send } = clientWithLog();
+      for (let i = 0; i < 3; i++) expect((await send({ url: `${provider.origin}/` })).status).toBe(200);
+      expect(provider.connections).toBe(1);
+      // A redirect's connection is closed with its body unread; the hop it leads to opens a new one.
+      expect((await send({ url: `${provider.origin}/moved` })).redirects).toBe(1);
+      expect(provider.connections).toBe(2);
+      expect((await failureOf(send({ url: `${provider.origin}/slow`, timeoutMs: 100 }))).failure).toBe('timeout');
+      expect((await send({ url: `${provider.origin}/` })).status).toBe(200);
+      expect(provider.connections).toBe(3);
+      // Another client has pools of its own.
+      expect((await clientWithLog().send({ url: `${provider.origin}/` })).status).toBe(200);
+      expect(provider.connections).toBe(4);
+    } finally {
+      await provider.close();
+    }
   });
 });
 

@@ -15,3 +15,15 @@ it('gives the latest published label (empty before any publish) and the creation
   await publishEntity(fixture.store, ref, 'test');
   expect(await fixture.store.getEntityHead(ref)).toEqual({ version: 'v1', createdAt: draft!.createdAt });
 });
+
+it('reads many heads in one request, in the order asked, rules and workflows alike, undefined for those not there', async () => {
+  const target = { workspaceId: 'w', branch: 'heads' };
+  await saveEntity(fixture.store, target, ruleOfKind('first', 'simpleRule'), 'test');
+  await saveEntity(fixture.store, target, ruleOfKind('second', 'ruleSet'), 'test');
+  await publishEntity(fixture.store, { ...target, entityType: 'rule', id: 'second' }, 'test');
+  const ref = (id: string, entityType: 'rule' | 'workflow' = 'rule') => ({ ...target, entityType, id });
+  const heads = await fixture.store.getEntityHeads([ref('second'), ref('nobody'), ref('first'), ref('first', 'workflow')]);
+  expect(heads.map((head) => head?.version)).toEqual(['v1', undefined, '', undefined]);
+  expect(heads[0]).toEqual(await fixture.store.getEntityHead(ref('second')));
+  await expect(fixture.store.getEntityHeads(Array.from({ length: 101 }, (_, i) => ref(`r${i}`)))).rejects.toThrow(/at most 100/);
+});
