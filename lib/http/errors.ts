@@ -33,6 +33,13 @@ export type FailedCase = TestCaseFailure;
 /** Details naming the body field a failure is about, when there is one. */
 const inBodyField = (field: string | undefined, message: string) => (field ? { errors: [{ in: 'body', field, message }] } : {});
 
+/** An id as a message shows it: whole up to the longest any stored id can be, else its start (a caller's mistake need not be echoed at length). */
+function shownId(id: string): string {
+  // String(): lib/openapi/raised-errors.ts calls these with placeholders for arguments it cannot know.
+  const text = String(id);
+  return text.length > 128 ? `${text.slice(0, 60)}… (${text.length} characters)` : text;
+}
+
 const listed = (problems: PathProblem[]) => problems.map((p) => `${p.path}: ${p.message.replace(/\.$/, '')}`).join('; ');
 
 export const errors = {
@@ -54,7 +61,7 @@ export const errors = {
   branchNotFound: (name: string) => new ApiError(400, 'branch_not_found', `The workspace has no branch "${name}".`),
   entityTypeNotFound: (type: string, served: readonly string[] = entityTypes) =>
     new ApiError(404, 'entity_type_not_found', `"${type}" is not an entity type of this operation: use ${served.map((t) => `"${t}"`).join(' or ')}.`),
-  entityNotFound: (type: string, id: string) => new ApiError(404, 'entity_not_found', `No ${type} "${id}" on this branch.`),
+  entityNotFound: (type: string, id: string) => new ApiError(404, 'entity_not_found', `No ${type} "${shownId(id)}" on this branch.`),
   versionNotFound: (type: string, id: string, version: string) =>
     new ApiError(404, 'version_not_found', `The ${type} "${id}" has no published version "${version}".`),
   entityExists: (type: string, id: string) =>
@@ -80,7 +87,7 @@ export const errors = {
     new ApiError(409, 'workflow_invalid', `The workflow "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems }),
   workflowNotPrepared: (id: string, version: string) =>
     new ApiError(409, 'workflow_not_prepared', `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`),
-  stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${stepId}".`),
+  stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${shownId(stepId)}".`),
   evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
   scheduleNotSupported: () =>
     new ApiError(400, 'schedule_not_supported', 'Only rules are scheduled: a workflow has no schedule. Schedule the rules it runs, under /dev/v1/rule/{id}/schedule.'),
@@ -88,7 +95,7 @@ export const errors = {
     new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
   /** With `field`, the details name the body field that named the credential. */
   credentialNotFound: (id: string, field?: string) => {
-    const message = `The workspace has no credential "${id}".`;
+    const message = `The workspace has no credential "${shownId(id)}".`;
     return new ApiError(404, 'credential_not_found', message, inBodyField(field, message));
   },
   credentialNameTaken: (name: string) =>
@@ -99,14 +106,14 @@ export const errors = {
     const message = `The credential "${id}" is revoked and is never sent again: create a new credential.`;
     return new ApiError(409, 'credential_revoked', message, inBodyField(field, message));
   },
-  integrationNotFound: (id: string) => new ApiError(404, 'integration_not_found', `The workspace has no integration "${id}".`),
+  integrationNotFound: (id: string) => new ApiError(404, 'integration_not_found', `The workspace has no integration "${shownId(id)}".`),
   integrationNameTaken: (name: string) =>
     new ApiError(409, 'integration_name_taken', `Another integration of the workspace is named "${name}": choose another name, or change that integration.`),
   integrationBusy: (name: string) =>
     new ApiError(409, 'integration_busy', `The integration "${name}" is being changed by another request: retry in a moment.`),
   remoteNotConfigured: (status = 400) =>
     new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling.'),
-  taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${id}" in this workspace.`),
+  taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${shownId(id)}" in this workspace.`),
   internal: () =>
     new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
 };

@@ -1,4 +1,5 @@
 import { safeParse, type $ZodType, type output } from 'zod/v4/core';
+import { jsonDepthProblem, maxBodyDepth } from './json-bounds.ts';
 import { errors, type FieldIssue } from './errors.ts';
 
 /** A field's path as people and the engine write it: `definition.rules[2].when[0]`. */
@@ -16,15 +17,19 @@ export function parseInput<S extends $ZodType>(schema: S, value: unknown, locati
   throw errors.invalidRequest(fieldIssues(result.error.issues, location));
 }
 
-/** The JSON body of a request: absent when empty, a 400 when it is not JSON. */
+/** The JSON body of a request: absent when empty, a 400 when it is not JSON or nests deeper than `maxBodyDepth`. */
 export function jsonBody(body: string | null | undefined, isBase64Encoded: boolean): unknown {
   const text = body && isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
   if (!text || !text.trim()) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw errors.invalidRequest([{ in: 'body', field: 'body', message: 'is not valid JSON' }]);
   }
+  const tooDeep = jsonDepthProblem(parsed, maxBodyDepth);
+  if (tooDeep) throw errors.invalidRequest([{ in: 'body', field: 'body', message: tooDeep }]);
+  return parsed;
 }
 
 /** Operations under this prefix refuse query parameters they do not know; their bodies are strict objects too. */

@@ -11,15 +11,29 @@ export interface JsonBounds {
   maxDepth: number;
 }
 
-/** Why `value` is out of bounds, or undefined. The depth is measured first, without recursion. */
-export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | undefined {
+/** Why `value` nests too deep, or undefined: measured without recursion, so that no depth can overflow the stack here. */
+export function jsonDepthProblem(value: unknown, maxDepth: number): string | undefined {
   const pending: [unknown, number][] = [[value, 1]];
   while (pending.length) {
     const [item, depth] = pending.pop()!;
     if (item === null || typeof item !== 'object') continue;
-    if (depth > bounds.maxDepth) return `nests deeper than ${bounds.maxDepth} levels`;
+    if (depth > maxDepth) return `nests deeper than ${maxDepth} levels`;
     for (const child of Object.values(item)) pending.push([child, depth + 1]);
   }
+  return undefined;
+}
+
+/**
+ * How deep any request body may nest: far more than any definition or params
+ * need, and far less than what a recursive walk (JSON.stringify, a schema)
+ * could overflow on. Checked for every body as it is parsed, before anything else.
+ */
+export const maxBodyDepth = 64;
+
+/** Why `value` is out of bounds, or undefined. The depth is measured first, without recursion. */
+export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | undefined {
+  const tooDeep = jsonDepthProblem(value, bounds.maxDepth);
+  if (tooDeep) return tooDeep;
   const bytes = Buffer.byteLength(JSON.stringify(value) ?? '');
   return bytes > bounds.maxBytes ? `is ${bytes} bytes as JSON, more than the ${bounds.maxBytes} allowed` : undefined;
 }

@@ -1,7 +1,7 @@
 import { entityIdPattern, entityTypes, type EntityType } from '../entities/kinds.ts';
 import type { EntityRef } from '../store/types.ts';
 import type { Call } from './endpoint.ts';
-import { errors } from './errors.ts';
+import { errors, type ApiError } from './errors.ts';
 
 export function entityTypeParam(value: string | undefined, served: readonly EntityType[] = entityTypes): EntityType {
   if (served.includes(value as EntityType)) return value as EntityType;
@@ -29,13 +29,21 @@ export function scheduleRef(call: Call<unknown>): EntityRef {
   return entityRef(call);
 }
 
-export const credentialIdParam = (call: Call<unknown>) => call.path.credentialId ?? '';
-/** Integration ids take the form of entity ids (steps name them as such): any other is not found without a read. */
-export function integrationIdParam(call: Call<unknown>): string {
-  const id = call.path.integrationId ?? '';
-  if (!entityIdPattern.test(id)) throw errors.integrationNotFound(id);
+/**
+ * A path id in the form every stored id has (an entity id's: at most 128
+ * letters, digits, ".", "_" or "-"; credential, integration and task ids
+ * included): any other is not found without a read, nor sent to DynamoDB as
+ * a key it would refuse (its key size limit).
+ */
+function storedFormId(value: string | undefined, notFound: (id: string) => ApiError): string {
+  const id = value ?? '';
+  if (!entityIdPattern.test(id)) throw notFound(id);
   return id;
 }
+
+export const credentialIdParam = (call: Call<unknown>) => storedFormId(call.path.credentialId, (id) => errors.credentialNotFound(id));
+export const integrationIdParam = (call: Call<unknown>) => storedFormId(call.path.integrationId, errors.integrationNotFound);
+export const taskIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.taskId, errors.taskNotFound);
 
 /** Who a write is by, in the audit fields: the API key that made it. */
 export const actorOf = (call: Call<unknown>) => `key:${call.principal.keyId}`;

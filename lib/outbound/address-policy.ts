@@ -116,6 +116,28 @@ export function refusedRange(address: string, allowPrivateNetworks: boolean): st
   return verdict.range;
 }
 
+/** Names of cloud metadata services (GCP, AWS's EC2 names, the bare name some resolvers complete): refused by name, before any lookup. */
+const METADATA_NAMES: ReadonlySet<string> = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+
+/**
+ * Why a URL's host may never be called, whatever the options, as a subject
+ * and range for the refusal message: a metadata or link-local address written
+ * as an IP (the URL parser has already turned 0xA9FEA9FE, 2852039166 or
+ * [::ffff:a9fe:a9fe] into their plain form), or a metadata service's name.
+ */
+export function metadataHost(hostname: string): { subject: string; range: string } | undefined {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  if (isIP(host)) {
+    const verdict = classifyAddress(host);
+    return verdict.class === 'metadata' ? { subject: `${host} is`, range: verdict.range! } : undefined;
+  }
+  return METADATA_NAMES.has(host) ? { subject: `${host} is`, range: 'the name of a cloud metadata service' } : undefined;
+}
+
+/** The refusal of a call to an address that may not be called, as every caller words it. */
+export const blockedAddressMessage = (shown: string, subject: string, range: string) =>
+  `Refused to call ${shown}: ${subject} ${range}; outbound calls may only go to public internet addresses.`;
+
 /** dns.lookup as called with `{ all: true }`; tests inject their own resolver of this shape. */
 export type LookupAll = (
   hostname: string,

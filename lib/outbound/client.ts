@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { logger } from '../http/logger.ts';
-import { guardedLookup, refusedRange, type LookupAll } from './address-policy.ts';
+import { blockedAddressMessage, guardedLookup, metadataHost, refusedRange, type LookupAll } from './address-policy.ts';
 import { OutboundError } from './errors.ts';
 import { hasQueryParam, redactUrl, scrubSecret, withoutQueryParam, withQueryParam } from './url.ts';
 
@@ -261,8 +261,9 @@ function nextHop(hop: Hop, status: number, location: string, credential: Outboun
 /** One HTTP exchange. Resolves with the status and body, or with the Location of a redirect (body unread). */
 function exchange(settings: Settings, wire: Hop, shown: string, deadline: number): Promise<Answer> {
   const host = wire.url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const blocked = (subject: string, range: string) =>
-    new OutboundError('blocked_address', `Refused to call ${shown}: ${subject} ${range}; outbound calls may only go to public internet addresses.`, shown);
+  const blocked = (subject: string, range: string) => new OutboundError('blocked_address', blockedAddressMessage(shown, subject, range), shown);
+  const metadata = metadataHost(host);
+  if (metadata) return Promise.reject(blocked(metadata.subject, metadata.range));
   // IP literals never reach `lookup`, so they are checked here (the URL parser already turned 2130706433 or 0x7f.1 into 127.0.0.1).
   if (isIP(host)) {
     const range = refusedRange(host, settings.allowPrivateNetworks);

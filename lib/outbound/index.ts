@@ -16,4 +16,4 @@ export {
 export { OutboundError, type OutboundFailure } from './errors.ts';
 export { describeProviderStatus } from './provider-status.ts';
 export { redactUrl } from './url.ts';
-export { classifyAddress, type AddressClass, type AddressVerdict, type LookupAll } from './address-policy.ts';
+export { blockedAddressMessage, classifyAddress, metadataHost, type AddressClass, type AddressVerdict, type LookupAll } from './address-policy.ts';

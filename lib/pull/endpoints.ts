@@ -1,5 +1,6 @@
 /** Handlers shared by the legacy and /dev/v1 forms of the pull operations. */
 import { endpoint } from '../http/endpoint.ts';
+import { taskIdParam } from '../http/params.ts';
 import { storeFromEnv } from '../store/index.ts';
 import { queueFromEnv } from './queue.ts';
 import { getTask, taskView } from './remote.ts';
@@ -15,4 +16,4 @@ export const pullEndpoint = (route: (typeof pullRoutes)['pullRemote' | 'pullRemo
   });
 
 export const taskEndpoint = (route: (typeof pullRoutes)['getPullTask' | 'getTask']) =>
-  endpoint(route, async ({ principal, path, store }) => ({ data: await getTask(store, principal.workspace.id, path.taskId ?? '') }));
+  endpoint(route, async (call) => ({ data: await getTask(call.store, call.principal.workspace.id, taskIdParam(call)) }));

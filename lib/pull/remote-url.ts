@@ -1,7 +1,7 @@
 /** Which URLs can be a workspace's Git remote, and how one is shown in messages and logs. */
 import * as z from 'zod/mini';
 import { httpUrlStart } from '../http/patterns.ts';
-import { redactUrl } from '../outbound/index.ts';
+import { blockedAddressMessage, metadataHost, redactUrl } from '../outbound/index.ts';
 
 const SECRET_PARAM = /token|key|secret|password|passwd|pwd|auth|credential|sig|signature|session|oauth|bearer|apikey|pat$/;
 
@@ -61,6 +61,9 @@ export function validateRemoteUrl(url: string): string | undefined {
     return `No secret in the URL is accepted: remove the query parameter "${secret}" from ${shown} and put the token in the credential instead.`;
   if (parsed.search) return `${shown} has a query string; a Git clone URL has none: remove the part from "?" on.`;
   if (parsed.hash) return `${shown} has a fragment; a Git clone URL has none: remove the part from "#" on.`;
+  // Refused when saved as every pull would refuse it, in the outbound client's words.
+  const metadata = metadataHost(parsed.hostname);
+  if (metadata) return blockedAddressMessage(shown, metadata.subject, metadata.range);
   if (parsed.pathname === '/' || parsed.pathname === '') return `${shown} names no repository; give the repository's clone URL (e.g. https://github.com/owner/repo.git).`;
   if (!remoteUrlPattern.test(url))
     return `${shown} is not a plain clone URL: remove any space, control character, empty query ("?") or fragment ("#"), and write it as https://host/path.`;

@@ -319,6 +319,17 @@ describe('redirects', () => {
 });
 
 describe('address policy', () => {
+  it('refuses cloud metadata service names by name, before any lookup, whatever they would resolve to', async () => {
+    const lookup = resolver({ 'metadata.google.internal': ['93.184.216.34'], 'instance-data': ['93.184.216.34'] });
+    const { send } = clientWithLog({ lookup, allowPrivateNetworks: true });
+    for (const host of ['metadata.google.internal', 'METADATA.GOOGLE.INTERNAL.', 'instance-data']) {
+      const error = await failureOf(send({ url: `http://${host}/computeMetadata/v1/` }));
+      expect(error.failure).toBe('blocked_address');
+      expect(error.message).toMatch(/is the name of a cloud metadata service; outbound calls may only go to public internet addresses\.$/);
+    }
+    expect(lookup.asked).toEqual([]);
+  });
+
   it.each([
     'http://127.0.0.1:PORT/',
     'http://127.1.2.3:PORT/',

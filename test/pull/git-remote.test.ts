@@ -252,6 +252,28 @@ describe('remote URLs', () => {
     }
   });
 
+  it('refuses cloud metadata and link-local hosts in every encoding, and metadata names, as a pull would, in its words', () => {
+    for (const [url, subject] of [
+      ['http://169.254.169.254/latest/meta-data.git', '169.254.169.254'],
+      ['http://0xA9FEA9FE/repo.git', '169.254.169.254'],
+      ['http://2852039166/repo.git', '169.254.169.254'],
+      ['http://0251.0376.0251.0376/repo.git', '169.254.169.254'],
+      ['http://169.254.1.2:8080/repo.git', '169.254.1.2'],
+      ['http://[::ffff:a9fe:a9fe]/repo.git', '::ffff:a9fe:a9fe'],
+      ['http://[fe80::1]/repo.git', 'fe80::1'],
+      ['http://[fd00:ec2::254]/repo.git', 'fd00:ec2::254'],
+      ['http://metadata.google.internal/computeMetadata/v1.git', 'metadata.google.internal'],
+      ['https://METADATA.Google.Internal./repo.git', 'metadata.google.internal'],
+      ['http://instance-data/repo.git', 'instance-data'],
+    ]) {
+      const problem = validateRemoteUrl(url!);
+      expect(problem, url).toMatch(new RegExp(`^Refused to call .*: ${subject!.replace(/[.[\]]/g, '\\$&')} is .*; outbound calls may only go to public internet addresses\\.$`));
+    }
+    // Private networks are the pull's to refuse or allow (the local runtime's demo remote is on loopback).
+    expect(validateRemoteUrl('http://10.0.0.5/repo.git')).toBeUndefined();
+    expect(validateRemoteUrl('https://metadata.example.com/repo.git')).toBeUndefined();
+  });
+
   it('refuses what is not an HTTPS clone URL', () => {
     expect(validateRemoteUrl('git@github.com:owner/repo.git')).toContain('SSH');
     expect(validateRemoteUrl('ssh://git@github.com/owner/repo.git')).toContain('not an https:// URL');
