@@ -10,10 +10,11 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { $ZodType, output } from 'zod/v4/core';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
 import { EngineError } from '../engine/errors.ts';
+import { RevisionConflict } from '../store/types.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
-import { ApiError, errors, fromEngineError } from './errors.ts';
+import { ApiError, errors, fromEngineError, fromRevisionConflict } from './errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
 import { logger } from './logger.ts';
 
@@ -95,6 +96,7 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
     onError: (request) => {
       let error = request.error;
       if (error instanceof EngineError) error = fromEngineError(error);
+      if (error instanceof RevisionConflict) error = fromRevisionConflict(error);
       if (!(error instanceof ApiError)) {
         logger.error('unexpected failure', error as Error);
         error = errors.internal();

@@ -113,6 +113,8 @@ export const errors = {
     new ApiError(409, 'integration_busy', `The integration "${name}" is being changed by another request: retry in a moment.`),
   remoteNotConfigured: (status = 400) =>
     new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling.'),
+  writeConflict: (what: string) =>
+    new ApiError(409, 'write_conflict', `The ${what} was changed by other requests at the same moment, again and again while this one was written: retry after a short delay.`),
   taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${shownId(id)}" in this workspace.`),
   internal: () =>
     new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
@@ -136,3 +138,6 @@ const engineErrorAnswers: Record<EngineErrorCode, (error: EngineError) => ApiErr
 };
 
 export const fromEngineError = (error: EngineError): ApiError => engineErrorAnswers[error.code](error);
+
+/** A write that others kept changing under it until its tries ran out (`retryOnRevisionConflict`): a conflict the caller may retry, not a failure. */
+export const fromRevisionConflict = (error: { what: string }): ApiError => errors.writeConflict(error.what);

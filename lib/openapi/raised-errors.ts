@@ -39,8 +39,9 @@ export interface RaisedError {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const errorsFile = resolve(root, 'lib/http/errors.ts');
 const engineErrorsFile = resolve(root, 'lib/engine/errors.ts');
-/** Declarations in errors.ts not followed: the engine answer table and its lookup, which the envelope of every function names. */
-const engineAnswerDeclarations = ['engineErrorAnswers', 'fromEngineError'];
+const storeTypesFile = resolve(root, 'lib/store/types.ts');
+/** Declarations in errors.ts not followed: the answers to domain failures, which the envelope of every function names (each failure is found where it is raised). */
+const engineAnswerDeclarations = ['engineErrorAnswers', 'fromEngineError', 'fromRevisionConflict'];
 const functionFile = (route: Pick<Route, 'handler'>) => resolve(root, 'functions', `${route.handler}.ts`);
 
 /**
@@ -81,6 +82,18 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
 
   const isEngineErrorClass = (node: ts.Expression) =>
     symbolOf(node)?.declarations?.some((declaration) => ts.isClassDeclaration(declaration) && declaration.getSourceFile().fileName === engineErrorsFile) ?? false;
+  /**
+   * The store's RevisionConflict as `retryOnRevisionConflict` throws it once
+   * its tries are used up, which lib/http answers as errors.writeConflict.
+   * (The adapters' own, which every function's store reaches, are what those
+   * tries catch.)
+   */
+  const isRevisionConflictClass = (node: ts.NewExpression) =>
+    ts.findAncestor(node, ts.isFunctionDeclaration)?.name?.text === 'retryOnRevisionConflict' &&
+    (symbolOf(node.expression)?.declarations?.some(
+      (declaration) => ts.isClassDeclaration(declaration) && declaration.name?.text === 'RevisionConflict' && declaration.getSourceFile().fileName === storeTypesFile,
+    ) ??
+      false);
   const skipped = program
     .getSourceFile(errorsFile)!
     .statements.filter(ts.isVariableStatement)
@@ -129,6 +142,7 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
         raise(name, error);
         return;
       }
+      if (ts.isNewExpression(node) && isRevisionConflictClass(node)) raise('writeConflict', errors.writeConflict(''));
       if (ts.isNewExpression(node) && isEngineErrorClass(node.expression)) {
         const code = node.arguments?.[0] && literalValue(node.arguments[0]);
         if (typeof code !== 'string') throw new Error(`new EngineError at ${node.getSourceFile().fileName}: its code is not a literal`);

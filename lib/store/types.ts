@@ -325,20 +325,31 @@ export type Store = DirectoryStore & EntityStore & CredentialStore & Integration
 
 export class RevisionConflict extends Error {
   /** `what`: the item that changed, as people name it ("rule shipping-cost"). */
-  constructor(what: string) {
+  constructor(readonly what: string) {
     super(`${what} changed while it was being written`);
   }
 }
 
+/** Tries of a read-modify-write that others keep changing under it, and the longest wait between two. */
+export const revisionRetries = { attempts: 10, maxDelayMs: 200 } as const;
+
 export const describeRef = (ref: EntityRef) => `${ref.entityType} ${ref.id}`;
 
-/** Runs a read-modify-write again, up to 5 times in all, when another writer got in between. */
+/**
+ * Runs a read-modify-write again when another writer got in between, after a
+ * random wait that grows with each try (so that writers racing for one item
+ * spread out instead of colliding again), `revisionRetries.attempts` times in
+ * all; past that, the conflict is the caller's (lib/http answers it 409).
+ */
 export async function retryOnRevisionConflict<T>(attempt: () => Promise<T>): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof RevisionConflict) || i >= 5) throw error;
+      if (!(error instanceof RevisionConflict)) throw error;
+      if (i >= revisionRetries.attempts) throw new RevisionConflict(error.what);
+      const ceiling = Math.min(revisionRetries.maxDelayMs, 5 * 2 ** i);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
     }
   }
 }

@@ -153,7 +153,7 @@ describe('responses', () => {
     expect(codes('listEntities', 404)).toEqual(['entity_type_not_found']);
     expect(codes('listEntities', 400)).toEqual(['bad_request', 'branch_not_found', 'invalid_branch', 'invalid_request']);
     expect(codes('createCredential', 409)).toEqual(['credential_busy', 'credential_name_taken']);
-    expect(codes('updateCredential', 409)).toEqual(['credential_busy', 'credential_name_taken', 'credential_revoked']);
+    expect(codes('updateCredential', 409)).toEqual(['credential_busy', 'credential_name_taken', 'credential_revoked', 'write_conflict']);
     expect(codes('testCredential', 409)).toEqual(['credential_revoked']);
     expect(codes('createIntegration', 404)).toEqual(['credential_not_found']);
     expect(codes('createIntegration', 409)).toEqual(['credential_revoked', 'integration_busy', 'integration_name_taken']);
@@ -182,8 +182,10 @@ describe('responses', () => {
     expect(codes('publishEntity', 409)).toEqual(
       expect.arrayContaining(['checksum_mismatch', 'publish_refused', 'rule_reference_cycle', 'rule_reference_not_found', 'tests_failed']),
     );
-    expect(codes('createEntity', 409)).toEqual(['entity_exists']);
-    expect(codes('updateEntity', 409)).toEqual(['checksum_mismatch']);
+    expect(codes('createEntity', 409)).toEqual(['entity_exists', 'write_conflict']);
+    expect(codes('updateEntity', 409)).toEqual(['checksum_mismatch', 'write_conflict']);
+    // A write that keeps losing its race is answered where writes retry, and only there.
+    for (const operationId of ['getCredential', 'listCredentials', 'getEntity', 'executeEntity', 'testCredential']) expect(codes(operationId, 409) ?? [], operationId).not.toContain('write_conflict');
     // Operations that run no rule never answer an engine failure.
     for (const operationId of ['listEntities', 'getEntity', 'createEntity', 'updateEntity', 'deleteEntity', 'listExecutions', 'getTask']) expect(codes(operationId, 422), operationId).toBeUndefined();
     const publish409 = JSON.stringify(operation('publishEntity').responses[409]);
