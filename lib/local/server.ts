@@ -2,10 +2,10 @@
  * The local API: a real HTTP server that turns each request into the proxy
  * event API Gateway would send and calls the function the stack deploys for
  * that route. It answers unknown routes, wrong methods and oversize bodies as
- * the gateway does.
+ * the gateway does, and what Node's parser refuses in the same envelope.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { failureEnvelope, requestIdHeader } from '../http/envelope.ts';
@@ -30,6 +30,10 @@ export function handlerOf(fn: Pick<Route, 'handler'>): Promise<Handler> {
   }
   return handler;
 }
+
+/** What Node's HTTP parser refuses before any route is matched: headers past its limit (16 KiB), and requests it cannot read. */
+const headersTooLarge: GatewayAnswer = { status: 431, code: 'request_headers_too_large', message: 'The request headers are larger than 16 KiB.' };
+const malformedRequest: GatewayAnswer = { status: 400, code: 'bad_request', message: 'The request is not valid HTTP.' };
 
 function send(response: ServerResponse, status: number, headers: Record<string, string | number | boolean>, body: string) {
   response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
@@ -76,6 +80,15 @@ export async function startLocalApi(options: { port?: number; host?: string } = 
       console.error('local gateway: function failed', error);
       sendGatewayAnswer(response, gatewayResponses.INTEGRATION_FAILURE!);
     }
+  });
+  // A request Node's parser refuses never reaches the handler: it is answered here, in envelope form too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const answer = error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : malformedRequest;
+    const body = JSON.stringify(failureEnvelope(answer.code, answer.message, {}));
+    socket.end(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\n${requestIdHeader}: ${randomUUID()}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -111,6 +111,16 @@ describe('request size', () => {
     expect(envelopeOf(response)).toEqual(tooLarge);
   });
 
+  it('answers headers over 16 KiB, which Node refuses before any route, with 431 in the envelope', async () => {
+    const response = await rawRequest({ method: 'GET', path: '/dev/rule', headers: { 'x-big': 'x'.repeat(17_000) } });
+    expect(envelopeOf(response)).toEqual({
+      status: 431,
+      contentType: 'application/json',
+      requestId: 'string',
+      body: { code: 'request_headers_too_large', data: {}, message: expect.stringContaining('16 KiB'), pageNo: 0, pageSize: 0, totalCount: 0, totalPages: 0 },
+    });
+  });
+
   it('lets a body of exactly 10 MB through to the operation', async () => {
     const response = await rawRequest({
       method: 'GET',
