@@ -42,6 +42,8 @@ export interface OutboundOptions {
   connectTimeoutMs?: number;
   /** The whole call: every redirect hop and reading the body. Default 15000. */
   totalTimeoutMs?: number;
+  /** Silence allowed once the request is sent: until the answer starts, and between two parts of its body. Default 10000. */
+  idleTimeoutMs?: number;
   /** Largest response body read; past it the call fails with too_large. Default 1 MiB. */
   maxResponseBytes?: number;
   /** Default 5. */
@@ -73,6 +75,7 @@ const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_)|CERT|SELF_SIGNED|HOSTNAME_MISM
 interface Settings {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
+  idleTimeoutMs: number;
   maxResponseBytes: number;
   maxRedirects: number;
   allowPrivateNetworks: boolean;
@@ -103,6 +106,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   const settings: Settings = {
     connectTimeoutMs: options.connectTimeoutMs ?? 5000,
     totalTimeoutMs: options.totalTimeoutMs ?? 15000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 10000,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
     maxRedirects: options.maxRedirects ?? 5,
     allowPrivateNetworks: options.allowPrivateNetworks ?? process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
@@ -279,6 +283,7 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       settled = true;
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
+      clearTimeout(idleTimer);
       // A connection in an unknown state (a failure, a redirect whose body is never read) is not given back to the pool.
       if (error || answer?.location !== undefined) request.destroy();
       if (error) reject(error);
@@ -308,9 +313,20 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       else socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
     request.on('error', (error) => fail(error instanceof OutboundError ? error : fromNodeError(error, shown)));
+    // A provider that took the request and then says nothing fails as soon as its silence passes the bound, not at the end of the whole call's.
+    let idleTimer: NodeJS.Timeout | undefined;
+    const stillTalking = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(
+        () => fail(new OutboundError('timeout', `${shown} sent nothing for ${settings.idleTimeoutMs} ms while its answer was awaited; the provider is stalled or not answering.`, shown)),
+        settings.idleTimeoutMs,
+      );
+    };
+    request.on('finish', stillTalking);
 
     request.on('response', (response) => {
       clearTimeout(connectTimer);
+      stillTalking();
       const status = response.statusCode ?? 0;
       const headers = Object.fromEntries(Object.entries(response.headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
       const location = response.headers.location;
@@ -322,6 +338,7 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
+        stillTalking();
         size += chunk.length;
         if (size > settings.maxResponseBytes) fail(tooLarge());
         else chunks.push(chunk);

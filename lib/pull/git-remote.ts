@@ -93,6 +93,9 @@ export interface FetchBranchOptions {
 const MiB = 1024 * 1024;
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * MiB;
 const DEFAULT_TOTAL_TIMEOUT_MS = 60_000;
+/** A Git host that does not connect, or goes silent, within seconds fails the pull then, rather than holding a worker until the whole call's bound. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_FILES = 20_000;
 const DEFAULT_MAX_TOTAL_BYTES = 128 * MiB;
 const SERVICE = 'git-upload-pack';
@@ -120,7 +123,14 @@ export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSn
   const maxResponseBytes = outbound.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const remoteRef = `refs/heads/${branch}`;
   const http = outboundHttp(
-    createOutboundClient({ maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, totalTimeoutMs: DEFAULT_TOTAL_TIMEOUT_MS, ...outbound, log }),
+    createOutboundClient({
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+      totalTimeoutMs: DEFAULT_TOTAL_TIMEOUT_MS,
+      connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+      ...outbound,
+      log,
+    }),
     credential,
     remoteRef,
   );

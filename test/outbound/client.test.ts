@@ -446,6 +446,39 @@ describe('failures', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('fails a provider that goes silent as soon as its silence passes the idle bound, before the answer or within it', async () => {
+    const stalled = await startProvider((request, response) => {
+      if (request.url === '/mid-body') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"part":');
+      } else if (request.url === '/trickle') {
+        let sent = 0;
+        response.writeHead(200);
+        const timer = setInterval(() => {
+          response.write('x');
+          if (++sent < 6) return;
+          clearInterval(timer);
+          response.end();
+        }, 100);
+      }
+      // '/silent': the request is taken and never answered.
+    });
+    try {
+      const { send } = clientWithLog({ idleTimeoutMs: 300, totalTimeoutMs: 5000 });
+      for (const path of ['/silent', '/mid-body']) {
+        const started = Date.now();
+        const error = await failureOf(send({ url: `${stalled.origin}${path}` }));
+        expect(error.failure, path).toBe('timeout');
+        expect(error.message).toMatch(/sent nothing for 300 ms while its answer was awaited/);
+        expect(Date.now() - started).toBeLessThan(2000);
+      }
+      // Slow but never silent for long: 600 ms in all, past the idle bound twice over.
+      expect((await send({ url: `${stalled.origin}/trickle` })).body.toString()).toBe('xxxxxx');
+    } finally {
+      await stalled.close();
+    }
+  });
+
   it('counts redirects against the total time', async () => {
     // Each hop is quick; the last never answers, and the deadline set at the start still holds.
     const target = `${provider.origin}/redirect?to=${encodeURIComponent('/silent')}`;
