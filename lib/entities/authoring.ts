@@ -16,10 +16,9 @@ import { packPrepared } from './prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
 import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from './kinds.ts';
-import { workflowShapeSchema } from '../workflows/definition.ts';
-import { checkStoredWorkflow, workflowVersionExtras } from '../workflows/draft.ts';
-import { workflowLookups, type ReferenceStore } from '../workflows/references.ts';
-import type { WorkflowLookups } from '../workflows/validate.ts';
+import { checkWorkflowIn, type StoredWorkflowCheck } from '../workflows/draft.ts';
+import { packWorkflow } from '../workflows/load.ts';
+import type { ReferenceStore } from '../workflows/references.ts';
 import { safeParse } from 'zod/mini';
 import { definitionSchemas, entityInputSchema, type EntityInput } from './schema.ts';
 import { publishEntity, saveEntity, type PublishResult } from './service.ts';
@@ -44,10 +43,11 @@ function keptWarnings(warnings: Warning[]): Warning[] {
 /**
  * Validates the whole record a save would store, as an entity of
  * `entityType`: the record schema's issues and, for a rule whose definition
- * has the shape of its kind, every problem the engine finds in it. Throws one
- * 400 listing them all; returns the record and, for a rule, its warnings.
+ * has the shape of its kind, every problem the engine finds in it (for a
+ * workflow, those `workflow` found: `checkWorkflowIn`). Throws one 400 listing
+ * them all; returns the record and, for a rule, its warnings.
  */
-export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>, lookups?: WorkflowLookups): { input: EntityInput; warnings: Warning[] } {
+export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>, workflow?: StoredWorkflowCheck): { input: EntityInput; warnings: Warning[] } {
   const parsed = entityInputSchema.safeParse(candidate);
   const issues: FieldIssue[] = parsed.success ? [] : fieldIssues(parsed.error.issues, 'body');
   const kind = String(candidate.type);
@@ -61,21 +61,17 @@ export function validateRecord(entityType: EntityType, candidate: Record<string,
       issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
       warnings = keptWarnings(check.warnings);
     }
-  } else if (kind === workflowKind) {
-    // The definition's shape and graph problems are the record schema's already.
-    const { check } = checkStoredWorkflow(candidate.definition, lookups, { graphProblems: false });
-    if (check) issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: `definition.${p.path}`, message: p.message })));
+  } else if (kind === workflowKind && workflow?.check) {
+    // Its FEEL and references; the definition's shape and graph problems are the record schema's already.
+    issues.push(...workflow.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
   }
   if (issues.length || !parsed.success) throw errors.invalidRequest(issues);
   return { input: parsed.data, warnings };
 }
 
-/** For a workflow whose definition has its shape: what the rules, integrations and credentials it names are like now. */
-async function referencesOf(store: ReferenceStore, scope: EntityScope, candidate: Record<string, unknown>, options: { published?: boolean } = {}) {
-  if (candidate.type !== workflowKind) return undefined;
-  const definition = safeParse(workflowShapeSchema, candidate.definition);
-  return definition.success ? workflowLookups(store, scope, definition.data, options) : undefined;
-}
+/** A workflow's definition checked with what it names as the branch and workspace hold it now (what a save adds to the record's own checks). */
+const workflowProblems = (store: ReferenceStore, scope: EntityScope, candidate: Record<string, unknown>) =>
+  candidate.type === workflowKind ? checkWorkflowIn(store, scope, candidate.definition, { graphProblems: false }) : undefined;
 
 const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entity.checksum, warnings: entity.warnings ?? [] });
 
@@ -85,7 +81,7 @@ const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entit
  * other content is a conflict.
  */
 export async function createEntity(store: EntityStore & ReferenceStore, scope: EntityScope, body: CreateEntity | Record<string, unknown>, actor: string) {
-  const { input, warnings } = validateRecord(scope.entityType, body, await referencesOf(store, scope, body));
+  const { input, warnings } = validateRecord(scope.entityType, body, await workflowProblems(store, scope, body));
   const { entity, outcome } = await saveEntity(store, scope, input, actor, undefined, {
     warnings,
     guard: (existing, checksum) => {
@@ -105,7 +101,7 @@ export async function updateEntity(store: EntityStore & ReferenceStore, ref: Ent
   const { name, description, tags, type, definition } = unlessChanged(await store.getEntity(ref));
   // The content the checksum names is what the edit applies to, so the edited record is the same on every attempt.
   const candidate = { name, description, tags, type, definition, ...change, id: ref.id };
-  const { input, warnings } = validateRecord(ref.entityType, candidate, await referencesOf(store, ref, candidate));
+  const { input, warnings } = validateRecord(ref.entityType, candidate, await workflowProblems(store, ref, candidate));
   const { entity } = await saveEntity(store, ref, input, actor, undefined, { warnings, guard: (existing) => unlessChanged(existing) });
   return saved(entity);
 }
@@ -123,9 +119,9 @@ export function publishDraft(store: EntityStore & ReferenceStore, ref: EntityRef
     if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
     if (!newVersion) return;
     if (draft.type === workflowKind) {
-      const { problems } = checkStoredWorkflow(draft.definition, await referencesOf(store, ref, draft as unknown as Record<string, unknown>, { published: true }));
-      if (problems.length) throw errors.publishRefused(ref.entityType, ref.id, problems);
-      return workflowVersionExtras(draft);
+      const { problems, check } = await checkWorkflowIn(store, ref, draft.definition, { published: true });
+      if (problems.length || !check) throw errors.publishRefused(ref.entityType, ref.id, problems);
+      return { prepared: packWorkflow(check.prepared) };
     }
     const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
     if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);

@@ -56,11 +56,11 @@ export async function recordExecution(store: ExecutionStore, scope: ExecutionSco
   return store.putExecution(scope, { ...common, outcome: 'succeeded', ...(small ? { output: result.output } : { outputOmitted: true }) }, options);
 }
 
+/** A workflow's steps without what each gave: what a record keeps when the outputs would make it too large. */
+export const withoutOutputs = <S extends StepRecord>(steps: S[]): Omit<S, 'output'>[] => steps.map(({ output: _output, ...step }) => step);
+
 /** A workflow's steps as kept: their outputs too, unless together they are larger than an answer is kept. */
-function keptSteps(steps: StepRecord[]): StepRecord[] {
-  if (Buffer.byteLength(JSON.stringify(steps)) <= maxRecordedOutputBytes) return steps;
-  return steps.map(({ output: _output, ...step }) => step);
-}
+const keptSteps = (steps: StepRecord[]): StepRecord[] => (Buffer.byteLength(JSON.stringify(steps)) <= maxRecordedOutputBytes ? steps : withoutOutputs(steps));
 
 /** One page of a rule's (or workflow's) executions, newest first; it must exist on the branch. */
 export async function listExecutions(store: EntityStore & ExecutionStore, ref: EntityRef, page: { pageNo: number; pageSize: number }) {

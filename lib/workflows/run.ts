@@ -85,7 +85,7 @@ const unpinnedRules = (workflow: RunnableWorkflow) => [
  * (a rule its version no longer runs is read when a step needs it). Every
  * rule runs at the version that was its latest when the run began.
  */
-async function publishedWithRules(store: EntityStore, ref: EntityRef, version: string | undefined) {
+export async function publishedWithRules(store: EntityStore, ref: EntityRef, version: string | undefined) {
   const key = [ref.workspaceId, ref.branch, ref.id].join('\u0000');
   const guessed = (rulesRunBy.get(key) ?? []).slice(0, 99);
   const ruleRef = (id: string): EntityRef => ({ ...ref, entityType: 'rule', id });

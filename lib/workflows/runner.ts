@@ -53,6 +53,7 @@ export interface WorkflowRun {
 
 /** One FEEL text of a step, compiled, with the path that names it in problems. */
 interface CompiledField {
+  /** Its name in its map, or its index among a branch's cases. */
   name: string;
   path: string;
   evaluate: Evaluator;
@@ -62,7 +63,7 @@ export interface CompiledWorkflow {
   readonly definition: WorkflowDefinition;
   readonly steps: ReadonlyMap<string, { step: WorkflowStep; base: string }>;
   readonly evaluators: ReadonlyMap<string, Evaluator>;
-  /** The compiled entries of each name → FEEL map, by the map's path (`steps[0].inputs`), in order: what a run walks, without building paths. */
+  /** The compiled entries of each name → FEEL map and of each branch's cases, by their group's path (`steps[0].inputs`, `steps[3].cases`), in order: what a run walks, without building paths. */
   readonly fields: ReadonlyMap<string, readonly CompiledField[]>;
 }
 
@@ -88,23 +89,17 @@ export function retryAfterMs(header: string | undefined, now: number): number | 
 export function compileWorkflow(prepared: PreparedWorkflow): CompiledWorkflow {
   const steps = new Map(prepared.definition.steps.map((step, i) => [step.id, { step, base: `steps[${i}]` }]));
   const evaluators = new Map<string, Evaluator>();
+  const fields = new Map<string, CompiledField[]>();
   prepared.definition.steps.forEach((step, i) => {
-    for (const { path } of stepExpressions(step, `steps[${i}]`)) {
+    for (const { path, group, key } of stepExpressions(step, `steps[${i}]`)) {
       const expr = prepared.expressions.get(path);
       if (!expr) throw new Error(`${path} was not parsed: validate the workflow before compiling it`);
-      evaluators.set(path, compileExpression(expr));
+      const evaluate = compileExpression(expr);
+      evaluators.set(path, evaluate);
+      if (group === undefined) continue;
+      if (!fields.has(group)) fields.set(group, []);
+      fields.get(group)!.push({ name: key!, path, evaluate });
     }
-  });
-  const fields = new Map<string, CompiledField[]>();
-  const compileMap = (base: string, map: Record<string, string> | undefined) =>
-    map && fields.set(base, Object.keys(map).map((name) => ({ name, path: fieldPath(base, name), evaluate: evaluators.get(fieldPath(base, name))! })));
-  prepared.definition.steps.forEach((step, i) => {
-    const base = `steps[${i}]`;
-    if (step.kind === 'rule') compileMap(`${base}.inputs`, step.inputs);
-    if (step.kind === 'apiRequest') [compileMap(`${base}.request.query`, step.request.query), compileMap(`${base}.request.headers`, step.request.headers)];
-    if (step.kind === 'branch') fields.set(`${base}.cases`, step.cases.map((c, j) => ({ name: c.next, path: `${base}.cases[${j}].when`, evaluate: evaluators.get(`${base}.cases[${j}].when`)! })));
-    if (step.kind === 'transform') compileMap(`${base}.set`, step.set);
-    if (step.kind === 'end') compileMap(`${base}.output`, step.output);
   });
   return { definition: prepared.definition, steps, evaluators, fields };
 }
@@ -158,8 +153,8 @@ class Run {
       case 'apiRequest':
         return this.apiRequest(step, base).then((response) => ({ value: json(response), next: step.next }));
       case 'branch': {
-        const taken = this.workflow.fields.get(`${base}.cases`)!.find((c) => this.evaluate(c.path, c.evaluate) === true);
-        const next = taken ? taken.name : step.otherwise;
+        const taken = this.workflow.fields.get(`${base}.cases`)!.findIndex((c) => this.evaluate(c.path, c.evaluate) === true);
+        const next = taken >= 0 ? step.cases[taken]!.next : step.otherwise;
         if (next === undefined) throw new StepFailure('no case holds and there is no otherwise');
         return { next };
       }

@@ -13,10 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import { convertParams } from '../engine/compile.ts';
 import type { TaskQueue } from '../pull/queue.ts';
-import { newExecutionId } from '../rules/executions.ts';
+import { newExecutionId, withoutOutputs } from '../rules/executions.ts';
 import { type EntityRef, type EntityStore, type Task, type TaskStore } from '../store/types.ts';
 import { publishedWorkflow } from './load.ts';
-import { publishedRules, runAndRecord, type RunAnswer, type RunDeps } from './run.ts';
+import { publishedWithRules, runAndRecord, type RunAnswer, type RunDeps } from './run.ts';
 
 /** The largest run answer a task keeps whole; past it the steps' outputs are left out, then the output too (a task is one DynamoDB item). */
 export const maxTaskResultBytes = 64 * 1024;
@@ -55,7 +55,7 @@ export async function startWorkflowRun(
 export function keptResult(answer: RunAnswer): RunAnswer & { outputOmitted?: boolean } {
   const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) <= maxTaskResultBytes;
   if (fits(answer)) return answer;
-  const steps = answer.steps.map(({ output: _output, ...step }) => step);
+  const steps = withoutOutputs(answer.steps);
   if (fits({ ...answer, steps })) return { ...answer, steps };
   const { output: _output, ...rest } = answer;
   return { ...rest, steps, outputOmitted: true };
@@ -86,11 +86,11 @@ export async function runWorkflowTask(deps: RunDeps & { store: TaskStore }, task
   const finish = (change: Partial<Task>) => deps.store.transitionTask(task.taskId, ['in-progress'], { ...change, finishedAt: new Date().toISOString() }, { runId: claimed.runId });
   const ref: EntityRef = { workspaceId: task.workspaceId, branch: task.branch, entityType: 'workflow', id: run.workflowId };
   try {
-    const workflow = await publishedWorkflow(deps.store, ref, run.version);
+    const { workflow, loadRule } = await publishedWithRules(deps.store, ref, run.version);
     // The worker's time limit bounds the run too (it is less than the lease, so the sweeper never fails a run that is still going).
     const timeoutMs = Math.min(workflow.workflow.definition.timeoutMs, bounds.runMs);
     const params = JSON.parse(run.paramsJson) as Record<string, unknown>;
-    const answer = await runAndRecord(deps, ref, workflow, params, { loadRule: publishedRules(deps.store, ref), timeoutMs, record: workflow.recordExecutions, executionId: run.executionId });
+    const answer = await runAndRecord(deps, ref, workflow, params, { loadRule, timeoutMs, record: workflow.recordExecutions, executionId: run.executionId });
     const workflowRun = { ...run, resultJson: JSON.stringify(keptResult(answer)) };
     await finish(
       answer.status === 'succeeded'

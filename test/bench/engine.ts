@@ -37,6 +37,12 @@ const categories: readonly Category[] = ['early', 'middle', 'late', 'none'];
 
 // ---------------------------------------------------------------- the tables
 
+/** A table's params and its input columns, one per param, read as they are: each name given once. */
+const declared = (...columns: [name: string, type: 'string' | 'number'][]) => ({
+  parameters: columns.map(([name, type]) => ({ name, type })),
+  inputs: columns.map(([id, type]) => ({ id, expression: id, type })),
+});
+
 /** A decision table and a generator of candidate inputs; the inputs are then picked by where their first hit falls. */
 export interface TableSpec {
   key: 'a' | 'b' | 'c';
@@ -89,18 +95,7 @@ function mixedTable(): TableSpec {
     title: '(a) 20 rows, mixed cells, 4 inputs',
     definition: {
       hitPolicy: 'first',
-      parameters: [
-        { name: 'tier', type: 'string' },
-        { name: 'age', type: 'number' },
-        { name: 'amount', type: 'number' },
-        { name: 'country', type: 'string' },
-      ],
-      inputs: [
-        { id: 'tier', expression: 'tier', type: 'string' },
-        { id: 'age', expression: 'age', type: 'number' },
-        { id: 'amount', expression: 'amount', type: 'number' },
-        { id: 'country', expression: 'country', type: 'string' },
-      ],
+      ...declared(['tier', 'string'], ['age', 'number'], ['amount', 'number'], ['country', 'string']),
       outputs: [
         { id: 'discount', name: 'discount', type: 'number' },
         { id: 'code', name: 'code', type: 'string' },
@@ -124,14 +119,7 @@ function rangeTable(): TableSpec {
     title: '(b) 1,000 rows, range cells, 2 inputs',
     definition: {
       hitPolicy: 'first',
-      parameters: [
-        { name: 'score', type: 'number' },
-        { name: 'amount', type: 'number' },
-      ],
-      inputs: [
-        { id: 'score', expression: 'score', type: 'number' },
-        { id: 'amount', expression: 'amount', type: 'number' },
-      ],
+      ...declared(['score', 'number'], ['amount', 'number']),
       outputs: [
         { id: 'rate', name: 'rate', type: 'number' },
         { id: 'code', name: 'code', type: 'string' },
@@ -160,16 +148,7 @@ function equalityTable(): TableSpec {
     title: '(c) 10,000 rows, equality first column, 3 inputs',
     definition: {
       hitPolicy: 'first',
-      parameters: [
-        { name: 'sku', type: 'string' },
-        { name: 'quantity', type: 'number' },
-        { name: 'channel', type: 'string' },
-      ],
-      inputs: [
-        { id: 'sku', expression: 'sku', type: 'string' },
-        { id: 'quantity', expression: 'quantity', type: 'number' },
-        { id: 'channel', expression: 'channel', type: 'string' },
-      ],
+      ...declared(['sku', 'string'], ['quantity', 'number'], ['channel', 'string']),
       outputs: [
         { id: 'price', name: 'price', type: 'number' },
         { id: 'code', name: 'code', type: 'string' },

@@ -1,8 +1,8 @@
 /**
  * Invokes the execute function in this process, the way Lambda would: the API
  * Gateway proxy event the local runtime builds for POST
- * /dev/v1/rule/{entityId}/execute, and a Lambda context, straight into the
- * handler (as list-call.ts does for the list function).
+ * /dev/v1/{entityType}/{entityId}/execute, and a fresh Lambda context per
+ * call, straight into the handler (as list-call.ts does for the list function).
  */
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -33,8 +33,8 @@ export function executeEvent(apiKey: string, branch: string, ruleId: string, bod
 }
 
 export interface ExecuteFunction {
-  /** Builds the inputs of one call, outside any timing, and returns the call itself. */
-  prepare(branch: string, ruleId: string, params: Record<string, unknown>): () => Promise<ExecuteAnswer>;
+  /** Builds the inputs of one call, outside any timing, and returns the call itself (a workflow's answers its run instead). */
+  prepare(branch: string, id: string, params: Record<string, unknown>, entityType?: 'rule' | 'workflow'): () => Promise<ExecuteAnswer>;
 }
 
 /**
@@ -45,11 +45,11 @@ export async function loadExecuteFunction(apiKey: string): Promise<ExecuteFuncti
   const { handler } = await import('../../functions/execute-entity.ts');
   const invoke = handler as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
   return {
-    prepare(branch, ruleId, params) {
-      const event = executeEvent(apiKey, branch, ruleId, { params });
-      const context = lambdaContext(route);
+    prepare(branch, id, params, entityType = 'rule') {
+      const event = executeEvent(apiKey, branch, id, { params }, entityType);
       return async () => {
-        const response = await invoke(event, context);
+        // A context per call, as Lambda gives one per invocation: its remaining time starts afresh.
+        const response = await invoke(event, lambdaContext(route));
         if (response.statusCode !== 200) throw new Error(`execute answered ${response.statusCode}: ${response.body}`);
         return (JSON.parse(response.body) as Envelope).data as ExecuteAnswer;
       };

@@ -24,7 +24,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { createCredential, outboundCacheTtlMs } from '../../lib/credentials/service.ts';
 import { localKeyring } from '../../lib/credentials/local-keyring.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
@@ -33,9 +32,7 @@ import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
 import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
 import { createApiCaller } from '../../lib/integrations/call.ts';
 import { createIntegration } from '../../lib/integrations/service.ts';
-import { lambdaContext } from '../../lib/local/proxy-event.ts';
 import { createOutboundClient } from '../../lib/outbound/index.ts';
-import { runRoutes } from '../../lib/rules/routes.ts';
 import type { EntityRef, Store } from '../../lib/store/types.ts';
 import { workflowDefinitionSchema, type WorkflowDefinitionInput } from '../../lib/workflows/definition.ts';
 import { compileWorkflow, runWorkflow } from '../../lib/workflows/runner.ts';
@@ -43,7 +40,7 @@ import { validateWorkflow } from '../../lib/workflows/validate.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';
 import { startBenchTable, workspaceId } from './bench-table.ts';
 import { benchTables, type Params } from './engine.ts';
-import { executeEvent } from './execute-call.ts';
+import { loadExecuteFunction } from './execute-call.ts';
 import { quantile } from './stats.ts';
 
 export const workflowTargets = { runOverRule: 1.5, stepOverFetch: 1.2 } as const;
@@ -168,17 +165,12 @@ export async function measureWorkflows(log: (message: string) => void = console.
     const threeStepWorkflow = compile(threeSteps);
     const oneCallWorkflow = compile(oneCall);
 
-    const { handler } = await import('../../functions/execute-entity.ts');
-    const invoke = handler as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
-    const viaHandler = (ref: EntityRef, params: () => Params) => async () => {
-      const event = executeEvent(apiKey, branch, ref.id, { params: params() }, ref.entityType);
-      // A context per call, as Lambda gives one per invocation: its remaining time starts afresh.
-      const response = await invoke(event, lambdaContext(runRoutes.executeEntity));
-      if (response.statusCode !== 200) throw new Error(`execute answered ${response.statusCode}: ${response.body}`);
-      const data = JSON.parse(response.body).data as { status?: string };
-      if (data.status === 'failed') throw new Error(`the run failed: ${response.body}`);
-      return data;
-    };
+    const execute = await loadExecuteFunction(apiKey);
+    const viaHandler = (ref: EntityRef, params: () => Params) => () => execute.prepare(branch, ref.id, params(), ref.entityType)();
+    for (const ref of [flow, api]) {
+      const answer = (await viaHandler(ref, next)()) as unknown as { status: string };
+      if (answer.status !== 'succeeded') throw new Error(`the workflow ${ref.id} did not run: ${JSON.stringify(answer)}`);
+    }
 
     // The same answers before any timing.
     for (const params of inputs) {
