@@ -2,11 +2,11 @@
  * Which tests a run takes: `npm test` the unit and integration suites, which
  * stay within a few minutes on a 2-core machine; `npm run test:slow` the
  * suites too slow for that (the README walk-through, which starts the whole
- * service and runs every block). `.ci/run` runs both.
+ * service and runs every block, and every `*.slow.test.ts`). `.ci/run` runs both.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 
-const slowSuites = ['test/docs/readme.test.ts'];
+const slowSuites = ['test/docs/readme.test.ts', 'test/**/*.slow.test.ts'];
 
 export default defineConfig({
   test: process.env.TEST_SUITE === 'slow' ? { include: slowSuites } : { exclude: [...configDefaults.exclude, ...slowSuites] },
