@@ -9,5 +9,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const slowSuites = ['test/docs/readme.test.ts', 'test/**/*.slow.test.ts'];
 
 export default defineConfig({
-  test: process.env.TEST_SUITE === 'slow' ? { include: slowSuites } : { exclude: [...configDefaults.exclude, ...slowSuites] },
+  test: {
+    // The functions' logs stay out of the test output; a test that reads them turns them on itself.
+    env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT' },
+    ...(process.env.TEST_SUITE === 'slow' ? { include: slowSuites } : { exclude: [...configDefaults.exclude, ...slowSuites] }),
+  },
 });

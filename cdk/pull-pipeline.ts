@@ -12,12 +12,9 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterAlarm, deadLetterQueue } from './dead-letters.ts';
 import { ServiceFunction } from './service-function.ts';
+import { taskDelivery } from '../lib/pull/delivery.ts';
 
-/** Receives of a message before it moves to the dead-letter queue; the worker fails the task on the last. */
-export const maxReceiveCount = 3;
 const workerTimeout = Duration.minutes(5);
-/** The first retry of a transient failure waits this long, the next twice as long. */
-const retryBaseSeconds = 30;
 /** A run holds its task a little longer than the worker may run, so a live run is never taken over. */
 const leaseMs = workerTimeout.toMilliseconds() + 30_000;
 
@@ -43,7 +40,7 @@ export class PullPipeline extends Construct {
       visibilityTimeout: Duration.seconds(Math.ceil(workerTimeout.toSeconds() * 1.2)),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount },
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: taskDelivery.maxReceiveCount },
     });
 
     this.worker = new ServiceFunction(this, 'Worker', {
@@ -54,16 +51,16 @@ export class PullPipeline extends Construct {
       memorySize: 1024,
       environment: {
         ...props.environment,
-        MAX_RECEIVE_COUNT: String(maxReceiveCount),
+        MAX_RECEIVE_COUNT: String(taskDelivery.maxReceiveCount),
         PULL_LEASE_MS: String(leaseMs),
-        PULL_RETRY_BASE_SECONDS: String(retryBaseSeconds),
+        PULL_RETRY_BASE_SECONDS: String(taskDelivery.retryBaseSeconds),
         // The worker delays a retry by changing the received message's visibility.
         TASK_QUEUE_URL: this.queue.queueUrl,
       },
     });
     props.grant(this.worker, { table: 'readWrite', key: 'decrypt' });
     this.worker.function.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: 1, maxConcurrency: 5, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, { batchSize: taskDelivery.batchSize, maxConcurrency: taskDelivery.maxConcurrency, reportBatchItemFailures: true }),
     );
 
     this.sweeper = new ServiceFunction(this, 'Sweeper', {

@@ -1,8 +1,8 @@
 /**
  * The REST API, driven by the route table: a Lambda proxy method per route, a
  * mock `ANY` method answering 405 on every path that has methods, and gateway
- * responses that put API Gateway's own answers in envelope form; and the
- * stage's alarm on server errors.
+ * responses that put API Gateway's own answers in envelope form; the stage's
+ * throttles (`./limits.ts`); and the stage's alarm on server errors.
  */
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -25,11 +25,10 @@ import type { Construct } from 'constructs';
 import { failureEnvelope, requestIdHeader } from '../lib/http/envelope.ts';
 import type { GatewayAnswer } from '../lib/http/gateway-responses.ts';
 import type { Route } from '../lib/http/routes.ts';
+import type { Throttle } from './limits.ts';
 
 /** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */
 export const stageName = 'api';
-
-export const throttling = { rateLimit: 100, burstLimit: 200 } as const;
 
 /** The stage alarms when at least this many responses in one 5-minute period are 5XX. */
 export const serverErrorAlarmThreshold = 5;
@@ -48,8 +47,22 @@ export function envelopeTemplate(answer: GatewayAnswer): string {
   return body;
 }
 
-export function serviceRestApi(scope: Construct, id: string): RestApi {
+/** The stage's throttle, every method's unless `methods` (keyed `/path/METHOD`, as a route's path and method) names it. */
+export interface StageThrottles {
+  readonly stage: Throttle;
+  readonly methods: Readonly<Record<string, Throttle>>;
+}
+
+const throttleSettings = (throttle: Throttle) => ({ throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit });
+
+export function serviceRestApi(scope: Construct, id: string, throttles: StageThrottles): RestApi {
   const accessLogs = new LogGroup(scope, `${id}AccessLogs`, { retention: RetentionDays.THREE_MONTHS });
+  const methodSettings = {
+    loggingLevel: MethodLoggingLevel.ERROR,
+    // Full request and response logging would write API keys to the logs.
+    dataTraceEnabled: false,
+    metricsEnabled: true,
+  };
   const api = new RestApi(scope, id, {
     description: 'Rule and workflow management',
     endpointTypes: [EndpointType.REGIONAL],
@@ -57,12 +70,10 @@ export function serviceRestApi(scope: Construct, id: string): RestApi {
     cloudWatchRole: true,
     deployOptions: {
       stageName,
-      throttlingRateLimit: throttling.rateLimit,
-      throttlingBurstLimit: throttling.burstLimit,
-      loggingLevel: MethodLoggingLevel.ERROR,
-      // Full request and response logging would write API keys to the logs.
-      dataTraceEnabled: false,
-      metricsEnabled: true,
+      ...throttleSettings(throttles.stage),
+      ...methodSettings,
+      // A method's own entry repeats the stage's logging and metrics, so that only its throttle differs.
+      methodOptions: Object.fromEntries(Object.entries(throttles.methods).map(([method, throttle]) => [method, { ...methodSettings, ...throttleSettings(throttle) }])),
       // X-Ray: a trace per request, from the stage through the function it invokes (functions trace actively too).
       tracingEnabled: true,
       accessLogDestination: new LogGroupLogDestination(accessLogs),

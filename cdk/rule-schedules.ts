@@ -34,6 +34,8 @@ export interface RuleSchedulesProps {
   environment: Record<string, string>;
   /** Grants a function what it needs of the table. */
   grant(fn: ServiceFunction, needs: { table: 'readWrite' }): void;
+  /** Reserved concurrency of the scheduled-run function (`scheduledRuns` in ./limits.ts). */
+  reservedConcurrency?: number;
 }
 
 export class RuleSchedules extends Construct {
@@ -63,6 +65,7 @@ export class RuleSchedules extends Construct {
       description: 'Runs a rule on its schedule and records the run',
       timeout: Duration.seconds(30),
       environment: props.environment,
+      reservedConcurrentExecutions: props.reservedConcurrency,
     });
     props.grant(this.runner, { table: 'readWrite' });
     this.runner.function.configureAsyncInvoke({

@@ -38,6 +38,8 @@ export interface ServiceFunctionProps {
   readonly timeout?: Duration;
   /** @default one month */
   readonly logRetention?: RetentionDays;
+  /** @default none: the function draws on the account's unreserved concurrency */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 export class ServiceFunction extends Construct {
@@ -81,6 +83,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
       timeout: props.timeout ?? Duration.seconds(10),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,

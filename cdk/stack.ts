@@ -3,27 +3,46 @@
  * and the REST API in front of them. Later parts (queue and worker, KMS key,
  * scheduled sweeper, rule schedules) are added here with the same helpers:
  * `ServiceFunction` for a function, `grantTable` for its table access. Every
- * alarm of the stack notifies one topic (`./alarm-notifications.ts`).
+ * alarm of the stack notifies one topic (`./alarm-notifications.ts`). How
+ * much of the account's Lambda concurrency callers can take is bounded by
+ * `./limits.ts`, whose defaults a deployer may replace (`limits`).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
-import type { CfnTable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-responses.ts';
 import { routeList, type Route } from '../lib/http/routes.ts';
 import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';
+import { defaultLimits, type ServiceLimits } from './limits.ts';
 import { stackOutputs as outputNames } from './outputs.ts';
-import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi, throttling } from './rest-api.ts';
+import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi } from './rest-api.ts';
 import { PullPipeline } from './pull-pipeline.ts';
 import { RuleSchedules } from './rule-schedules.ts';
 import { ServiceFunction } from './service-function.ts';
-import { serviceTable } from './service-table.ts';
+import { indexArnsOf, serviceTable } from './service-table.ts';
 
 export { stackName as stackId, stackOutputs as outputNames } from './outputs.ts';
 
 export type TableAccess = Route['tableAccess'];
+
+/**
+ * What each table access may do: CDK's read and write data actions, on the
+ * table and its indexes by name, without the stream reads (the table has no
+ * stream).
+ */
+const tableActions = {
+  read: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'],
+  write: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+};
+
+export interface RulesServiceStackProps extends StackProps {
+  /** Replaces the defaults (`defaultLimits`) it names. */
+  readonly limits?: Partial<ServiceLimits>;
+}
 
 const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -35,11 +54,13 @@ export class RulesServiceStack extends Stack {
   readonly api: RestApi;
   readonly alarms: AlarmNotifications;
   readonly serverErrorAlarm: Alarm;
+  readonly limits: ServiceLimits;
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
 
-  constructor(scope: Construct, id: string, props: StackProps = {}) {
+  constructor(scope: Construct, id: string, { limits, ...props }: RulesServiceStackProps = {}) {
     super(scope, id, { description: 'Rule and workflow management service', ...props });
+    this.limits = { ...defaultLimits, ...limits };
 
     this.table = serviceTable(this, 'Table');
     this.credentialsKey = new Key(this, 'CredentialsKey', {
@@ -58,8 +79,12 @@ export class RulesServiceStack extends Stack {
     this.schedules = new RuleSchedules(this, 'Schedules', {
       environment: { TABLE_NAME: this.table.tableName },
       grant: (fn, needs) => this.grantTable(fn, needs.table),
+      reservedConcurrency: this.limits.scheduledRuns,
     });
-    this.api = serviceRestApi(this, 'Api');
+    this.api = serviceRestApi(this, 'Api', {
+      stage: this.limits.api,
+      methods: Object.fromEntries(routeList.filter((route) => route.outbound === 'trying').map((route) => [`${route.path}/${route.method}`, this.limits.outbound])),
+    });
 
     const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
     const notAllowedMethods = addMethodNotAllowed(this.api, routeList.map((route) => route.path), methodNotAllowed);
@@ -74,9 +99,10 @@ export class RulesServiceStack extends Stack {
       Validations.of(method).acknowledge(
         {
           id: 'AwsSolutions-APIG4',
-          reason: 'Callers authenticate with the Service-API-Key header, checked by the function (lib/auth), so that a missing or bad key gets the envelope 401 of spec 5.1 and 7.',
+          reason:
+            'The function authorizes, not API Gateway: it checks the Service-API-Key header where the operation needs a key (lib/auth), so that a missing or bad key gets the envelope 401 of spec 5.1 and 7; GET /openapi.json, the public contract, needs none.',
         },
-        { id: 'AwsSolutions-COG4', reason: 'Authentication is by service API key (spec 5.1), not by Cognito user pool.' },
+        { id: 'AwsSolutions-COG4', reason: 'No Cognito user pool: callers are workspaces, known by their service API key (spec 5.1); the public contract needs no caller at all.' },
       );
     }
     for (const method of notAllowedMethods) {
@@ -87,11 +113,12 @@ export class RulesServiceStack extends Stack {
     }
     Validations.of(this.api.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG3',
-      reason: `No WAF web ACL yet: the stage is throttled (${throttling.rateLimit} rps, burst ${throttling.burstLimit}) and every operation needs an API key checked by the function. Revisit with the deployment account.`,
+      reason: `No WAF web ACL yet: every method is throttled (${this.limits.api.rateLimit} rps, burst ${this.limits.api.burstLimit}; the routes that call out ${this.limits.outbound.rateLimit} and ${this.limits.outbound.burstLimit}) and every operation but the public contract needs an API key, checked by the function. Revisit with the deployment account.`,
     });
     Validations.of(this.api.node.findChild('CloudWatchRole')).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: 'The account-level role API Gateway uses to write execution logs; the AWS managed policy is the one AWS documents for it.',
+      reason:
+        "The account-level role API Gateway writes execution logs with, shared by every API of the account and region: the AWS managed policy is the one AWS documents for it, and one narrowed to this API's log groups would cut off the others.",
     });
 
     new CfnOutput(this, outputNames.apiUrl, { value: this.api.url, description: 'URL of the API stage' });
@@ -102,13 +129,12 @@ export class RulesServiceStack extends Stack {
   /** Grants a function exactly the named access to the table and its indexes: none for 'none'. */
   grantTable(fn: ServiceFunction, access: TableAccess): void {
     if (access === 'none') return;
-    if (access === 'read') this.table.grantReadData(fn.role);
-    else this.table.grantReadWriteData(fn.role);
-    const tableId = this.getLogicalId(this.table.node.defaultChild as CfnTable);
-    Validations.of(fn.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
-      reason: 'Queries use the global secondary indexes of the service table; the wildcard stands for the index names of this one table.',
-    });
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: access === 'read' ? tableActions.read : [...tableActions.read, ...tableActions.write],
+        resources: [this.table.tableArn, ...indexArnsOf(this.table)],
+      }),
+    );
   }
 
   /** Grants a function exactly what it does with the credentials key: make data keys, open them, or both. */

@@ -3,8 +3,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { SQSEvent } from 'aws-lambda';
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
-import { logger } from '../lib/http/logger.ts';
+import { invocationLogging, logger } from '../lib/http/logger.ts';
 import { fetchBranch } from '../lib/pull/git-remote.ts';
+import { taskDelivery } from '../lib/pull/delivery.ts';
 import { queueFromEnv } from '../lib/pull/queue.ts';
 import { handleTaskMessages } from '../lib/pull/worker.ts';
 import { isOpenTask } from '../lib/store/types.ts';
@@ -18,7 +19,7 @@ const leaseMs = Number(process.env.PULL_LEASE_MS ?? 6 * 60_000);
 const workflowRunMs = leaseMs - 35_000;
 
 export const handler = middy<SQSEvent>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(injectLambdaContext(logger, invocationLogging))
   .handler((event) =>
     handleTaskMessages(
       {
@@ -30,8 +31,8 @@ export const handler = middy<SQSEvent>()
       },
       event,
       {
-        maxAttempts: Number(process.env.MAX_RECEIVE_COUNT ?? 3),
-        baseDelaySeconds: Number(process.env.PULL_RETRY_BASE_SECONDS ?? 30),
+        maxAttempts: Number(process.env.MAX_RECEIVE_COUNT ?? taskDelivery.maxReceiveCount),
+        baseDelaySeconds: Number(process.env.PULL_RETRY_BASE_SECONDS ?? taskDelivery.retryBaseSeconds),
         queue: queueFromEnv(),
       },
     ),

@@ -1,12 +1,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logger } from '../lib/http/logger.ts';
+import { invocationLogging, logger } from '../lib/http/logger.ts';
 import { handleScheduledRun } from '../lib/rules/scheduled-run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 
 /** The target of every rule schedule: runs the rule and records the run; throws only when the store fails, for Scheduler to retry. */
 export const handler = middy<unknown>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(injectLambdaContext(logger, invocationLogging))
   .handler(async (event) => {
     const result = await handleScheduledRun(storeFromEnv().store, event);
     if ('problem' in result) logger.error('not a scheduled run: dropped', { problem: result.problem });

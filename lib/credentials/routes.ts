@@ -75,6 +75,6 @@ export const credentialRoutes = {
       "Calls `url` with the key placed as configured and reports the provider's status and what it means for the key (401: wrong or revoked, 403: lacks the permission). A call that got no answer is a result too, with `failure` saying why; a URL that may not be called is a 400.",
     body: testCredentialSchema,
     keyAccess: 'decrypt',
-    outbound: true,
+    outbound: 'trying',
   },
 } satisfies Record<string, Route>;

@@ -7,7 +7,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
 import { retryOnRevisionConflict, type CredentialStore, type NameClaimStore, type StoredCredential } from '../store/types.ts';
-import { claimName, pageByName } from '../workspaces/named-items.ts';
+import { claimName, pageByName, putNew } from '../workspaces/named-items.ts';
 import { createTtlCache } from '../store/ttl-cache.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';
 import { placementIssues, type CreateCredential, type TestCredential, type UpdateCredential } from './schema.ts';
@@ -81,7 +81,10 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
     updatedAt: timestamp,
     revision: 1,
   };
-  await deps.store.putCredential(credential, 0);
+  await putNew(
+    () => deps.store.putCredential(credential, 0),
+    async () => (await deps.store.getCredential(workspaceId, id)) !== undefined,
+  );
   return { credential: toView(credential), created: true };
 }
 

@@ -12,6 +12,7 @@ import type { RuleDefinition } from '../engine/index.ts';
 import { errors, type FieldIssue } from '../http/errors.ts';
 import { fieldIssues } from '../http/input.ts';
 import { compileDraft } from '../rules/draft.ts';
+import { entityChecksum } from './checksum.ts';
 import { packPrepared } from './prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
@@ -91,18 +92,34 @@ export async function createEntity(store: EntityStore & ReferenceStore, scope: E
   return { saved: saved(entity), created: outcome === 'created' };
 }
 
-/** Edits the draft: the fields given replace the draft's, if the draft is still what `checksum` says the author read. */
+/**
+ * Edits the draft: the fields given replace the draft's, if the draft is
+ * still what `checksum` says the author read, or already holds what the edit
+ * makes of it (a retry of an edit whose first attempt was applied, its answer
+ * lost: answered as that attempt would have been).
+ */
 export async function updateEntity(store: EntityStore & ReferenceStore, ref: EntityRef, { checksum, ...change }: UpdateEntity, actor: string): Promise<Saved> {
-  const unlessChanged = (current: StoredEntity | undefined): StoredEntity => {
-    if (!current) throw errors.entityNotFound(ref.entityType, ref.id);
-    if (current.checksum !== checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
-    return current;
+  const edited = async (current: StoredEntity) => {
+    const { name, description, tags, type, definition } = current;
+    const candidate = { name, description, tags, type, definition, ...change, id: ref.id };
+    return validateRecord(ref.entityType, candidate, await workflowProblems(store, ref, candidate));
   };
-  const { name, description, tags, type, definition } = unlessChanged(await store.getEntity(ref));
+  const current = await store.getEntity(ref);
+  if (!current) throw errors.entityNotFound(ref.entityType, ref.id);
+  if (current.checksum !== checksum) {
+    const applied = await edited(current).then(({ input }) => entityChecksum(input) === current.checksum, () => false);
+    if (applied) return saved(current);
+    throw errors.checksumMismatch(ref.entityType, ref.id);
+  }
   // The content the checksum names is what the edit applies to, so the edited record is the same on every attempt.
-  const candidate = { name, description, tags, type, definition, ...change, id: ref.id };
-  const { input, warnings } = validateRecord(ref.entityType, candidate, await workflowProblems(store, ref, candidate));
-  const { entity } = await saveEntity(store, ref, input, actor, undefined, { warnings, guard: (existing) => unlessChanged(existing) });
+  const { input, warnings } = await edited(current);
+  const { entity } = await saveEntity(store, ref, input, actor, undefined, {
+    warnings,
+    guard: (existing, editedChecksum) => {
+      if (!existing) throw errors.entityNotFound(ref.entityType, ref.id);
+      if (existing.checksum !== checksum && existing.checksum !== editedChecksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+    },
+  });
   return saved(entity);
 }
 

@@ -16,7 +16,7 @@ import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
 import { ApiError, errors, fromEngineError, fromRevisionConflict } from './errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
-import { logger } from './logger.ts';
+import { invocationLogging, logger } from './logger.ts';
 
 export type BranchMode = 'none' | 'optional' | 'required';
 
@@ -124,7 +124,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
 ) {
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>()
     .use(httpHeaderNormalizer())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(injectLambdaContext(logger, invocationLogging))
     .use(envelope(options.bareErrors))
     .use(authentication())
     .use(branchResolution(options.branch))

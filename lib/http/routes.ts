@@ -41,8 +41,12 @@ export interface Route {
   tableAccess: 'none' | 'read' | 'readWrite';
   /** What it may do with the credentials key: seal values, open them, or both. */
   keyAccess?: 'encrypt' | 'decrypt' | 'encryptDecrypt';
-  /** Whether it calls out to providers (through lib/outbound). */
-  outbound?: boolean;
+  /**
+   * Whether it calls out to providers (through lib/outbound), and for whom:
+   * 'trying' for a person trying a draft, step, credential or integration
+   * (throttled low: cdk/limits.ts), 'serving' for consumers' executions.
+   */
+  outbound?: 'trying' | 'serving';
   /** Whether it queues pull tasks. */
   queueAccess?: 'send';
   /** Whether it creates, replaces or deletes rule schedules in EventBridge Scheduler (lib/schedules): the stack grants it that on its own schedule groups, and names the schedules' target. */

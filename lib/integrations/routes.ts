@@ -71,6 +71,6 @@ export const integrationRoutes = {
     description: `Sends \`method\` to \`path\` under the base URL with the integration's headers and credential, within its timeout (at most ${integrationLimits.testTimeoutMs / 1000} s here), and reports the provider's status, what it means (401: the key is wrong or revoked, 403: valid but lacking the permission) and its JSON answer. A call that got no usable answer is a result too, with \`failure\` saying why; a path or URL that may not be called is a 400.`,
     body: testIntegrationSchema,
     keyAccess: 'decrypt',
-    outbound: true,
+    outbound: 'trying',
   },
 } satisfies Record<string, Route>;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus } from '../outbound/index.ts';
 import { retryOnRevisionConflict, type CredentialStore, type IntegrationStore, type NameClaimStore, type StoredIntegration } from '../store/types.ts';
-import { claimName, pageByName } from '../workspaces/named-items.ts';
+import { claimName, pageByName, putNew } from '../workspaces/named-items.ts';
 import { callApi, CallFailure, forgetIntegration, type ApiCallerDeps, type CallFailureKind } from './call.ts';
 import { integrationLimits, type CreateIntegration, type TestIntegration, type UpdateIntegration } from './schema.ts';
 
@@ -78,7 +78,10 @@ export async function createIntegration(store: Store, workspaceId: string, input
     if (contentOf(holder) === contentOf(integration)) return { integration: toView(holder), created: false };
     throw errors.integrationNameTaken(input.name);
   }
-  await store.putIntegration(integration, 0);
+  await putNew(
+    () => store.putIntegration(integration, 0),
+    async () => (await store.getIntegration(workspaceId, integration.id)) !== undefined,
+  );
   return { integration: toView(integration), created: true };
 }
 

@@ -9,13 +9,14 @@ import { deploymentOf, type RuleScheduler } from '../schedules/scheduler.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { ensureTable } from '../store/dynamo/create-table.ts';
 import { startDemoProvider } from './demo-provider.ts';
-import { startEmbeddedDynamo } from './embedded-dynamo.ts';
+import { openLocalTable } from './embedded-dynamo.ts';
 import { startGitServer } from './git-server.ts';
 import { lambdaContext } from './proxy-event.ts';
 import { seedDemo, seedDemoProvider, seedDemoRemote } from './seed.ts';
 import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
+import { taskDelivery } from '../pull/delivery.ts';
 
 export const localTableName = 'rules-local';
 
@@ -48,7 +49,6 @@ const localScheduleTarget = {
   SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/local-scheduler',
   SCHEDULE_DLQ_ARN: 'arn:aws:sqs:local:000000000000:schedule-dead-letters',
 };
-const maxReceiveCount = 3;
 const sweepEveryMs = 60_000;
 
 /** Sends every stored schedule (but those being deleted) to the scheduler, as it was deployed before. */
@@ -66,7 +66,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const queue = createLocalQueue({
     worker: async (event) => (await handlerOf(worker))(event, lambdaContext(worker, 5 * 60_000), () => undefined),
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 5_000,
-    maxReceiveCount,
+    maxReceiveCount: taskDelivery.maxReceiveCount,
+    batchSize: taskDelivery.batchSize,
+    maxConcurrency: taskDelivery.maxConcurrency,
   });
   const sqs = await startLocalSqs(queue);
   // Schedules saved through the API go through the real Scheduler client to this endpoint, which fires them in-process.
@@ -77,8 +79,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const scheduler = await startSchedulerEndpoint({ scheduler: localScheduler, ...(options.schedulerNow && { now: options.schedulerNow }) });
   const git = await listenOn(options.gitPort ?? 0, (port) => startGitServer({ root: join(dataDir, 'git'), port }));
   const provider = await listenOn(options.providerPort ?? 0, (port) => startDemoProvider({ port }));
-  const dynamo = await listenOn(options.dynamoPort ?? 0, (port) => startEmbeddedDynamo({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }));
-  const config = { tableName: localTableName, endpoint: dynamo.endpoint };
+  const dynamo = await listenOn(options.dynamoPort ?? 0, (port) => openLocalTable(localTableName, { dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }));
+  const config = { tableName: dynamo.tableName, endpoint: dynamo.endpoint };
   Object.assign(process.env, {
     TABLE_NAME: config.tableName,
     DYNAMODB_ENDPOINT: config.endpoint,
@@ -88,7 +90,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     SCHEDULER_ENDPOINT: scheduler.endpoint,
     ...localScheduleTarget,
     SQS_ENDPOINT: sqs.endpoint,
-    MAX_RECEIVE_COUNT: String(maxReceiveCount),
+    MAX_RECEIVE_COUNT: String(taskDelivery.maxReceiveCount),
     PULL_RETRY_BASE_SECONDS: String(options.retryBaseSeconds ?? 1),
     PULL_LEASE_MS: process.env.PULL_LEASE_MS ?? String(5 * 60_000 + 30_000),
     // Demos call providers on this machine.

@@ -1,8 +1,10 @@
 /**
  * SQS for the local runtime: an endpoint that speaks the SQS JSON protocol for
- * SendMessage and ChangeMessageVisibility, so the functions use the real SQS client, and a queue that hands
- * SQS-shaped batches to the worker with SQS's visibility timeout, redelivery
- * (ApproximateReceiveCount) and dead-letter behaviour after `maxReceiveCount`.
+ * SendMessage and ChangeMessageVisibility, so the functions use the real SQS
+ * client, and a queue that hands SQS-shaped batches to the worker as the
+ * deployed event source does: up to `maxConcurrency` batches at once, SQS's
+ * visibility timeout, redelivery (ApproximateReceiveCount), dead letters after
+ * `maxReceiveCount`, and a fair queue's order across message groups.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -12,6 +14,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 interface Message {
   messageId: string;
   body: string;
+  /** The tenant a fair queue balances; a message without one is a tenant of its own. */
+  groupId: string;
   receiveCount: number;
   sentAt: number;
 }
@@ -21,16 +25,23 @@ export interface LocalQueueOptions {
   worker: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
   visibilityTimeoutMs: number;
   maxReceiveCount: number;
-  batchSize?: number;
+  batchSize: number;
+  /** Batches with the worker at once (the event source's maximum concurrency). */
+  maxConcurrency: number;
 }
+
+/** How far back a group's processing time counts towards its share (SQS looks at "recent" time). */
+const processingWindowMs = 60_000;
 
 export function createLocalQueue(options: LocalQueueOptions) {
   const ready: Message[] = [];
   const deadLetters: Message[] = [];
-  let running: Promise<void> | undefined;
   const timers = new Set<NodeJS.Timeout>();
   /** Visibility set by ChangeMessageVisibility for a receipt, used instead of the queue's timeout. */
   const visibility = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  const processed: { groupId: string; endedAt: number; ms: number }[] = [];
+  let running = 0;
   const receiptOf = (message: Message) => `${message.messageId}:${message.receiveCount}`;
 
   const record = (message: Message): SQSRecord => ({
@@ -42,6 +53,7 @@ export function createLocalQueue(options: LocalQueueOptions) {
       SentTimestamp: String(message.sentAt),
       SenderId: 'local',
       ApproximateFirstReceiveTimestamp: String(Date.now()),
+      MessageGroupId: message.groupId,
     },
     messageAttributes: {},
     md5OfBody: createHash('md5').update(message.body).digest('hex'),
@@ -66,34 +78,73 @@ export function createLocalQueue(options: LocalQueueOptions) {
     timers.add(timer);
   };
 
-  const drain = async () => {
-    while (ready.length > 0) {
-      const batch = ready.splice(0, options.batchSize ?? 10);
-      for (const message of batch) message.receiveCount++;
-      let failed: Set<string>;
-      try {
-        const response = await options.worker({ Records: batch.map(record) });
-        failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-      } catch {
-        failed = new Set(batch.map((m) => m.messageId));
-      }
-      for (const message of batch) if (failed.has(message.messageId)) returnLater(message);
+  /**
+   * The fair queue's choice: the oldest message of the group with the fewest
+   * messages in flight, then the least recent processing time, so that a
+   * group whose messages are many, or slow, waits behind the quiet ones.
+   */
+  const takeNext = (): Message | undefined => {
+    const since = Date.now() - processingWindowMs;
+    while (processed.length > 0 && processed[0]!.endedAt < since) processed.shift();
+    const recentMs = (groupId: string) => processed.reduce((sum, p) => (p.groupId === groupId ? sum + p.ms : sum), 0);
+    let best: { index: number; load: [number, number] } | undefined;
+    const seen = new Set<string>();
+    ready.forEach((message, index) => {
+      if (seen.has(message.groupId)) return;
+      seen.add(message.groupId);
+      const load: [number, number] = [inFlight.get(message.groupId) ?? 0, recentMs(message.groupId)];
+      if (!best || load[0] < best.load[0] || (load[0] === best.load[0] && load[1] < best.load[1])) best = { index, load };
+    });
+    return best && ready.splice(best.index, 1)[0];
+  };
+
+  const hold = (groupId: string, change: 1 | -1) => {
+    const count = (inFlight.get(groupId) ?? 0) + change;
+    if (count > 0) inFlight.set(groupId, count);
+    else inFlight.delete(groupId);
+  };
+
+  const run = async (batch: Message[]) => {
+    const started = Date.now();
+    let failed: Set<string>;
+    try {
+      const response = await options.worker({ Records: batch.map(record) });
+      failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch {
+      failed = new Set(batch.map((m) => m.messageId));
+    }
+    const ms = Date.now() - started;
+    for (const message of batch) {
+      hold(message.groupId, -1);
+      processed.push({ groupId: message.groupId, endedAt: Date.now(), ms });
+      if (failed.has(message.messageId)) returnLater(message);
     }
   };
 
   const deliver = () => {
-    running ??= drain().finally(() => {
-      running = undefined;
-      if (ready.length > 0) deliver();
-    });
+    while (running < options.maxConcurrency && ready.length > 0) {
+      const batch: Message[] = [];
+      while (batch.length < options.batchSize) {
+        const next = takeNext();
+        if (!next) break;
+        next.receiveCount++;
+        hold(next.groupId, 1);
+        batch.push(next);
+      }
+      running++;
+      void run(batch).finally(() => {
+        running--;
+        deliver();
+      });
+    }
   };
 
   return {
-    send(body: string) {
-      const message = { messageId: randomUUID(), body, receiveCount: 0, sentAt: Date.now() };
-      ready.push(message);
+    send(body: string, groupId?: string) {
+      const messageId = randomUUID();
+      ready.push({ messageId, body, groupId: groupId ?? messageId, receiveCount: 0, sentAt: Date.now() });
       setImmediate(deliver);
-      return message.messageId;
+      return messageId;
     },
     changeVisibility(receiptHandle: string, timeoutMs: number) {
       visibility.set(receiptHandle, timeoutMs);
@@ -101,7 +152,7 @@ export function createLocalQueue(options: LocalQueueOptions) {
     deadLetters,
     /** Resolves once nothing is being delivered or waiting to be (tests). */
     async idle() {
-      while (running || ready.length > 0 || timers.size > 0) await (running ?? new Promise((resolve) => setTimeout(resolve, 20)));
+      while (running > 0 || ready.length > 0 || timers.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     },
     close() {
       for (const timer of timers) clearTimeout(timer);
@@ -122,9 +173,9 @@ export async function startLocalSqs(queue: LocalQueue, options: { port?: number 
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(JSON.stringify(body));
     };
-    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { MessageBody: string; ReceiptHandle: string; VisibilityTimeout: number };
+    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { MessageBody: string; MessageGroupId?: string; ReceiptHandle: string; VisibilityTimeout: number };
     if (target === 'AmazonSQS.SendMessage') {
-      const messageId = queue.send(input.MessageBody);
+      const messageId = queue.send(input.MessageBody, input.MessageGroupId);
       return reply(200, { MessageId: messageId, MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') });
     }
     if (target === 'AmazonSQS.ChangeMessageVisibility') {

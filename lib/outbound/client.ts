@@ -44,6 +44,13 @@ export interface OutboundOptions {
   totalTimeoutMs?: number;
   /** Silence allowed once the request is sent: until the answer starts, and between two parts of its body. Default 10000. */
   idleTimeoutMs?: number;
+  /**
+   * Slowest body allowed, averaged over each `idleTimeoutMs` window once the
+   * answer has started (curl's low-speed limit): a host that trickles a byte
+   * now and then is never silent, yet would hold the call to its total bound.
+   * Default 0: no floor.
+   */
+  minBytesPerSecond?: number;
   /** Largest response body read; past it the call fails with too_large. Default 1 MiB. */
   maxResponseBytes?: number;
   /** Default 5. */
@@ -76,6 +83,7 @@ interface Settings {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   idleTimeoutMs: number;
+  minBytesPerSecond: number;
   maxResponseBytes: number;
   maxRedirects: number;
   allowPrivateNetworks: boolean;
@@ -107,6 +115,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     connectTimeoutMs: options.connectTimeoutMs ?? 5000,
     totalTimeoutMs: options.totalTimeoutMs ?? 15000,
     idleTimeoutMs: options.idleTimeoutMs ?? 10000,
+    minBytesPerSecond: options.minBytesPerSecond ?? 0,
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
     maxRedirects: options.maxRedirects ?? 5,
     allowPrivateNetworks: options.allowPrivateNetworks ?? process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
@@ -284,6 +293,7 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
       clearTimeout(idleTimer);
+      clearInterval(speedTimer);
       // A connection in an unknown state (a failure, a redirect whose body is never read) is not given back to the pool.
       if (error || answer?.location !== undefined) request.destroy();
       if (error) reject(error);
@@ -323,6 +333,7 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       );
     };
     request.on('finish', stillTalking);
+    let speedTimer: NodeJS.Timeout | undefined;
 
     request.on('response', (response) => {
       clearTimeout(connectTimer);
@@ -337,6 +348,15 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       if (Number(response.headers['content-length']) > settings.maxResponseBytes) return fail(tooLarge());
       const chunks: Buffer[] = [];
       let size = 0;
+      if (settings.minBytesPerSecond > 0) {
+        let sizeBefore = 0;
+        const floor = (settings.minBytesPerSecond * settings.idleTimeoutMs) / 1000;
+        speedTimer = setInterval(() => {
+          if (size - sizeBefore < floor)
+            fail(new OutboundError('timeout', `${shown} sent its answer slower than ${settings.minBytesPerSecond} bytes per second for ${settings.idleTimeoutMs} ms; the provider is stalled.`, shown));
+          sizeBefore = size;
+        }, settings.idleTimeoutMs);
+      }
       response.on('data', (chunk: Buffer) => {
         stillTalking();
         size += chunk.length;

@@ -96,6 +96,8 @@ const DEFAULT_TOTAL_TIMEOUT_MS = 60_000;
 /** A Git host that does not connect, or goes silent, within seconds fails the pull then, rather than holding a worker until the whole call's bound. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
+/** A host that trickles its answer is as stalled as a silent one: 16 KiB/s, measured over each 5 s, or the fetch fails. */
+const DEFAULT_MIN_BYTES_PER_SECOND = 16 * 1024;
 const DEFAULT_MAX_FILES = 20_000;
 const DEFAULT_MAX_TOTAL_BYTES = 128 * MiB;
 const SERVICE = 'git-upload-pack';
@@ -128,6 +130,7 @@ export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSn
       totalTimeoutMs: DEFAULT_TOTAL_TIMEOUT_MS,
       connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
       idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+      minBytesPerSecond: DEFAULT_MIN_BYTES_PER_SECOND,
       ...outbound,
       log,
     }),

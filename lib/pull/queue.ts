@@ -1,8 +1,15 @@
-/** Where pull tasks wait for the worker: SQS, also in the local runtime (through its SQS endpoint). */
+/**
+ * Where tasks wait for the worker: SQS, also in the local runtime (through its
+ * SQS endpoint). Each message's group is its workspace, which makes the
+ * standard queue a fair queue: a workspace with a backlog, or whose tasks
+ * hold the workers long, is served after the quiet ones.
+ */
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 export interface TaskMessage {
   taskId: string;
+  /** The message group: the tenant the fair queue balances. */
+  workspaceId: string;
 }
 
 export interface TaskQueue {
@@ -24,7 +31,7 @@ export function queueFromEnv(env: NodeJS.ProcessEnv = process.env): TaskQueue {
         : {},
     );
     fromEnv = {
-      send: async (message) => void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }))),
+      send: async (message) => void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageGroupId: message.workspaceId }))),
       delay: async (receiptHandle, seconds) =>
         void (await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }))),
     };

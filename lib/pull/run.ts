@@ -3,6 +3,16 @@
  * failed. Each step is a conditional write, so a redelivered message never
  * runs a task twice at once and a finished task is never reopened; a run that
  * died leaves a lease that the next delivery, or the sweeper, sees expired.
+ *
+ * Writing a commit's entities takes many requests, so a run that dies while
+ * writing leaves the branch partly updated. Before its first write a run
+ * records the commit on the task (`applyingCommit`), and writes only if it
+ * still holds the task. A later run of the task plans from the branch as it
+ * is, so it finishes the update (its summary counts what it changed itself,
+ * not what the run before it did); the sweeper leaves such a task to the
+ * message's next delivery while one may come, and only after the last fails
+ * it, saying that the branch may be partly updated and the next pull
+ * finishes it.
  */
 import { randomUUID } from 'node:crypto';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
@@ -46,6 +56,8 @@ class PullRejected extends Error {
   readonly transient = false;
 }
 
+const partlyUpdated = (commit: string) => `The branch may be partly updated to commit ${commit}: pull again, and that pull finishes the update.`;
+
 /** Claims the task for this run: a pending task, or one whose last run's lease ran out. */
 async function claim(store: Store, task: Task, leaseMs: number): Promise<Task | undefined> {
   const now = new Date();
@@ -70,7 +82,19 @@ async function openRemoteCredential(deps: RunDeps, workspaceId: string, credenti
   }
 }
 
-async function pull(deps: RunDeps, task: Task) {
+/**
+ * Records that this run begins writing `commit`, if it still holds the task.
+ * Before the last delivery the task's deadline moves past the next one (a
+ * lease and a visibility timeout): should this run die while writing, the
+ * sweeper leaves the task to that delivery, which finishes the update.
+ */
+function beginApplying(deps: RunDeps, task: Task, commit: string, delivery: Delivery) {
+  const nextDelivery = delivery.attempt < delivery.maxAttempts && { dueAt: new Date(Date.parse(task.leaseUntil!) + deps.leaseMs).toISOString() };
+  return deps.store.transitionTask(task.taskId, ['in-progress'], { applyingCommit: commit, ...nextDelivery }, { runId: task.runId });
+}
+
+/** Fetches, plans and writes; undefined when the run no longer held the task when it was to write (it wrote nothing). */
+async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
   const remote = await deps.store.getRemote(task.workspaceId);
   if (!remote) throw new PullRejected('The workspace has no remote any more: set one with PUT /dev/v1/remote and pull again.');
   const credential = remote.credentialId ? await openRemoteCredential(deps, task.workspaceId, remote.credentialId) : undefined;
@@ -82,7 +106,13 @@ async function pull(deps: RunDeps, task: Task) {
     await Promise.all(entityTypes.map(async (type) => [type, await deps.store.listEntityStates(scopes[type]!)] as const)),
   ) as Record<EntityType, StoredEntity[]>;
   const plan = planPull(inputs, current, ignoredFolders, new Date().toISOString());
-  for (const type of entityTypes) await deps.store.writeEntities(scopes[type]!, plan.writes[type], plan.deletions[type]);
+  const changed = entityTypes.filter((type) => plan.writes[type].length + plan.deletions[type].length > 0);
+  if (changed.length > 0 && !(await beginApplying(deps, task, snapshot.commit, delivery))) return undefined;
+  for (const type of entityTypes) {
+    if (changed.includes(type)) await deps.store.writeEntities(scopes[type]!, plan.writes[type], plan.deletions[type]);
+    // An earlier run may have stopped between writing this type's entities and counting them.
+    else if (task.applyingCommit) await deps.store.recount(scopes[type]!);
+  }
   return { commit: snapshot.commit, summary: plan.summary };
 }
 
@@ -100,8 +130,8 @@ export async function runPullTask(deps: RunDeps, taskId: string, delivery: Deliv
   const task = await claim(deps.store, found, deps.leaseMs);
   if (!task) return 'done';
   try {
-    const { commit, summary } = await pull(deps, task);
-    await finish(deps.store, task, { taskState: 'completed', commit, summary });
+    const pulled = await pull(deps, task, delivery);
+    if (pulled) await finish(deps.store, task, { taskState: 'completed', ...pulled });
     return 'done';
   } catch (error) {
     const message = (error as Error).message;
@@ -116,19 +146,35 @@ export async function runPullTask(deps: RunDeps, taskId: string, delivery: Deliv
       );
       return 'retry';
     }
-    await finish(deps.store, task, { taskState: 'failed', error: message });
+    // This run, or one before it, may have begun writing the branch.
+    const { applyingCommit } = (await deps.store.getTask(task.taskId)) ?? {};
+    await finish(deps.store, task, { taskState: 'failed', error: applyingCommit ? `${message} ${partlyUpdated(applyingCommit)}` : message });
     return isTransient(error) ? 'dead-letter' : 'done';
   }
 }
 
-/** Ends tasks that can no longer finish: pending past their deadline, or in progress past their lease. */
+/** Why the sweeper ended a task: a workflow run (lib/workflows/tasks.ts), a pull that stopped while writing the branch, or one that wrote nothing. */
+function stoppedReason(task: Task) {
+  if (task.workflowRun)
+    return 'The workflow run stopped before it finished (its worker stopped or ran out of time, or never received it); it is not started again, as its steps may have had effects. Run it again if that is safe.';
+  if (task.applyingCommit) return `The pull stopped while it was updating the branch. ${partlyUpdated(task.applyingCommit)}`;
+  return 'The pull stopped before it finished (the worker ran out of time or was never reached). Pull again.';
+}
+
+/**
+ * Ends tasks that can no longer finish: pending past their deadline, in
+ * progress past their lease, or past the last delivery that could finish
+ * the update a run left half done.
+ */
 export async function sweepTasks(store: Store, now = new Date()): Promise<number> {
   let swept = 0;
   for (const taskId of await store.listOverdueTasks(now.toISOString())) {
+    const task = await store.getTask(taskId);
+    if (!task || !isOpenTask(task)) continue;
     const ended = await store.transitionTask(
       taskId,
       openTaskStates,
-      { taskState: 'failed', finishedAt: now.toISOString(), error: 'The pull stopped before it finished (the worker ran out of time or was never reached). Pull again.' },
+      { taskState: 'failed', finishedAt: now.toISOString(), error: stoppedReason(task) },
       { leaseExpiredBefore: now.toISOString() },
     );
     if (ended) {

@@ -30,7 +30,7 @@ export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue,
       continue;
     }
     try {
-      await deps.queue.send({ taskId: task.taskId });
+      await deps.queue.send({ taskId: task.taskId, workspaceId });
     } catch (error) {
       await deps.store.transitionTask(task.taskId, ['pending'], {
         taskState: 'failed',

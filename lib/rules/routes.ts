@@ -16,7 +16,7 @@ import { executeSchema, testSchema } from './schema.ts';
 
 const onEntity = { method: 'POST', branch: 'optional', query: emptyQuery } as const;
 /** What running a workflow needs besides the table: its steps' credentials opened, and providers called. */
-const callsProviders = { keyAccess: 'decrypt', outbound: true } as const;
+const callsProviders = { keyAccess: 'decrypt', outbound: 'trying' } as const;
 
 export const runRoutes = {
   testEntity: {
@@ -34,6 +34,7 @@ export const runRoutes = {
   executeEntity: {
     ...onEntity,
     ...callsProviders,
+    outbound: 'serving',
     operationId: 'executeEntity',
     path: '/dev/v1/{entityType}/{entityId}/execute',
     handler: 'execute-entity',

@@ -9,9 +9,9 @@
  * throws. So the record is keyed by the scheduled time (the execution id is
  * derived from it, and the write is conditional): a second delivery of the
  * same run records nothing new. And a run the rule cannot make (deleted,
- * never published, failing to evaluate) is recorded as failed with its
- * reason and ends normally, since retrying cannot change that; only a
- * failure to read or write the store is thrown, for Scheduler's bounded
+ * never published, failing to load or to evaluate) is recorded as failed
+ * with its reason and ends normally, since retrying cannot change that; only
+ * a failure to read or write the store is thrown, for Scheduler's bounded
  * retries and then its dead-letter queue.
  */
 import { createHash } from 'node:crypto';
@@ -51,6 +51,12 @@ export interface ScheduledRunResult {
   error?: RunFailure;
 }
 
+/** A failure of the rule that is no fact of its state (a bug, or a stored version that cannot be read): logged, and recorded as internal. */
+function unexpected(run: ScheduledRun, error: unknown, stage: 'loaded' | 'ran') {
+  logger.error('scheduled run: the rule failed unexpectedly', { ruleId: run.ruleId, scheduledTime: run.scheduledTime, error: error as Error });
+  return { error: { code: 'internal_error', message: `The rule failed unexpectedly while it ${stage}; the service logs have the details.` }, durationMs: 0 };
+}
+
 /**
  * Evaluates as of the due time, so that every delivery of the run gives the
  * same answer. Evaluating does no I/O, so an unexpected failure (a bug)
@@ -60,9 +66,29 @@ function evaluate(rule: RunnableRule, run: ScheduledRun): Evaluation | { error: 
   try {
     return evaluateTimed(rule, run.inputParam, new Date(run.scheduledTime));
   } catch (error) {
-    logger.error('scheduled run: the rule failed unexpectedly', { ruleId: run.ruleId, scheduledTime: run.scheduledTime, error: error as Error });
-    return { error: { code: 'internal_error', message: 'The rule failed unexpectedly while it ran; the service logs have the details.' }, durationMs: 0 };
+    return unexpected(run, error, 'ran');
   }
+}
+
+/**
+ * The store, remembering what its calls throw: loading a rule fails either
+ * in the store, which a retry may cure, or in the rule as stored, which
+ * every retry would meet alike.
+ */
+function watched<S extends object>(store: S) {
+  const failures = new WeakSet<object>();
+  const proxy = new Proxy(store, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((error: unknown) => {
+          if (typeof error === 'object' && error !== null) failures.add(error);
+          throw error;
+        });
+    },
+  });
+  return { store: proxy, failed: (error: unknown) => typeof error === 'object' && error !== null && failures.has(error) };
 }
 
 /** Runs and records one scheduled run; throws only when the store fails. */
@@ -73,14 +99,15 @@ export async function runScheduledRule(store: EntityStore & ExecutionStore, run:
   const startedAt = now();
   let version = '';
   let result: Evaluation | { error: RunFailure; durationMs: number };
+  const reading = watched(store);
   try {
-    const rule = await publishedVersion(store, ref);
+    const rule = await publishedVersion(reading.store, ref);
     version = rule.version;
     result = evaluate(rule, run);
   } catch (error) {
+    if (reading.failed(error)) throw error;
     // The rule's own state (gone, never published, references that do not resolve): a fact to record, not to retry.
-    if (!(error instanceof ApiError || error instanceof EngineError)) throw error;
-    result = { error: { code: error.code, message: error.message }, durationMs: 0 };
+    result = error instanceof ApiError || error instanceof EngineError ? { error: { code: error.code, message: error.message }, durationMs: 0 } : unexpected(run, error, 'loaded');
   }
   const recorded = await recordExecution(
     store,

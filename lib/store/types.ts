@@ -289,6 +289,12 @@ export interface Task {
   runId?: string;
   /** When the sweeper may end it if it is still open; for a run, its lease, for a retry, after the next delivery. */
   dueAt?: string;
+  /**
+   * A pull's commit, set by a run before it writes the first entity: a task
+   * that stopped with it set may have left the branch partly updated, so
+   * the run that takes it over finishes the update, and failing it says so.
+   */
+  applyingCommit?: string;
   /** Set for a workflow run; a pull has none. */
   workflowRun?: WorkflowRunTask;
 }

@@ -43,7 +43,7 @@ export async function startWorkflowRun(
   };
   await deps.store.createTask(task);
   try {
-    await deps.queue.send({ taskId: task.taskId });
+    await deps.queue.send({ taskId: task.taskId, workspaceId: task.workspaceId });
   } catch (error) {
     await deps.store.transitionTask(task.taskId, ['pending'], { taskState: 'failed', finishedAt: new Date().toISOString(), error: 'The run could not be queued. Retry after a delay.' });
     throw error;

@@ -4,7 +4,7 @@
  * it is written, which makes a retried create safe; and lists by name.
  */
 import type { ApiError } from '../http/errors.ts';
-import type { NameClaimStore, NamedKind } from '../store/types.ts';
+import { RevisionConflict, type NameClaimStore, type NamedKind } from '../store/types.ts';
 
 export interface Named {
   id: string;
@@ -21,8 +21,13 @@ export interface ClaimOptions<T extends Named> {
   busy: (name: string) => ApiError;
 }
 
-/** How long a name claim without its item is taken for a create still under way, not one that died. */
-const claimGraceMs = 30_000;
+/**
+ * How long a name claim without its item is taken for a create still under
+ * way, not one that died: a little longer than a create's function may run
+ * (10 s), so that a client retrying a create that failed half-way succeeds
+ * soon after.
+ */
+const claimGraceMs = 12_000;
 const claimWaitMs = 100;
 const claimAttempts = 30;
 
@@ -45,6 +50,20 @@ export async function claimName<T extends Named>(store: NameClaimStore, workspac
     if ((await store.claimName(options.kind, workspaceId, name, id, claim.holderId)).holderId === id) return undefined;
   }
   throw options.busy(name);
+}
+
+/**
+ * Writes a new item under the fresh id its name was claimed for. The write is
+ * conditional on no item having that id, so a conflict can only be this
+ * write's own first try, sent again by the SDK after its answer was lost:
+ * then the item is there, and the create is done.
+ */
+export async function putNew(put: () => Promise<void>, isThere: () => Promise<boolean>): Promise<void> {
+  try {
+    await put();
+  } catch (error) {
+    if (!(error instanceof RevisionConflict && (await isThere()))) throw error;
+  }
 }
 
 /** One page of a workspace's items by name (case-insensitive), ties by id. */

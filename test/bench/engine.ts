@@ -22,6 +22,7 @@ import type { DecisionTableDefinition } from '../../lib/engine/definitions.ts';
 import type { Expr, Test, UnaryTests } from '../../lib/engine/feel/ast.ts';
 import { prepareRule } from '../../lib/engine/prepare.ts';
 import type { PreparedDecisionTable } from '../../lib/engine/prepared.ts';
+import { seeded } from '../helpers/seeded.ts';
 
 /** The issue's targets. */
 export const engineTargets = { overZen: 20, overJsonRules: 100, largeOverSmall: 3 } as const;
@@ -53,18 +54,6 @@ export interface TableSpec {
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const between = (random: () => number, lo: number, hi: number) => lo + Math.floor(random() * (hi - lo));
-
-/** A seeded generator (mulberry32): the same inputs every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** (a) 20 rows over 4 inputs: string equality (one value or several), number comparisons, ranges open and closed, and `-`; no catch-all. */
 function mixedTable(): TableSpec {

@@ -7,7 +7,9 @@
  * writes of remote pulls of 1,000 rules, and the rules engine's speed against
  * zen-engine and json-rules-engine (engine.ts; `npm run bench:engine` runs
  * that section alone), and workflows against the rule they run and a bare
- * fetch (workflows.ts; `npm run bench:workflows` alone). Prints the tables and writes
+ * fetch (workflows.ts; `npm run bench:workflows` alone), and the local runtime
+ * under 50 concurrent clients (load.ts, in a process of its own; `npm run
+ * bench:load` alone; its errors make the run exit 1). Prints the tables and writes
  * them, with the method, to test/bench/RESULTS.md. Not a test: vitest does not
  * collect it.
  */
@@ -29,6 +31,7 @@ import { measureExecuteLatency } from './execute-latency.ts';
 import { ruleFunctionNames, ruleStartupPasses, type ExecuteSettings } from './execute-report.ts';
 import { loadListFunction } from './list-call.ts';
 import { measureListLatency, type LatencyFigures } from './list-latency.ts';
+import { loadMarkdown, measureLoadApart } from './load.ts';
 import { measurePulls } from './pull.ts';
 import { measureReads, type ReadFigures } from './reads.ts';
 import { resultsMarkdown, summary, type Results } from './report.ts';
@@ -80,6 +83,7 @@ async function main() {
   const bundles = await bundlesAndStartup();
   // CPU-bound: before the embedded DynamoDB starts and the branches fill the heap.
   const engines = await measureEngines(log);
+  const load = await measureLoadApart(log);
 
   const table = await startBenchTable();
   const list = await loadListFunction(table.apiKey);
@@ -137,8 +141,9 @@ async function main() {
       reads,
       pull,
     };
-    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${workflowsMarkdown(workflows)}\n`);
-    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n`);
+    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`);
+    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`);
+    if (load.problems.length) process.exitCode = 1;
     log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
   } finally {
     replayer.close();

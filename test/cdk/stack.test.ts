@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { alarmEmailContextKey, alarmEmailOf } from '../../cdk/alarm-notifications.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
-import { serverErrorAlarmThreshold, throttling } from '../../cdk/rest-api.ts';
+import { defaultLimits } from '../../cdk/limits.ts';
+import { serverErrorAlarmThreshold } from '../../cdk/rest-api.ts';
 import { ServiceFunction } from '../../cdk/service-function.ts';
 import { failureEnvelope, requestIdHeader } from '../../lib/http/envelope.ts';
 import { gatewayResponses, methodNotAllowed } from '../../lib/http/gateway-responses.ts';
@@ -39,7 +40,8 @@ const tableId = logicalId(stack.table);
 const keyId = logicalId(stack.credentialsKey);
 const topicId = logicalId(stack.alarms.topic);
 const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+/** Each index by name: no `index/*`. */
+const indexArns = allIndexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.name}`]] }));
 
 /** Full path (`/dev/v1/{entityType}`) of every API Gateway resource, by logical id. */
 const resourcePaths = (() => {
@@ -130,7 +132,7 @@ describe('functions', () => {
       expect(actions).toContain('dynamodb:GetItem');
       for (const write of writeActions) expect(actions, route.operationId).not.toContain(write);
       expect(actions.some((a) => a.includes('*'))).toBe(false);
-      for (const s of dynamo) for (const resource of [s.Resource].flat()) expect([tableArn, indexArn]).toContainEqual(resource);
+      for (const s of dynamo) for (const resource of [s.Resource].flat()) expect([tableArn, ...indexArns]).toContainEqual(resource);
     }
   });
 
@@ -150,13 +152,13 @@ describe('functions', () => {
     const worker = resources[logicalId(stack.pull.worker.function)]!.Properties;
     expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.pull.deadLetters), 'Arn'] }, maxReceiveCount: 3 });
     expect(queue.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
-    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', TABLE_NAME: { Ref: tableId } });
+    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', PULL_RETRY_BASE_SECONDS: '5', TABLE_NAME: { Ref: tableId } });
     expect(Number(worker.Environment.Variables.PULL_LEASE_MS)).toBeGreaterThan(worker.Timeout * 1000);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(stack.pull.worker.function) },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.pull.queue), 'Arn'] },
       BatchSize: 1,
-      ScalingConfig: { MaximumConcurrency: 5 },
+      ScalingConfig: { MaximumConcurrency: 10 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
@@ -246,17 +248,20 @@ describe('API', () => {
 
   it('throttles the stage and logs access in JSON and errors', () => {
     const [, stage] = onlyOfType('AWS::ApiGateway::Stage');
-    expect(stage.Properties.MethodSettings).toEqual([
+    const [everyMethod, ...ownSettings] = stage.Properties.MethodSettings;
+    expect(everyMethod).toEqual(
       expect.objectContaining({
         HttpMethod: '*',
         ResourcePath: '/*',
-        ThrottlingRateLimit: throttling.rateLimit,
-        ThrottlingBurstLimit: throttling.burstLimit,
+        ThrottlingRateLimit: defaultLimits.api.rateLimit,
+        ThrottlingBurstLimit: defaultLimits.api.burstLimit,
         LoggingLevel: 'ERROR',
         MetricsEnabled: true,
         DataTraceEnabled: false,
       }),
-    ]);
+    );
+    // The methods with throttles of their own (test/cdk/concurrency.test.ts) log as every other.
+    for (const settings of ownSettings) expect(settings).toMatchObject({ LoggingLevel: 'ERROR', MetricsEnabled: true, DataTraceEnabled: false });
     const format = JSON.parse(stage.Properties.AccessLogSetting.Format);
     expect(format).toMatchObject({
       requestId: '$context.requestId',

@@ -9,12 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityTypeOf, entityTypes, type EntityType } from '../../lib/entities/kinds.ts';
-import type { EntityInput } from '../../lib/entities/schema.ts';
+import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { commitFiles, createRepository, startGitServer, type GitServer, type RepositoryFiles } from '../../lib/local/git-server.ts';
 import { entityFolders } from '../../lib/pull/plan.ts';
 import { taskView } from '../../lib/pull/remote.ts';
-import type { ChangeCounts, TaskState } from '../../lib/store/types.ts';
+import { createStore } from '../../lib/store/index.ts';
+import type { ChangeCounts, Store, TaskState } from '../../lib/store/types.ts';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';
 import { json } from './credentials.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
@@ -228,3 +230,168 @@ export function expectTask(response: ApiResponse<TaskView>): TaskView {
 export function expectBareFailure(response: ApiResponse, status: number, code: string) {
   expectFailure(response, status, code, status === 401 ? null : {});
 }
+
+/** What a commit decides of a branch: the ids of each type, the totals the lists report, and each entity's checksum. */
+export interface BranchContent {
+  totals: Record<EntityType, number>;
+  lists: Record<EntityType, string[]>;
+  checksums: Record<string, string>;
+}
+
+export const contentOf = (state: BranchState): BranchContent => ({
+  totals: state.totals,
+  lists: state.lists,
+  checksums: Object.fromEntries(Object.entries(state.details).map(([key, detail]) => [key, detail.checksum])),
+});
+
+/** The content of a branch that holds exactly `inputs`: a commit's entities, pulled. */
+export function contentFor(inputs: EntityInput[]): BranchContent {
+  const parsed = inputs.map((input) => entityInputSchema.parse(input));
+  const of = (type: EntityType) => parsed.filter((input) => entityTypeOf(input.type) === type);
+  return {
+    totals: { rule: of('rule').length, workflow: of('workflow').length },
+    lists: { rule: of('rule').map((i) => i.id).sort(), workflow: of('workflow').map((i) => i.id).sort() },
+    checksums: Object.fromEntries(parsed.map((input) => [`${entityTypeOf(input.type)}/${input.id}`, entityChecksum(input)])),
+  };
+}
+
+/** One request to DynamoDB as the SDK sends it: the operation (from X-Amz-Target: PutItem, BatchWriteItem, ...) and its JSON body. */
+export interface DynamoRequest {
+  operation: string;
+  body: string;
+}
+
+export interface DyingStore {
+  store: Store;
+  /** Whether the request it dies at has come. */
+  readonly dead: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A store whose worker dies at a chosen request: it talks to the runtime's
+ * DynamoDB through a loopback proxy that passes requests on until `diesAt`
+ * holds for one, then answers that one and every later one with an error
+ * the SDK does not retry. Whatever was using the store stops there, and
+ * nothing after that point is written, as when a worker is killed.
+ */
+export async function startDyingStore(dynamo: { dynamoEndpoint: string; tableName: string }, diesAt: (request: DynamoRequest) => boolean): Promise<DyingStore> {
+  const upstream = new URL(dynamo.dynamoEndpoint);
+  let dead = false;
+  const proxy = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    dead ||= diesAt({ operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '', body: body.toString('utf8') });
+    if (dead) {
+      response.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
+      response.end(JSON.stringify({ __type: 'com.amazon.coral.validate#ValidationException', message: 'Injected: the worker stopped at this request' }));
+      return;
+    }
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    forward.on('error', () => response.destroy());
+    forward.end(body);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    store: createStore({ tableName: dynamo.tableName, endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }),
+    get dead() {
+      return dead;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+export interface VanishingRemote {
+  /** The Git host's URL: a repository's clone URL is `${url}/${name}`. */
+  url: string;
+  /** The next `count` pack downloads stop half way: the host closes the connection in the middle of the pack. */
+  cutPacks(count: number): void;
+  /** Once it has answered the next ref discovery, the host is gone (nothing listens on its port) until `back`. */
+  vanishAfterDiscovery(): void;
+  back(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A Git host (in front of `upstream`, e.g. Repositories' url) that goes away in the middle of a fetch when told to. */
+export async function startVanishingRemote(upstream: string): Promise<VanishingRemote> {
+  const target = new URL(upstream);
+  let cuts = 0;
+  let vanishing = false;
+  let gone = false;
+  const server = http.createServer((request, response) => {
+    if (gone) return void request.socket.destroy();
+    const cut = request.method === 'POST' && cuts > 0;
+    if (cut) cuts--;
+    const leaves = vanishing && request.method === 'GET' && (request.url ?? '').includes('/info/refs');
+    const forward = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers }, async (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      if (!cut) {
+        if (leaves) response.on('finish', vanish);
+        answer.pipe(response);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer) chunks.push(chunk as Buffer);
+      const pack = Buffer.concat(chunks);
+      response.write(pack.subarray(0, pack.length >> 1), () => response.socket?.destroy());
+    });
+    forward.on('error', () => response.destroy());
+    request.pipe(forward);
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const vanish = () => {
+    vanishing = false;
+    gone = true;
+    server.close();
+    server.closeAllConnections();
+  };
+  await listen(0);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cutPacks: (count) => void (cuts = count),
+    vanishAfterDiscovery: () => void (vanishing = true),
+    async back() {
+      gone = false;
+      await listen(port);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A queue that drops messages: a task started with it stays pending until a test delivers its message. */
+export const silentQueue = { send: async () => undefined };
+
+/** Delivers the task's message again through the runtime's queue, and waits until the queue is idle. */
+export async function redeliver(runtime: { queue: { send(body: string): unknown; idle(): Promise<void> } }, taskId: string) {
+  runtime.queue.send(JSON.stringify({ taskId }));
+  await runtime.queue.idle();
+}
+
+/** A queue that refuses every message, as SQS does when it is unavailable; `taskIds` are those of the messages it refused. */
+export function refusingQueue() {
+  const taskIds: string[] = [];
+  return {
+    taskIds,
+    send: async (message: { taskId: string }) => {
+      taskIds.push(message.taskId);
+      throw new Error('Injected: the queue is unavailable');
+    },
+  };
+}
+
+/** Waits until a task's lease has run out: a run that died holding it can then be taken over. */
+export const leaseOver = (task: { leaseUntil?: string }) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(task.leaseUntil!) - Date.now() + 20)));

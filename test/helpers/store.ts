@@ -1,27 +1,28 @@
-/** A store on its own embedded DynamoDB and table, for tests that work below the HTTP layer. */
+/** A store on its own embedded DynamoDB and table (or its own table on DynamoDB Local: npm run test:ddb-local), for tests that work below the HTTP layer. */
 import { afterAll, beforeAll } from 'vitest';
-import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
+import { openLocalTable, type LocalTable } from '../../lib/local/embedded-dynamo.ts';
 import { ensureTable } from '../../lib/store/dynamo/create-table.ts';
 import type { DynamoConfig } from '../../lib/store/dynamo/client.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
-import { entityKey } from '../../lib/store/keys.ts';
+import { claimDeltas, claimToken, type CountClaim } from '../../lib/store/dynamo/store.ts';
+import { counterKey, entityKey, entityPartition } from '../../lib/store/keys.ts';
 import { createStore, type Store } from '../../lib/store/index.ts';
 
 export interface StoreFixture {
   store: Store;
-  dynamo: EmbeddedDynamo;
+  dynamo: LocalTable;
   config: DynamoConfig;
 }
 
-/** Starts the DynamoDB and makes the table before the file's tests, and stops it after them. */
+/** Starts the DynamoDB and makes the table before the file's tests, and stops it (or deletes the table from the shared one) after them. */
 export function useEmbeddedStore(tableName: string): StoreFixture {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const fixture = {} as StoreFixture;
   beforeAll(async () => {
-    fixture.dynamo = await startEmbeddedDynamo();
-    fixture.config = { tableName, endpoint: fixture.dynamo.endpoint };
+    fixture.dynamo = await openLocalTable(tableName);
+    fixture.config = { tableName: fixture.dynamo.tableName, endpoint: fixture.dynamo.endpoint };
     await ensureTable(fixture.config);
     fixture.store = createStore(fixture.config);
   });
@@ -46,14 +47,24 @@ export async function ruleTotals(store: Store, branch: string) {
   };
 }
 
-/** Leaves a counter claim on a rule of workspace "w" (and `set` its other attributes), as a writer that stopped after claiming would. */
-export async function leaveCountClaim(fixture: StoreFixture, branch: string, id: string, claim: Record<string, unknown>, set: Record<string, unknown> = {}) {
+/** Leaves a counter claim on a rule of workspace "w" (and `set` its other attributes), its tokens due on its counters, as a writer that stopped after claiming would. */
+export async function leaveCountClaim(fixture: StoreFixture, branch: string, id: string, claim: CountClaim, set: Record<string, unknown> = {}) {
   const client = createDocumentClient(fixture.config);
+  const ref = { workspaceId: 'w', branch, entityType: 'rule' as const, id };
+  for (const [kind] of claimDeltas(claim))
+    await client.send(
+      new UpdateCommand({
+        TableName: fixture.config.tableName,
+        Key: counterKey(entityPartition('w', branch, 'rule'), kind),
+        UpdateExpression: 'ADD due :token',
+        ExpressionAttributeValues: { ':token': new Set([claimToken(ref, claim)]) },
+      }),
+    );
   const fields = Object.entries({ ...set, countClaim: claim });
   await client.send(
     new UpdateCommand({
       TableName: fixture.config.tableName,
-      Key: entityKey({ workspaceId: 'w', branch, entityType: 'rule', id }),
+      Key: entityKey(ref),
       UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
       ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),

@@ -25,6 +25,8 @@ import { closedPort, startProvider, type Provider } from '../outbound/servers.ts
 
 vi.hoisted(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+  // As an operator might set it: the request events, which carry the values, must stay out of the logs all the same.
+  process.env.POWERTOOLS_LOGGER_LOG_EVENT = 'true';
 });
 
 /** Everything written, captured from before the runtime starts. */

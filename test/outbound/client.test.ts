@@ -480,6 +480,27 @@ describe('failures', () => {
     }
   });
 
+  it('fails a provider that trickles its answer below the speed floor, and takes a fast one whole', async () => {
+    const trickling = await startProvider((request, response) => {
+      response.writeHead(200);
+      if (request.url === '/fast') return response.end('y'.repeat(64 * 1024));
+      // A byte every 50 ms: never silent for the idle bound, far below 1,000 bytes a second.
+      const timer = setInterval(() => response.write('x'), 50);
+      response.on('close', () => clearInterval(timer));
+    });
+    try {
+      const { send } = clientWithLog({ idleTimeoutMs: 300, minBytesPerSecond: 1000, totalTimeoutMs: 10_000 });
+      const started = Date.now();
+      const error = await failureOf(send({ url: `${trickling.origin}/trickle` }));
+      expect(error.failure).toBe('timeout');
+      expect(error.message).toMatch(/slower than 1000 bytes per second for 300 ms/);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await send({ url: `${trickling.origin}/fast` })).body.length).toBe(64 * 1024);
+    } finally {
+      await trickling.close();
+    }
+  });
+
   it('counts redirects against the total time', async () => {
     // Each hop is quick; the last never answers, and the deadline set at the start still holds.
     const target = `${provider.origin}/redirect?to=${encodeURIComponent('/silent')}`;

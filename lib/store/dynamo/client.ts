@@ -20,8 +20,23 @@ export const clientConfig = (config: DynamoConfig): DynamoDBClientConfig =>
       { endpoint: config.endpoint, region: config.region ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
     : { region: config.region };
 
+export type ClientPlugin = Parameters<DynamoDBClient['middlewareStack']['use']>[0];
+
+/**
+ * Added to every client made from then on. None in the service: the fault
+ * tests add a middleware that throttles, fails or loses answers inside the
+ * SDK's retries, so that the store's own code meets them as it would on AWS.
+ */
+const plugins = new Set<ClientPlugin>();
+
+/** Adds `plugin` to the clients made from now on; the returned function stops adding it. */
+export function addClientPlugin(plugin: ClientPlugin): () => void {
+  plugins.add(plugin);
+  return () => void plugins.delete(plugin);
+}
+
 export function createDocumentClient(config: DynamoConfig): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig(config)), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  const client = new DynamoDBClient(clientConfig(config));
+  for (const plugin of plugins) client.middlewareStack.use(plugin);
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }

@@ -210,12 +210,15 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
   /**
    * Brings the branch's counters (one for the type, one per kind) in line with
    * one entity's kind, without transactions (the embedded DynamoDB has none).
-   * The entity item serialises the change: a writer first claims the move from
+   * The entity item serialises the change: a writer first puts a new claim's
+   * token on the counters it moves (`due`), then claims the move from
    * `countedAs` to the entity's current kind on the entity, then applies the
-   * counter deltas, each conditional on the claim's token not being applied to
-   * that counter yet, then completes the claim. A claim left by a writer that
-   * stopped, or held by a concurrent one, is taken over with the same token,
-   * so no delta applies twice and no move is lost; the loop ends once the
+   * counter deltas, each conditional on the token still being due on that
+   * counter and taking it off, then completes the claim. A claim left by a
+   * writer that stopped, or held by a concurrent one, is taken over with the
+   * same token, so no delta applies twice and no move is lost: a token is due
+   * on a counter once, before anyone can know it, so a takeover that acts on a
+   * claim after it completed finds nothing due. The loop ends once the
    * entity is counted as what it is and no claim is open (an open delete
    * claim ends with the entity deleted).
    */
@@ -257,41 +260,56 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
     const open = state.countClaim as CountClaim | undefined;
     if (open) return open;
     const claim: CountClaim = { id: randomUUID(), ...intent, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
+    await this.markDue(ref, claim, 'ADD');
     const claimed = await unlessConditionFails(
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: entityKey(ref),
           UpdateExpression: 'SET countClaim = :claim',
-          ConditionExpression: `attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
+          // attribute_exists(PK): an entity deleted since it was read is not made again as a bare claim.
+          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
           ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
         }),
       ),
     );
-    return claimed && claim;
+    if (claimed) return claim;
+    // A try whose answer was lost may have made the claim; else no other writer knew it, and its tokens can come off.
+    const now = await this.get(entityKey(ref), ['countClaim'], true);
+    if ((now?.countClaim as CountClaim | undefined)?.id === claim.id) return claim;
+    await this.markDue(ref, claim, 'DELETE');
+    return undefined;
+  }
+
+  /** Puts a claim's token on the counters it moves (ADD), or takes it off them when the claim was not made (DELETE). */
+  private async markDue(ref: EntityRef, claim: CountClaim, action: 'ADD' | 'DELETE') {
+    const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
+    for (const [counterKind] of claimDeltas(claim))
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: counterKey(partition, counterKind),
+          UpdateExpression: `${action} due :token`,
+          ExpressionAttributeValues: { ':token': new Set([claimToken(ref, claim)]) },
+        }),
+      );
   }
 
   private async completeClaim(ref: EntityRef, claim: CountClaim) {
     const partition = entityPartition(ref.workspaceId, ref.branch, ref.entityType);
-    const deltas: [string | undefined, number][] = claim.delete
-      ? claim.from === undefined
-        ? []
-        : [[undefined, -1], [claim.from, -1]]
-      : claim.from === undefined
-        ? [[undefined, 1], [claim.to, 1]]
-        : [[claim.from, -1], [claim.to, 1]];
-    const token = new Set([`${ref.id}:${claim.id}`]);
-    for (const [counterKind, delta] of deltas) {
+    const token = claimToken(ref, claim);
+    for (const [counterKind, delta] of claimDeltas(claim)) {
       const set = setAll(counterIndexKeys(partition, counterKind));
+      // A token no longer due was applied already, by this claim's first writer or another takeover.
       await unlessConditionFails(
         this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: counterKey(partition, counterKind),
-            UpdateExpression: `${set.expression} ADD #total :delta, pending :token`,
-            ConditionExpression: 'attribute_not_exists(pending) OR NOT contains(pending, :tokenValue)',
+            UpdateExpression: `${set.expression} ADD #total :delta DELETE due :token`,
+            ConditionExpression: 'contains(due, :tokenValue)',
             ExpressionAttributeNames: { ...set.names, '#total': totalAttribute },
-            ExpressionAttributeValues: { ...set.values, ':delta': delta, ':token': token, ':tokenValue': [...token][0] },
+            ExpressionAttributeValues: { ...set.values, ':delta': delta, ':token': new Set([token]), ':tokenValue': token },
           }),
         ),
       );
@@ -308,16 +326,6 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
             }),
       ),
     );
-    // Only after the claim is complete: a token cleared earlier could let a takeover apply its delta again.
-    for (const [counterKind] of deltas)
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: counterKey(partition, counterKind),
-          UpdateExpression: 'DELETE pending :token',
-          ExpressionAttributeValues: { ':token': token },
-        }),
-      );
   }
 
   async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[], deletions: string[] = []) {
@@ -475,7 +483,7 @@ function counterIndexKeys(partition: string, kind: string | undefined): Item {
 const batchWriteLimit = 25;
 
 /** A move of an entity between counters, claimed on the entity while it is applied. */
-interface CountClaim {
+export interface CountClaim {
   id: string;
   /** The kind it was counted as; absent when it was not counted yet. */
   from?: string;
@@ -483,6 +491,15 @@ interface CountClaim {
   /** The move is off every counter, and the entity is deleted when it completes. */
   delete?: boolean;
 }
+
+/** The counters a claim moves (undefined: the type's) and by how much. */
+export function claimDeltas(claim: CountClaim): [string | undefined, number][] {
+  if (claim.delete) return claim.from === undefined ? [] : [[undefined, -1], [claim.from, -1]];
+  return claim.from === undefined ? [[undefined, 1], [claim.to, 1]] : [[claim.from, -1], [claim.to, 1]];
+}
+
+/** Marks a claim's delta as due on a counter; unique to the claim. */
+export const claimToken = (ref: EntityRef, claim: CountClaim) => `${ref.id}:${claim.id}`;
 
 /** What a writer reads of an entity to settle its counters. */
 const countFields = ['type', 'countedAs', 'countClaim'];

@@ -6,7 +6,7 @@ import { isConditionFailure, setAll, unlessConditionFails } from './expressions.
 import { pick, TableClient, type Item } from './table-client.ts';
 
 const taskFields = [
-  'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt', 'workflowRun',
+  'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt', 'applyingCommit', 'workflowRun',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
@@ -51,7 +51,8 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
     if (!current) return undefined;
     const next = { ...current, ...change };
     const set = setAll({ ...change, ...openIndexKeys(next) });
-    const finished = !isOpenTask(next);
+    // Ended by this change; a change to a task that has ended already fails its condition, and must not remove what it sets.
+    const finished = change.taskState !== undefined && !isOpenTask(next);
     const conditions = [`#state IN (${from.map((_, i) => `:from${i}`).join(', ')})`];
     const values: Item = { ...set.values, ...Object.fromEntries(from.map((state, i) => [`:from${i}`, state])) };
     if (options.runId) {

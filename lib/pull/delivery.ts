@@ -1,0 +1,25 @@
+/**
+ * How the task queue hands tasks (pulls, asynchronous workflow runs) to the
+ * worker: one source for the stack's event source and the local runtime's
+ * queue, so that what is measured locally is what is deployed.
+ *
+ * A task holds a worker while its Git host or provider answers, up to the
+ * outbound bounds (a silent Git host: 3 s to connect, 5 s of silence). Ten
+ * workers at once keep a few hostile remotes from occupying every worker
+ * while still bounding what the queue can take of the account's Lambda
+ * concurrency; the queue is fair across workspaces (each message's group is
+ * its workspace), so a workspace with a backlog waits behind the quiet ones.
+ */
+export const taskDelivery = {
+  /** One task per invocation: a slow task never holds another back. */
+  batchSize: 1,
+  /** Workers at once (the event source's maximum concurrency). */
+  maxConcurrency: 10,
+  /** Receives of a message before it moves to the dead-letter queue; the worker fails the task on the last. */
+  maxReceiveCount: 3,
+  /**
+   * The first retry of a transient failure waits this long, the next twice as
+   * long: a remote that keeps failing ends its task within about 15 s of waits.
+   */
+  retryBaseSeconds: 5,
+} as const;
