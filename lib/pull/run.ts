@@ -20,6 +20,7 @@ import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import { isOpenTask, openTaskStates, type Store, type StoredEntity, type Task } from '../store/types.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
+import { workflowRunStopped } from '../workflows/stopped.ts';
 
 export interface Snapshot {
   commit: string;
@@ -155,8 +156,7 @@ export async function runPullTask(deps: RunDeps, taskId: string, delivery: Deliv
 
 /** Why the sweeper ended a task: a workflow run (lib/workflows/tasks.ts), a pull that stopped while writing the branch, or one that wrote nothing. */
 function stoppedReason(task: Task) {
-  if (task.workflowRun)
-    return 'The workflow run stopped before it finished (its worker stopped or ran out of time, or never received it); it is not started again, as its steps may have had effects. Run it again if that is safe.';
+  if (task.workflowRun) return workflowRunStopped;
   if (task.applyingCommit) return `The pull stopped while it was updating the branch. ${partlyUpdated(task.applyingCommit)}`;
   return 'The pull stopped before it finished (the worker ran out of time or was never reached). Pull again.';
 }

@@ -17,6 +17,7 @@ import { newExecutionId, withoutOutputs } from '../rules/executions.ts';
 import { type EntityRef, type EntityStore, type Task, type TaskStore } from '../store/types.ts';
 import { publishedWorkflow } from './load.ts';
 import { publishedWithRules, runAndRecord, type RunAnswer, type RunDeps } from './run.ts';
+import { workflowRunStopped } from './stopped.ts';
 
 /** The largest run answer a task keeps whole; past it the steps' outputs are left out, then the output too (a task is one DynamoDB item). */
 export const maxTaskResultBytes = 64 * 1024;
@@ -76,7 +77,7 @@ export async function runWorkflowTask(deps: RunDeps & { store: TaskStore }, task
     await deps.store.transitionTask(
       task.taskId,
       ['in-progress'],
-      { taskState: 'failed', finishedAt: now.toISOString(), error: 'The worker running this workflow stopped before it finished; the run was not started again, as its steps may have had effects. Run it again if that is safe.' },
+      { taskState: 'failed', finishedAt: now.toISOString(), error: workflowRunStopped },
       { leaseExpiredBefore: now.toISOString() },
     );
     return 'done';
