@@ -8,6 +8,7 @@
 import { compileDecisionTable, compileOutput, type CompiledDecisionTable, type DecisionTableTrace } from './decision-table/plan.ts';
 import type { DeclaredInput } from './definitions.ts';
 import { EngineError, type FieldProblem } from './errors.ts';
+import { Budget } from './feel/budget.ts';
 import { Clock, compileExpression, rootEnv, type Env, type Evaluator } from './feel/compile.ts';
 import { isContext, setEntry, toPlain, type FeelContext, type FeelValue } from './feel/values.ts';
 import type { PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
@@ -19,9 +20,10 @@ export interface RunOptions {
   trace?: boolean;
 }
 
-/** What a compiled rule runs with: the evaluation's one clock, shared by every rule a rule set runs. */
+/** What a compiled rule runs with: the evaluation's one clock and one budget of steps, shared by every rule a rule set runs. */
 export interface RunContext {
   clock: Clock;
+  budget: Budget;
   trace?: boolean;
 }
 
@@ -55,9 +57,9 @@ function compileSimpleRule(rule: PreparedSimpleRule): CompiledRule {
   const otherwise = rule.otherwise && compileOutputs(rule.otherwise);
   return {
     parameters: rule.parameters,
-    run(params, { clock, trace }) {
+    run(params, { clock, budget, trace }) {
       const notes = trace ? [] : null;
-      const env = rootEnv(params, { clock, notes });
+      const env = rootEnv(params, { clock, budget, notes });
       const result = when(env);
       // Why the condition came out null, before the outputs add notes of their own.
       const reason = notes?.join('; ');
@@ -99,8 +101,11 @@ function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | unde
       const outputs: FeelContext = {};
       const traced: Extract<RuleTrace, { kind: 'ruleSet' }>['entries'] = [];
       const notes: string[] | null = options.trace ? [] : null;
-      // A later entry sees the params and every output so far.
-      const scope = (): FeelContext => ({ ...params, ...outputs });
+      // A later entry sees the params and every output so far: a copy per entry, paid for (references can run a rule set many times over).
+      const scope = (): FeelContext => {
+        options.budget.spend(1 + Object.keys(params).length + Object.keys(outputs).length);
+        return { ...params, ...outputs };
+      };
       for (const entry of entries) {
         if ('ruleId' in entry) {
           const { output, trace } = entry.rule.run(scope(), options);
@@ -112,7 +117,7 @@ function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | unde
           continue;
         }
         notes?.splice(0);
-        const env = rootEnv(scope(), { clock: options.clock, notes });
+        const env = rootEnv(scope(), { clock: options.clock, budget: options.budget, notes });
         const matched = entry.when(env) === true;
         const reason = notes?.join('; ');
         if (matched) for (const [path, evaluate] of entry.then) setPath(outputs, path, evaluate(env));
@@ -127,9 +132,9 @@ function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | unde
 function fromDecisionTable(table: CompiledDecisionTable, parameters: DeclaredInput[] | undefined): CompiledRule {
   return {
     parameters,
-    run(params, { clock, trace }) {
-      if (!trace) return { output: table.evaluate(params, { clock }) };
-      const traced = table.trace(params, { clock });
+    run(params, { clock, budget, trace }) {
+      if (!trace) return { output: table.evaluate(params, { clock, budget }) };
+      const traced = table.trace(params, { clock, budget });
       return { output: traced.output, trace: { kind: 'decisionTable', ...traced.trace } };
     },
   };
@@ -173,12 +178,12 @@ export function convertParams(params: unknown, parameters: DeclaredInput[] | und
 /**
  * Runs a compiled rule on JSON params and gives its answer as JSON.
  *
- * @throws EngineError `invalid_params` naming each param of the wrong type; `evaluation_failed` when the hit policy cannot answer
+ * @throws EngineError `invalid_params` naming each param of the wrong type; `evaluation_failed` when the hit policy cannot answer, or the evaluation spends its budget of steps (./feel/budget.ts)
  * @example
  * const rule = compileRule(prepareRule({ kind: 'simpleRule', definition: { when: 'total >= 50', then: { fee: 0 } } }).prepared);
  * evaluateRule(rule, { total: 80 }); // { output: { fee: 0 } }
  */
 export function evaluateRule(rule: CompiledRule, params: unknown, options: RunOptions = {}): { output: unknown; trace?: RuleTrace } {
-  const { output, trace } = rule.run(convertParams(params, rule.parameters), { clock: new Clock(options.clock), trace: options.trace });
+  const { output, trace } = rule.run(convertParams(params, rule.parameters), { clock: new Clock(options.clock), budget: new Budget(), trace: options.trace });
   return trace ? { output: toPlain(output), trace } : { output: toPlain(output) };
 }

@@ -9,7 +9,8 @@ import type { DecisionTableDefinition, DeclaredInput, OutputEntry, RuleDefinitio
 import { isReference } from './definitions.ts';
 import type { Expr, UnaryTests } from './feel/ast.ts';
 import { freeNames } from './feel/names.ts';
-import { FeelSyntaxError, parseExpression, parseUnaryTests } from './feel/parse.ts';
+import { FeelSyntaxError, parseBudget, parseExpression, parseUnaryTests } from './feel/parse.ts';
+import { compilePattern, PatternProblem } from './feel/regex.ts';
 import type { PreparedDecisionTable, PreparedOutput, PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
 
 export interface Problem {
@@ -25,6 +26,8 @@ export interface Prepared {
 
 class Collector {
   readonly problems: Problem[] = [];
+  /** Shared by every text of the definition (see parseBudget). */
+  private readonly parsing = parseBudget();
   constructor(readonly names: readonly string[], readonly declared: ReadonlySet<string> | undefined) {}
 
   add(path: string, message: string) {
@@ -34,8 +37,9 @@ class Collector {
   /** Parses FEEL text, or records why not and gives a stand-in. */
   expression(path: string, text: string, bound: readonly string[] = []): Expr {
     try {
-      const expr = parseExpression(text, [...this.names, ...bound]);
+      const expr = parseExpression(text, [...this.names, ...bound], this.parsing);
       this.checkNames(path, expr, bound);
+      for (const problem of patternProblems(expr)) this.add(path, problem);
       return expr;
     } catch (error) {
       this.syntax(path, error);
@@ -45,8 +49,9 @@ class Collector {
 
   unaryTests(path: string, text: string): UnaryTests {
     try {
-      const tests = parseUnaryTests(text, this.names);
+      const tests = parseUnaryTests(text, this.names, this.parsing);
       if (tests.k === 'tests') for (const test of tests.tests) this.checkNames(path, test.k === 'cmp' ? test.r : test.e, ['?']);
+      for (const problem of patternProblems(tests)) this.add(path, problem);
       return tests;
     } catch (error) {
       this.syntax(path, error);
@@ -65,6 +70,28 @@ class Collector {
     for (const name of freeNames(expr, new Set(bound)))
       if (!this.declared.has(name)) this.add(path, `"${name}" is not a declared input (declared: ${[...this.declared].join(', ') || 'none'})`);
   }
+}
+
+/**
+ * Why the patterns written as literals in `node` (`matches(code, "^[A-Z]{2}$")`) cannot run: found when the rule is
+ * saved, rather than as a null on every call. A pattern or flags computed at run time are checked when they run.
+ */
+function patternProblems(node: unknown, found: string[] = []): string[] {
+  if (node === null || typeof node !== 'object') return found;
+  const e = node as Expr;
+  if ((e.k === 'call' || e.k === 'callNamed') && (e.fn === 'matches' || e.fn === 'replace')) {
+    const flagsAt = e.fn === 'matches' ? 2 : 3;
+    const [pattern, flags] = e.k === 'call' ? [e.args[1], e.args[flagsAt]] : [e.args.find(([name]) => name === 'pattern')?.[1], e.args.find(([name]) => name === 'flags')?.[1]];
+    if (pattern?.k === 'str' && (flags === undefined || flags.k === 'str'))
+      try {
+        compilePattern(pattern.v, flags?.v ?? '');
+      } catch (error) {
+        if (!(error instanceof PatternProblem)) throw error;
+        found.push(`${e.fn}: ${error.message}`);
+      }
+  }
+  for (const value of Object.values(node)) patternProblems(value, found);
+  return found;
 }
 
 /** The type a literal expression certainly has, for mismatch checks; undefined when it is not a literal. */

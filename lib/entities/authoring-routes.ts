@@ -10,7 +10,7 @@ import { createEntitySchema, publishEntitySchema, updateEntitySchema } from './a
 const onEntity = { path: '/dev/v1/{entityType}/{entityId}', branch: 'optional', query: emptyQuery, tableAccess: 'readWrite' } as const;
 
 const validated =
-  'The whole record is validated first, every problem listed by its path in data.errors: the record schema and, for a rule, FEEL syntax (with line and column), names that are not declared inputs, type mismatches and hit policies whose outputs do not fit. Warnings (rows that can never be the answer, gaps) come back with the save and with the get.';
+  'The whole record is validated first, every problem listed by its path in data.errors (the first 100; the message names 10 and counts the rest): the record schema and, for a rule, FEEL syntax (with line and column), names that are not declared inputs, type mismatches and hit policies whose outputs do not fit. Warnings (rows that can never be the answer, gaps) come back with the save and with the get.';
 
 export const authoringRoutes = {
   createEntity: {

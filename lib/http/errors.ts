@@ -40,7 +40,44 @@ function shownId(id: string): string {
   return text.length > 128 ? `${text.slice(0, 60)}… (${text.length} characters)` : text;
 }
 
-const listed = (problems: PathProblem[]) => problems.map((p) => `${p.path}: ${p.message.replace(/\.$/, '')}`).join('; ');
+/**
+ * How much of a list of problems a failure shows. A body of 500 KB can hold
+ * 20,000 faulty fields (each named in the details and again in the message),
+ * and a rule's failing test cases can each have answered megabytes: in full,
+ * such an answer outgrows what a function can send back (a Lambda function's
+ * answer is at most 6 MB, and API Gateway answers 502 past it). The first few
+ * show what is wrong; the message says how many more there are.
+ */
+export const shownProblems = {
+  /** Entries of the details (`errors`, `problems`). */
+  listed: 100,
+  /** Of those, named in the message. */
+  inMessage: 10,
+  /** Characters of a field's name or a problem's text. */
+  text: 500,
+  /** Characters of a failing test case's answer as JSON; a larger one is left out, and the failure says so. */
+  answer: 10_000,
+} as const;
+
+const clipped = (text: string) => (text.length > shownProblems.text ? `${text.slice(0, shownProblems.text)}… (${text.length} characters)` : text);
+
+/** The first `shownProblems.inMessage` items, each as `text` gives it, and how many more there are. */
+function summary<T>(items: readonly T[], text: (item: T) => string): string {
+  const named = items.slice(0, shownProblems.inMessage).map(text).join('; ');
+  const more = items.length - shownProblems.inMessage;
+  return more > 0 ? `${named}; and ${more} more` : named;
+}
+
+const shownIssues = (issues: FieldIssue[]) => issues.slice(0, shownProblems.listed).map((i) => ({ in: i.in, field: clipped(i.field), message: clipped(i.message) }));
+const shownPathProblems = (problems: PathProblem[]) => problems.slice(0, shownProblems.listed).map((p) => ({ path: clipped(p.path), message: clipped(p.message) }));
+const listed = (problems: PathProblem[]) => summary(problems, (p) => `${clipped(p.path)}: ${clipped(p.message).replace(/\.$/, '')}`);
+
+/** A failing test case as a failure shows it: an answer too large to show is left out, and the failure says so. */
+function shownFailure(failure: FailedCase): FailedCase {
+  const size = JSON.stringify(failure.actual)?.length ?? 0;
+  if (size <= shownProblems.answer) return failure;
+  return { ...failure, actual: null, error: `its answer, ${size} characters as JSON, is too large to show here: test the rule with these params to see it` };
+}
 
 export const errors = {
   apiKeyEmpty: () =>
@@ -52,8 +89,8 @@ export const errors = {
     new ApiError(
       400,
       'invalid_request',
-      `The request is not valid: ${issues.map((i) => `${i.field}: ${i.message.replace(/\.$/, '')}`).join('; ')}.`,
-      { errors: issues },
+      `The request is not valid: ${summary(issues, (i) => `${clipped(i.field)}: ${clipped(i.message).replace(/\.$/, '')}`)}.`,
+      { errors: shownIssues(issues) },
     ),
   branchRequired: () => new ApiError(400, 'branch_required', 'The Service-Branch header is required for this operation.'),
   invalidBranch: (name: string) =>
@@ -69,11 +106,13 @@ export const errors = {
   checksumMismatch: (type: string, id: string) =>
     new ApiError(409, 'checksum_mismatch', `The ${type} "${id}" has changed since the checksum you sent: get it again, and apply your change to what it holds now.`),
   publishRefused: (type: string, id: string, problems: PathProblem[]) =>
-    new ApiError(409, 'publish_refused', `The ${type} "${id}" cannot be published: ${listed(problems)}.`, { problems }),
+    new ApiError(409, 'publish_refused', `The ${type} "${id}" cannot be published: ${listed(problems)}.`, { problems: shownPathProblems(problems) }),
   testsFailed: (id: string, failures: FailedCase[]) =>
-    new ApiError(409, 'tests_failed', `The rule "${id}" is not published: ${failures.length} of its test cases failed (${failures.map((f) => `"${f.name}"`).join(', ')}).`, { failures }),
+    new ApiError(409, 'tests_failed', `The rule "${id}" is not published: ${failures.length} of its test cases failed (${summary(failures, (f) => `"${clipped(f.name)}"`)}).`, {
+      failures: failures.slice(0, shownProblems.listed).map(shownFailure),
+    }),
   ruleInvalid: (id: string, problems: PathProblem[]) =>
-    new ApiError(409, 'rule_invalid', `The rule "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems }),
+    new ApiError(409, 'rule_invalid', `The rule "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems: shownPathProblems(problems) }),
   ruleNotPrepared: (id: string, version: string) =>
     new ApiError(409, 'rule_not_prepared', `Version ${version} of the rule "${id}" was published without the compiled form executing needs (before versions kept it, or with problems in its text): publish a new version.`),
   ruleNotPublished: (id: string) =>
@@ -84,7 +123,9 @@ export const errors = {
   workflowNotPublished: (id: string) =>
     new ApiError(409, 'workflow_not_published', `The workflow "${id}" has no published version yet: publish it, or try the draft with POST .../test.`),
   workflowInvalid: (id: string, problems: PathProblem[]) =>
-    new ApiError(409, 'workflow_invalid', `The workflow "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems }),
+    new ApiError(409, 'workflow_invalid', `The workflow "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, {
+      problems: shownPathProblems(problems),
+    }),
   workflowNotPrepared: (id: string, version: string) =>
     new ApiError(409, 'workflow_not_prepared', `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`),
   stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${shownId(stepId)}".`),

@@ -1,8 +1,9 @@
 /**
  * Bounds on free-form JSON a caller sends (rule params, rule definitions),
  * checked while the request is parsed, before any read or write: a size that
- * one DynamoDB item (400 KB) can keep and a page of responses can carry, and
- * a depth that no recursive walk of the value can overflow on.
+ * one DynamoDB item (400 KB) can keep and a page of responses can carry, a
+ * depth that no recursive walk of the value can overflow on, and, for JSON
+ * stored as a DynamoDB map, numbers a map can hold.
  */
 import * as z from 'zod/mini';
 
@@ -29,6 +30,29 @@ export function jsonDepthProblem(value: unknown, maxDepth: number): string | und
  * could overflow on. Checked for every body as it is parsed, before anything else.
  */
 export const maxBodyDepth = 64;
+
+/** The magnitudes a DynamoDB number can have: a write of any other fails. */
+export const storableNumbers = { smallest: 1e-130, largest: 9.9999999999999999999999999999999999999e125 } as const;
+
+/**
+ * Where JSON to be stored as a DynamoDB map (a rule's or workflow's
+ * definition) holds a number a map cannot keep, or undefined: 1e308 fits a
+ * double, not a DynamoDB number, and made the write fail with a 500. (JSON
+ * kept as text, such as params and recorded runs, holds any number.)
+ */
+export function unstorableNumberProblem(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === 'number') {
+      const size = Math.abs(item);
+      if (size !== 0 && (size < storableNumbers.smallest || size > storableNumbers.largest))
+        return `holds the number ${item}${path ? ` (at ${path})` : ''}, which the table cannot keep: numbers range from 1e-130 to 1e125 in size`;
+    } else if (item !== null && typeof item === 'object')
+      for (const [key, child] of Object.entries(item)) pending.push([child, Array.isArray(item) ? `${path}[${key}]` : `${path}${path ? '.' : ''}${key}`]);
+  }
+  return undefined;
+}
 
 /** Why `value` is out of bounds, or undefined. The depth is measured first, without recursion. */
 export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | undefined {

@@ -11,7 +11,7 @@
  * tables to RESULTS.md); `npm run bench:engine` runs it alone and rewrites
  * only its section of RESULTS.md. Not a test: vitest does not collect it.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -23,6 +23,7 @@ import type { Expr, Test, UnaryTests } from '../../lib/engine/feel/ast.ts';
 import { prepareRule } from '../../lib/engine/prepare.ts';
 import type { PreparedDecisionTable } from '../../lib/engine/prepared.ts';
 import { seeded } from '../helpers/seeded.ts';
+import { putSection } from './results-file.ts';
 
 /** The issue's targets. */
 export const engineTargets = { overZen: 20, overJsonRules: 100, largeOverSmall: 3 } as const;
@@ -526,7 +527,6 @@ const toFigures = (contender: Contender, tally: Tally): ContenderFigures => {
 };
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const resultsFile = `${repoRoot}test/bench/RESULTS.md`;
 
 async function installed(name: string): Promise<string> {
   return (JSON.parse(await readFile(`${repoRoot}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
@@ -797,17 +797,7 @@ ${engineSummary(f)}
 /** Alone (`npm run bench:engine`): runs the section, prints it, and puts it in RESULTS.md in place of the last run's. */
 async function runAlone() {
   const figures = await measureEngines((message) => console.log(`[bench:engine] ${message}`));
-  const section = engineMarkdown(figures);
-  let existing = '';
-  try {
-    existing = await readFile(resultsFile, 'utf8');
-  } catch {
-    // No results yet: the section alone.
-  }
-  const at = existing.indexOf('\n## Rules engine speed');
-  const next = at < 0 ? -1 : existing.indexOf('\n## ', at + 1);
-  const updated = at < 0 ? `${existing.trimEnd()}${existing ? '\n\n' : ''}${section}` : `${existing.slice(0, at + 1)}${section}${next < 0 ? '' : existing.slice(next)}`;
-  await writeFile(resultsFile, updated);
+  await putSection('## Rules engine speed', engineMarkdown(figures));
   console.log(`\n${engineSummary(figures)}\n`);
   console.log(`[bench:engine] done in ${(figures.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
 }

@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { TaskState } from '../../lib/store/types.ts';
 import { callBody, callHeaders, checkAnswer, createMix, isTaskOperation, operations, operationSpecs, type Call, type Tally, type TaskOperation } from './load-mix.ts';
+import { putSection } from './results-file.ts';
 import { quantile } from './stats.ts';
 
 function positiveInteger(name: string, fallback: number): number {
@@ -329,6 +330,8 @@ const statusList = (statuses: Record<string, number>) =>
     .map(([status, n]) => `${status} × ${count(n)}`)
     .join(', ');
 
+const loadHeading = '## Load (issue "Reliability and security")';
+
 export function loadMarkdown(f: LoadFigures): string {
   const { settings: s } = f;
   const row = (o: OperationFigures) =>
@@ -336,7 +339,7 @@ export function loadMarkdown(f: LoadFigures): string {
   const taskRow = (t: TaskFigures) =>
     `| ${t.kind === 'pull' ? 'pulls' : 'asynchronous runs'} | ${count(t.accepted)} | ${count(t.completed)} | ${count(t.failed)} | ${count(t.open)} | ${ms(t.p50ToEndMs)} | ${ms(t.maxToEndMs)} | ${Object.entries(t.reasons).map(([reason, n]) => `${n} × ${reason}`).join('; ') || '–'} |`;
   return [
-    '## Load (issue "Reliability and security")',
+    loadHeading,
     '',
     `The whole local runtime (\`startLocalRuntime\`: the API over HTTP on 127.0.0.1, the embedded DynamoDB, the demo data, Git server and provider, the SQS queue and its worker) in one process with autocannon ${s.connections} connections (keep-alive, one request at a time each, ${s.timeoutSeconds} s timeout), for ${s.seconds} s or ${count(s.maxRequests)} requests, whichever comes first (this run: ${f.endedBy}, ${f.durationS} s from ${f.startedAt}, the machine's load average ${f.machineLoad.average.toFixed(1)} on ${f.machineLoad.cpus} CPUs as it started). Each connection cycles through the mix below, starting at another point of it; one request of each operation is made and checked before the load, so that the functions are loaded. The load generator shares the process, and so the CPU, with the service: the latencies include its time, and the requests per second are what one process serves while it also makes them. Latencies are autocannon's (request written to answer read), nearest rank over every answer of the operation. A pull answers the branch's open task while one is open (README, "Remote pull"), so many pulls share a task; the task read is the one most recently accepted. After the load, every task a pull or an asynchronous run accepted is followed at \`GET /dev/v1/tasks/{taskId}\` until it ends, for at most ${s.settleSeconds} s; the time to end is from the task's creation to its end (its wait in the queue behind the others, and its run).`,
     '',
@@ -363,7 +366,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await measureLoad();
   const file = process.env[figuresFileVariable];
   if (file) await writeFile(file, JSON.stringify(figures));
-  else console.log(`\n${loadMarkdown(figures)}\n`);
+  else {
+    console.log(`\n${loadMarkdown(figures)}\n`);
+    await putSection(loadHeading, loadMarkdown(figures));
+  }
   for (const problem of figures.problems) console.error(`load: ${problem}`);
   // The runtime may hold a stuck task's timers: the run ends here whatever is left.
   process.exit(figures.problems.length ? 1 : 0);

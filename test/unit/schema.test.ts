@@ -140,3 +140,11 @@ describe('importEntities validation', () => {
     expect(written).toEqual([`rule/${demoRules[0]!.id}`, `workflow/${demoRules[0]!.id}`]);
   });
 });
+
+describe('numbers the table cannot keep', () => {
+  it('refuses a definition holding one, wherever the record comes from (a save, an import, a pulled file), naming where', () => {
+    const record = { id: 'huge', name: 'Huge', type: 'simpleRule', definition: { when: 'true', then: { ok: 1e308 } } };
+    expect(problemsOf(record)).toEqual([{ path: 'definition', message: expect.stringMatching(/1e\+308 \(at then\.ok\).*1e-130 to 1e125/) }]);
+    expect(entityInputSchema.safeParse({ ...record, definition: { when: 'true', then: { ok: 1e125 } } }).success).toBe(true);
+  });
+});

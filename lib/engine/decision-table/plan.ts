@@ -7,6 +7,7 @@
  * tested against.
  */
 import { EngineError, type FieldProblem } from '../errors.ts';
+import type { Budget } from '../feel/budget.ts';
 import { compileExpression, compileUnaryTests, rootEnv, type Clock, type Env, type Evaluator, type UnaryTest } from '../feel/compile.ts';
 import { compare, equal, setEntry, toPlain, type FeelContext, type FeelValue } from '../feel/values.ts';
 import type { Expr } from '../feel/ast.ts';
@@ -16,6 +17,8 @@ import { indexColumn, type ColumnIndex } from './column-index.ts';
 
 export interface EvaluateOptions {
   clock?: Clock | Date;
+  /** The steps the evaluation may spend, shared with the rule set that runs the table; a budget of its own when absent. */
+  budget?: Budget;
 }
 
 export interface RowTrace {
@@ -68,8 +71,9 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
 
   const rowName = (row: number) => `row ${row + 1}${table.rows[row]!.id ? ` (${table.rows[row]!.id})` : ''}`;
 
-  /** The input values, converted to the columns' declared types. */
+  /** The input values, converted to the columns' declared types; an evaluation spends a step per column at least. */
   function inputValues(env: Env): FeelValue[] {
+    env.budget.spend(1 + inputs.length);
     const problems: FieldProblem[] = [];
     const values = inputs.map((input) => {
       const value = input.evaluate(env);
@@ -108,7 +112,7 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
         return outputOf(matches[0]!, env);
       case 'any': {
         const outputs = matches.map((row) => outputOf(row, env));
-        const differing = outputs.findIndex((o) => equal(o, outputs[0]!) !== true);
+        const differing = outputs.findIndex((o) => equal(o, outputs[0]!, env.budget) !== true);
         if (differing > 0)
           throw new EngineError('evaluation_failed', `${rowName(matches[0]!)} and ${rowName(matches[differing]!)} match with different outputs, but the hit policy "any" needs matching rows to agree.`);
         return outputs[0]!;
@@ -163,6 +167,7 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
   function matchingRows(values: FeelValue[], env: Env, firstOnly: boolean): number[] {
     const matches: number[] = [];
     if (indexed.length === 0) {
+      env.budget.spend(rows.length);
       for (let row = 0; row < rows.length; row++)
         if (rowMatches(rows[row]!.cells, values, env, -1)) {
           matches.push(row);
@@ -177,6 +182,7 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
       const list = index.lookup(values[c]!);
       if (list.length < candidates.length) [column, candidates] = [c, list];
     }
+    env.budget.spend(candidates.length);
     for (let i = 0; i < candidates.length; i++) {
       const row = candidates[i]!;
       if (rowMatches(rows[row]!.cells, values, env, column)) {
@@ -188,12 +194,13 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
   }
 
   const run = (params: FeelContext, options: EvaluateOptions, useIndex: boolean): FeelValue => {
-    const env = rootEnv(params, { clock: options.clock });
+    const env = rootEnv(params, { clock: options.clock, budget: options.budget });
     const values = inputValues(env);
     const firstOnly = table.hitPolicy === 'first';
     let matches: number[];
     if (useIndex) matches = matchingRows(values, env, firstOnly);
     else {
+      env.budget.spend(rows.length);
       matches = [];
       for (let row = 0; row < rows.length; row++) if (rowMatches(rows[row]!.cells, values, env, -1)) matches.push(row);
       if (firstOnly) matches = matches.slice(0, 1);
@@ -206,8 +213,9 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
     scan: (params, options = {}) => run(params, options, false),
     trace(params, options = {}) {
       const notes: string[] = [];
-      const env = rootEnv(params, { clock: options.clock, notes });
+      const env = rootEnv(params, { clock: options.clock, budget: options.budget, notes });
       const values = inputValues(env);
+      env.budget.spend(rows.length);
       const traced: RowTrace[] = [];
       const matches: number[] = [];
       rows.forEach((row, r) => {

@@ -3,8 +3,12 @@
  * strings, numbers, lists, dates and times, contexts. Each declares its
  * parameter names, so named invocation (`substring(string: s, start position: 2)`)
  * works; a wrong type or count gives null and a note, never an exception.
+ * Every call spends steps of the evaluation's budget for what it reads and
+ * makes (./budget.ts); patterns run in linear time (./regex.ts).
  */
+import type { Budget } from './budget.ts';
 import { note, type Env } from './compile.ts';
+import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, type Pattern } from './regex.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, typeName, type FeelContext, type FeelValue } from './values.ts';
 
@@ -16,8 +20,8 @@ interface Builtin {
   impl: Impl;
 }
 
-/** Bounds on what a function may be given, so that no call can run unbounded. */
-export const builtinLimits = { maxPatternLength: 1000, maxMatchInput: 100_000 } as const;
+/** Bounds on what a function may be given, beside the budget of steps: the text a pattern reads. */
+export const builtinLimits = { maxMatchInput: 100_000 } as const;
 
 const isNumber = (v: FeelValue): v is number => typeof v === 'number';
 const isString = (v: FeelValue): v is string => typeof v === 'string';
@@ -110,38 +114,70 @@ function roundTo(n: number, scale: number, mode: 'up' | 'down' | 'halfUp' | 'hal
   return Number((rounded / factor).toPrecision(15));
 }
 
-function feelString(v: FeelValue): string | null {
+/** A value as text; each value written spends a step, since a value built of shared parts can be far larger than its making. */
+function feelString(v: FeelValue, budget: Budget): string | null {
+  budget.spend(1);
   if (v === null) return null;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map((i) => (typeof i === 'string' ? JSON.stringify(i) : feelString(i))).join(', ')}]`;
-  if (isContext(v)) return `{${Object.entries(v).map(([k, i]) => `${k}: ${typeof i === 'string' ? JSON.stringify(i) : feelString(i)}`).join(', ')}}`;
+  const inner = (i: FeelValue) => (typeof i === 'string' ? JSON.stringify(i) : feelString(i, budget));
+  if (Array.isArray(v)) return `[${v.map(inner).join(', ')}]`;
+  if (isContext(v)) return `{${Object.entries(v).map(([k, i]) => `${k}: ${inner(i)}`).join(', ')}}`;
   return String(v);
 }
 
-function regex(pattern: string, flags: string | null, env: Env): RegExp | null {
-  if (pattern.length > builtinLimits.maxPatternLength) return note(env, `a pattern may be at most ${builtinLimits.maxPatternLength} characters`);
-  if (flags !== null && !/^[imsx]*$/.test(flags)) return note(env, `unknown pattern flags "${flags}"`);
-  try {
-    let source = pattern;
-    if (flags?.includes('x')) source = source.replace(/\s+/g, '');
-    return new RegExp(source, `u${(flags ?? '').replace(/x/g, '')}`);
-  } catch {
-    return note(env, `"${pattern}" is not a valid pattern`);
+/**
+ * Compiled patterns by flags and text (or why one cannot run): a rule runs the same few on every call. Emptied when
+ * it holds 256, or automata of 100,000 states in all, so that a warm function's memory stays bounded.
+ */
+const patterns = { byKey: new Map<string, Pattern | string>(), states: 0 };
+
+/** The pattern compiled, or null with a note saying why it cannot run. */
+function patternOf(text: string, flags: string | null, env: Env): Pattern | null {
+  const key = `${flags ?? ''}\u0000${text}`;
+  let compiled = patterns.byKey.get(key);
+  if (compiled === undefined) {
+    // Compiling makes a RegExp per character of the pattern: tens of microseconds, the time of a few hundred steps.
+    env.budget.spend(200 + 10 * text.length);
+    try {
+      compiled = compilePattern(text, flags ?? '');
+    } catch (error) {
+      if (!(error instanceof PatternProblem)) throw error;
+      compiled = error.message;
+    }
+    const states = typeof compiled === 'string' ? 0 : compiled.program.length;
+    if (patterns.byKey.size >= 256 || patterns.states + states > 100_000) [patterns.byKey, patterns.states] = [new Map(), 0];
+    patterns.byKey.set(key, compiled);
+    patterns.states += states;
   }
+  return typeof compiled === 'string' ? note(env, compiled) : compiled;
+}
+
+/** Every item of nested lists, in order: a step for each list and item walked. */
+function flattened(list: FeelValue[], budget: Budget): FeelValue[] {
+  const out: FeelValue[] = [];
+  const walk = (items: FeelValue[]) => {
+    for (const item of items) {
+      budget.spend(1);
+      if (Array.isArray(item)) walk(item);
+      else out.push(item);
+    }
+  };
+  walk(list);
+  return out;
 }
 
 const dateOf = (v: FeelValue): FeelDate | null => (v instanceof FeelDate ? v : v instanceof FeelDateTime ? v.date : null);
 
-function distinct(items: FeelValue[]): FeelValue[] {
+function distinct(items: FeelValue[], budget: Budget): FeelValue[] {
   const out: FeelValue[] = [];
-  for (const item of items) if (!out.some((o) => equal(o, item) === true)) out.push(item);
+  for (const item of items) if (!out.some((o) => equal(o, item, budget) === true)) out.push(item);
   return out;
 }
 
 const builtins = new Map<string, Builtin>([
   // Conversion
-  typed('string', ['from'], ['any'], (v: FeelValue) => feelString(v)),
+  ['string', { params: [['from']], impl: ([v], env) => (v === null ? null : feelString(v!, env.budget)) }],
   [
     'number',
     {
@@ -151,7 +187,9 @@ const builtins = new Map<string, Builtin>([
         let text = from;
         if (isString(grouping)) text = text.split(grouping).join('');
         if (isString(decimal)) text = text.replace(decimal, '.');
-        return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : null;
+        if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) return null;
+        const n = Number(text);
+        return Number.isFinite(n) ? n : note(env, `number("${text.slice(0, 20)}"): too large for a number`);
       },
     },
   ],
@@ -184,7 +222,8 @@ const builtins = new Map<string, Builtin>([
       impl: converting(['item'], ([input, pattern, flags = null], env) => {
         if (!isString(input!) || !isString(pattern!) || (flags !== null && !isString(flags))) return input === null || pattern === null ? null : wrongType(env, 'matches', [input!, pattern!]);
         if (input.length > builtinLimits.maxMatchInput) return note(env, `matches takes input of at most ${builtinLimits.maxMatchInput} characters`);
-        return regex(pattern, flags as string | null, env)?.test(input) ?? null;
+        const compiled = patternOf(pattern, flags as string | null, env);
+        return compiled && matchesAnywhere(compiled, input, env.budget);
       }),
     },
   ],
@@ -195,8 +234,8 @@ const builtins = new Map<string, Builtin>([
       impl: ([input, pattern, replacement, flags = null], env) => {
         if (!isString(input!) || !isString(pattern!) || !isString(replacement!)) return null;
         if (input.length > builtinLimits.maxMatchInput) return note(env, `replace takes input of at most ${builtinLimits.maxMatchInput} characters`);
-        const re = regex(pattern, isString(flags) ? `${flags}` : null, env);
-        return re ? input.replace(new RegExp(re.source, `${re.flags}g`), replacement.replace(/\$(\d)/g, '$$$1')) : null;
+        const compiled = patternOf(pattern, isString(flags) ? flags : null, env);
+        return compiled && replaceAll(compiled, input, replacement, env.budget);
       },
     },
   ],
@@ -208,7 +247,10 @@ const builtins = new Map<string, Builtin>([
       impl: converting(['list', 'item'], ([list, delimiter = null], env) => {
         if (!Array.isArray(list)) return list === null ? null : wrongType(env, 'string join', [list!]);
         if (!list.every((i) => i === null || isString(i))) return note(env, 'string join: every item must be a string');
-        return list.filter(isString).join(isString(delimiter) ? delimiter : '');
+        const separator = isString(delimiter) ? delimiter : '';
+        // The text is made only once its length is paid for: a list of one long text repeated can join to gigabytes.
+        env.budget.spend(list.reduce((length: number, i) => length + (isString(i) ? i.length + separator.length : 0), 0));
+        return list.filter(isString).join(separator);
       }),
     },
   ],
@@ -242,7 +284,7 @@ const builtins = new Map<string, Builtin>([
   // Lists
   [
     'list contains',
-    { params: [['list', 'element']], impl: converting(['list', 'any'], ([list, element], env) => (Array.isArray(list) ? list.some((i) => equal(i, element!) === true) : list === null ? null : wrongType(env, 'list contains', [list!]))) },
+    { params: [['list', 'element']], impl: converting(['list', 'any'], ([list, element], env) => (Array.isArray(list) ? list.some((i) => equal(i, element!, env.budget) === true) : list === null ? null : wrongType(env, 'list contains', [list!]))) },
   ],
   typed('count', ['list'], ['list'], (list: FeelValue[]) => list.length),
   listFunction('min', (items, env) => extreme(items, -1, env)),
@@ -305,10 +347,10 @@ const builtins = new Map<string, Builtin>([
     },
   ],
   typed('reverse', ['list'], ['list'], (list: FeelValue[]) => [...list].reverse()),
-  ['index of', { params: [['list', 'match']], impl: converting(['list', 'any'], ([list, match], env) => (Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]))) }],
-  ['union', { params: [['list...']], impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1)) : wrongType(env, 'union', lists))) }],
-  typed('distinct values', ['list'], ['list'], (list: FeelValue[]) => distinct(list)),
-  typed('flatten', ['list'], ['list'], (list: FeelValue[]) => list.flat(Infinity as 1) as FeelValue[]),
+  ['index of', { params: [['list', 'match']], impl: converting(['list', 'any'], ([list, match], env) => (Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!, env.budget) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]))) }],
+  ['union', { params: [['list...']], impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1), env.budget) : wrongType(env, 'union', lists))) }],
+  ['distinct values', { params: [['list']], impl: converting(['list'], ([list], env) => (Array.isArray(list) ? distinct(list, env.budget) : null)) }],
+  ['flatten', { params: [['list']], impl: converting(['list'], ([list], env) => (Array.isArray(list) ? flattened(list, env.budget) : null)) }],
   // Booleans
   ['not', { params: [['negand']], impl: ([v]) => (typeof v === 'boolean' ? !v : null) }],
   // Dates and times
@@ -394,14 +436,27 @@ const builtins = new Map<string, Builtin>([
     {
       params: [['from']],
       impl: ([from], env) => {
-        const match = isString(from!) ? /^([[(\]])\s*(.*?)\s*\.\.\s*(.*?)\s*([\])[])$/.exec(from) : null;
-        if (!match) return from === null ? null : note(env, 'range(from) takes text such as "[1..10]"');
+        const parts = isString(from!) ? rangeParts(from) : null;
+        if (!parts) return from === null ? null : note(env, 'range(from) takes text such as "[1..10]"');
         const end = (text: string) => (text === '' ? null : Number.isNaN(Number(text)) ? (FeelDate.parse(text.replace(/^@?"|"$/g, '')) ?? null) : Number(text));
-        return new FeelRange(end(match[2]!), end(match[3]!), match[1] === '[', match[4] === ']');
+        return new FeelRange(end(parts.lo), end(parts.hi), parts.open === '[', parts.close === ']');
       },
     },
   ],
 ]);
+
+/**
+ * The parts of range text (`[1..10]`, `(a..b]`): the brackets, and the ends around the first "..", trimmed. What
+ * /^([[(\]])\s*(.*?)\s*\.\.\s*(.*?)\s*([\])[])$/ reads (line breaks aside: an end may not hold one), found
+ * without that pattern, whose backtracking takes time growing as the cube of the length of a text of spaces.
+ */
+function rangeParts(text: string): { open: string; lo: string; hi: string; close: string } | null {
+  const [open, close] = [text[0]!, text[text.length - 1]!];
+  const dots = text.indexOf('..', 1);
+  if (!'[(]'.includes(open) || !'])['.includes(close) || dots < 0 || dots > text.length - 3) return null;
+  const [lo, hi] = [text.slice(1, dots).trim(), text.slice(dots + 2, -1).trim()];
+  return /[\n\r\u2028\u2029]/.test(lo + hi) ? null : { open, lo, hi, close };
+}
 
 function extreme(items: FeelValue[], direction: 1 | -1, env: Env): FeelValue {
   if (items.length === 0) return null;
@@ -438,8 +493,24 @@ export const hasBuiltin = (name: string) => builtins.has(name);
 
 const bare = (param: string) => param.replace(/\?$|\.\.\.$/, '');
 
-/** Calls a built-in with positional arguments, or named ones when `names` is given. */
+/** What a value is worth to read or make, shallowly: its characters or items (a context's are paid for by what walks it: equality, string(), an answer of entries). */
+const sizeOf = (v: FeelValue): number => (typeof v === 'string' || Array.isArray(v) ? v.length : 1);
+
+/**
+ * Calls a built-in with positional arguments, or named ones when `names` is given. The call spends a step for each
+ * character or item of its arguments (what reading them costs) and of its answer (what making it cost; the functions
+ * whose answer can be far larger than their arguments pay for it before making it).
+ */
 export function callBuiltin(name: string, args: FeelValue[], env: Env, names?: string[]): FeelValue {
+  let steps = 1;
+  for (const arg of args) steps += sizeOf(arg);
+  env.budget.spend(steps);
+  const answer = call(name, args, env, names);
+  env.budget.spend(sizeOf(answer));
+  return answer;
+}
+
+function call(name: string, args: FeelValue[], env: Env, names?: string[]): FeelValue {
   const builtin = builtins.get(name)!;
   if (!names) {
     if (!builtin.params.some((params) => arityFits(params, args.length))) return note(env, `${name} does not take ${args.length} argument${args.length === 1 ? '' : 's'}`);

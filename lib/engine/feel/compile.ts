@@ -5,9 +5,12 @@
  * runs, workflows) bundle this and not `./parse.ts`.
  *
  * Type errors never throw: as FEEL has it, the operation's value is null, and
- * when the caller asks for them (a trace), a note says why.
+ * when the caller asks for them (a trace), a note says why. Work does: each
+ * evaluation has a budget of steps (./budget.ts), which iterations, filters,
+ * comparisons of lists and built-ins spend as they go.
  */
 import { constantNumber, type ArithOp, type CompareOp, type Expr, type Iteration, type Test, type UnaryTests } from './ast.ts';
+import { Budget } from './budget.ts';
 import { callBuiltin, hasBuiltin } from './builtins.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
@@ -27,11 +30,12 @@ export class Clock {
   }
 }
 
-/** What an evaluation runs in: the names in scope, one clock, and where notes go. */
+/** What an evaluation runs in: the names in scope, one clock, one budget of steps, and where notes go. */
 export interface Env {
   readonly vars: FeelContext;
   readonly parent: Env | null;
   readonly clock: Clock;
+  readonly budget: Budget;
   /** Present when the caller wants to know why a value came out null. */
   readonly notes: string[] | null;
 }
@@ -40,13 +44,13 @@ export type Evaluator = (env: Env) => FeelValue;
 /** A compiled unary test: whether `input` passes it. */
 export type UnaryTest = (input: FeelValue, env: Env) => boolean;
 
-/** An environment for one evaluation over `vars`. */
-export function rootEnv(vars: FeelContext, options: { clock?: Clock | Date; notes?: string[] | null } = {}): Env {
+/** An environment for one evaluation over `vars`: a budget of its own unless it shares the caller's (a rule set's rules share one). */
+export function rootEnv(vars: FeelContext, options: { clock?: Clock | Date; notes?: string[] | null; budget?: Budget } = {}): Env {
   const clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock);
-  return { vars, parent: null, clock, notes: options.notes ?? null };
+  return { vars, parent: null, clock, budget: options.budget ?? new Budget(), notes: options.notes ?? null };
 }
 
-export const childEnv = (parent: Env, vars: FeelContext): Env => ({ vars, parent, clock: parent.clock, notes: parent.notes });
+export const childEnv = (parent: Env, vars: FeelContext): Env => ({ vars, parent, clock: parent.clock, budget: parent.budget, notes: parent.notes });
 
 export function note(env: Env, message: string): null {
   env.notes?.push(message);
@@ -62,7 +66,7 @@ const describe = (value: FeelValue) => (typeof value === 'string' ? JSON.stringi
 
 function compareWith(op: CompareOp, a: FeelValue, b: FeelValue, env: Env): boolean | null {
   if (op === '=' || op === '!=') {
-    const e = equal(a, b);
+    const e = equal(a, b, env.budget);
     if (e === null) return note(env, `cannot compare ${describe(a)} with ${describe(b)}`);
     return op === '=' ? e : !e;
   }
@@ -125,7 +129,10 @@ export function arithmetic(op: ArithOp, a: FeelValue, b: FeelValue, env: Env): F
   if (a === null || b === null) return null;
   const result = temporalArithmetic(op, a, b);
   if (result !== undefined) return result;
-  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
+  if (op === '+' && typeof a === 'string' && typeof b === 'string') {
+    env.budget.spend(a.length + b.length);
+    return a + b;
+  }
   return note(env, `cannot apply ${op} to ${describe(a)} and ${describe(b)}`);
 }
 
@@ -169,7 +176,10 @@ const asDateTime = (value: FeelValue) => (value instanceof FeelDateTime ? value 
 export function property(target: FeelValue, name: string, env: Env): FeelValue {
   if (target === null) return null;
   if (isContext(target)) return Object.hasOwn(target, name) ? (target[name] ?? null) : note(env, `no entry "${name}" in the context`);
-  if (Array.isArray(target)) return target.map((item) => property(item, name, env));
+  if (Array.isArray(target)) {
+    env.budget.spend(target.length);
+    return target.map((item) => property(item, name, env));
+  }
   const value = temporalProperty(target, name);
   return value === undefined ? note(env, `${typeName(target)} has no property "${name}"`) : value;
 }
@@ -254,6 +264,7 @@ function iterationValues(iteration: { of: Evaluator; to?: Evaluator }, env: Env)
   const to = iteration.to(env);
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isInteger(from) || !Number.isInteger(to)) return note(env, 'a range to iterate needs whole numbers at both ends');
   if (Math.abs(to - from) > maxIterations) return note(env, `a range to iterate may hold at most ${maxIterations} numbers`);
+  env.budget.spend(Math.abs(to - from) + 1);
   const step = from <= to ? 1 : -1;
   const values: FeelValue[] = [];
   for (let i = from; step > 0 ? i <= to : i >= to; i += step) values.push(i);
@@ -263,10 +274,16 @@ function iterationValues(iteration: { of: Evaluator; to?: Evaluator }, env: Env)
 /** Bounds what one `for`, `some` or `every` may walk, so no expression can run unbounded. */
 export const maxIterations = 100_000;
 
-/** Every combination of the iterations' values, each as the variables it binds. */
-function* combinations(iterations: CompiledIteration[], env: Env): Generator<Env | null> {
+/**
+ * Every combination of the iterations' values, each as the variables it binds. Each spends `cost` steps (what the
+ * body evaluated for it is worth), so that iterations nested or combined cannot multiply past the budget.
+ */
+function* combinations(iterations: CompiledIteration[], env: Env, cost: number): Generator<Env | null> {
   const walk = function* (i: number, current: Env): Generator<Env | null> {
-    if (i === iterations.length) return yield current;
+    if (i === iterations.length) {
+      env.budget.spend(cost);
+      return yield current;
+    }
     const values = iterationValues(iterations[i]!, current);
     if (values === null) return yield null;
     for (const value of values) yield* walk(i + 1, childEnv(current, { [iterations[i]!.name]: value }));
@@ -276,12 +293,21 @@ function* combinations(iterations: CompiledIteration[], env: Env): Generator<Env
 
 type CompiledIteration = { name: string; of: Evaluator; to?: Evaluator };
 
+/** What evaluating an expression once is worth in steps, at least: its syntax tree's nodes, each evaluated at most once. */
+function weight(node: unknown): number {
+  if (node === null || typeof node !== 'object') return 0;
+  let total = 'k' in node ? 1 : 0;
+  for (const value of Object.values(node)) total += weight(value);
+  return total;
+}
+
 const compileIterations = (vars: Iteration[]): CompiledIteration[] =>
   vars.map((v) => ({ name: v.name, of: compileExpression(v.of), ...(v.to && { to: compileExpression(v.to) }) }));
 
-function filter(target: FeelValue, by: Evaluator, env: Env): FeelValue {
+function filter(target: FeelValue, by: Evaluator, cost: number, env: Env): FeelValue {
   if (target === null) return null;
   const list = Array.isArray(target) ? target : [target];
+  env.budget.spend(cost);
   // A number picks by position (1 first, -1 last); anything else filters item by item. The probe writes no
   // notes: `people[age > 18]` has no "age" outside an item, which is no reason to note one.
   const index = by({ ...childEnv(env, { item: null }), notes: null });
@@ -291,6 +317,7 @@ function filter(target: FeelValue, by: Evaluator, env: Env): FeelValue {
   }
   const out: FeelValue[] = [];
   for (const item of list) {
+    env.budget.spend(cost);
     const vars: FeelContext = isContext(item) ? { ...item, item } : { item };
     if (by(childEnv(env, vars)) === true) out.push(item);
   }
@@ -347,7 +374,8 @@ export function compileExpression(e: Expr): Evaluator {
     case 'filter': {
       const of = compileExpression(e.of);
       const by = compileExpression(e.by);
-      return (env) => filter(of(env), by, env);
+      const cost = 1 + weight(e.by);
+      return (env) => filter(of(env), by, cost, env);
     }
     case 'call': {
       const fn = e.fn;
@@ -441,9 +469,10 @@ export function compileExpression(e: Expr): Evaluator {
     case 'for': {
       const iterations = compileIterations(e.vars);
       const body = compileExpression(e.body);
+      const cost = 1 + weight(e.body);
       return (env) => {
         const out: FeelValue[] = [];
-        for (const inner of combinations(iterations, env)) {
+        for (const inner of combinations(iterations, env, cost)) {
           if (inner === null) return null;
           if (out.length >= maxIterations) return note(env, `a for expression may give at most ${maxIterations} values`);
           out.push(body(inner));
@@ -456,8 +485,9 @@ export function compileExpression(e: Expr): Evaluator {
       const iterations = compileIterations(e.vars);
       const body = compileExpression(e.body);
       const some = e.k === 'some';
+      const cost = 1 + weight(e.body);
       return (env) => {
-        for (const inner of combinations(iterations, env)) {
+        for (const inner of combinations(iterations, env, cost)) {
           if (inner === null) return null;
           if ((body(inner) === true) === some) return some;
         }
@@ -483,10 +513,10 @@ function compileMembership(test: Test): (input: FeelValue, env: Env) => boolean 
   const e = compileExpression(test.e);
   return (input, env) => {
     const value = e(env);
-    if (Array.isArray(value)) return value.some((item) => equal(item, input) === true);
+    if (Array.isArray(value)) return value.some((item) => equal(item, input, env.budget) === true);
     if (value instanceof FeelRange) return value.includes(input);
     // Scalar equality is two-valued in a membership test.
-    return equal(value, input) === true;
+    return equal(value, input, env.budget) === true;
   };
 }
 
@@ -557,9 +587,9 @@ function compileUnaryTest(test: Test): UnaryTest {
   return (input, env) => {
     const result = value(childEnv(env, { '?': input }));
     if (typeof result === 'boolean') return result;
-    if (Array.isArray(result)) return result.some((item) => equal(item, input) === true);
+    if (Array.isArray(result)) return result.some((item) => equal(item, input, env.budget) === true);
     if (result instanceof FeelRange) return result.includes(input) === true;
-    const eq = equal(result, input);
+    const eq = equal(result, input, env.budget);
     if (eq === null) note(env, `cannot compare ${describe(input)} with ${describe(result)}`);
     return eq === true;
   };

@@ -30,15 +30,33 @@ export { feelLimits };
 
 type Top = 'Expression' | 'UnaryTests';
 
+/**
+ * Characters of text with errors that the parses of one definition may
+ * recover from, to list every problem of each text. Recovering explores many
+ * parses at once, about ten times the work of text without errors, so a
+ * definition full of broken text (300 KB of "? ? ?") would take tens of
+ * seconds to check; past this, a text reports only where it first goes wrong,
+ * found without recovering.
+ */
+export const maxRecoveredCharacters = 20_000;
+
+/** What is left of `maxRecoveredCharacters` to the parses of one definition. */
+export interface ParseBudget {
+  recoverable: number;
+}
+
+export const parseBudget = (): ParseBudget => ({ recoverable: maxRecoveredCharacters });
+
 const parsers = new Map<string, typeof parser>();
 
-function parseTree(text: string, top: Top, names: readonly string[]) {
+/** The concrete tree; `strict` throws lezer's SyntaxError at the first error instead of recovering. */
+function parseTree(text: string, top: Top, names: readonly string[], strict: boolean) {
   // The tracker only needs to know which names exist; values are irrelevant at parse time.
   const context = Object.fromEntries(names.map((name) => [name, null]));
-  const key = `${top}\u0000${names.join('\u0000')}`;
+  const key = `${top}\u0000${strict}\u0000${names.join('\u0000')}`;
   let configured = parsers.get(key);
   if (!configured) {
-    configured = parser.configure({ top, contextTracker: trackVariables(context) });
+    configured = parser.configure({ top, strict, contextTracker: trackVariables(context) });
     if (parsers.size > 256) parsers.clear();
     parsers.set(key, configured);
   }
@@ -66,9 +84,16 @@ function checkBounds(text: string) {
   }
 }
 
+/**
+ * The problems reported for one text: the first few say where it goes wrong; text that is wrong at every character
+ * (4,000 "?") would otherwise give thousands, each found by a walk of the text before it.
+ */
+export const maxSyntaxProblems = 10;
+
 function syntaxProblems(text: string, root: SyntaxNode): FeelSyntaxProblem[] {
   const problems: FeelSyntaxProblem[] = [];
   root.cursor().iterate((node) => {
+    if (problems.length >= maxSyntaxProblems) return false;
     if (node.type.isError && !problems.some((p) => p.offset === node.from)) {
       const found = text.slice(node.from, Math.max(node.to, node.from + 1)).trim();
       const message = node.from >= text.trimEnd().length ? 'the expression is incomplete' : `unexpected "${found.slice(0, 20)}"`;
@@ -133,8 +158,15 @@ class Converter {
         return this.expr(parts[0]!);
       case 'null':
         return { k: 'null' };
-      case 'NumericLiteral':
-        return { k: 'num', v: Number(this.source(node)) };
+      case 'NumericLiteral': {
+        // The grammar lets space and comments stand between a sign and its digits ("- 1"), which Number() reads as NaN.
+        const text = this.source(node).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\s+/g, '');
+        const v = Number(text);
+        if (Number.isNaN(v)) this.fail(node, `"${text.slice(0, 20)}" is not a number`);
+        // Numbers are doubles: a literal past their range would be Infinity, which no JSON answer can hold.
+        if (!Number.isFinite(v)) this.fail(node, `the number ${text.slice(0, 20)}${text.length > 20 ? '…' : ''} is too large (numbers are at most about 1.8e308)`);
+        return { k: 'num', v };
+      }
       case 'StringLiteral':
         return { k: 'str', v: unescapeString(this.source(node)) };
       case 'BooleanLiteral':
@@ -299,12 +331,31 @@ class Converter {
   }
 }
 
-function parse<T>(text: string, top: Top, names: readonly string[], convert: (c: Converter, root: SyntaxNode) => T): T {
+/** The one problem a strict parse reports: where no parse goes on. */
+function firstProblem(text: string, error: SyntaxError): FeelSyntaxProblem {
+  const at = Math.min(Number(/No parse at (\d+)/.exec(error.message)?.[1] ?? 0), text.length);
+  const found = text.slice(at).trim().split(/\s/)[0] ?? '';
+  return { message: at >= text.trimEnd().length ? 'the expression is incomplete' : `unexpected "${found.slice(0, 20)}"`, ...position(text, at) };
+}
+
+/**
+ * Parses strictly first (text without errors, the usual case, costs nothing more); text with errors is parsed again
+ * with recovery, to report every problem, while `budget` lasts (without one, always).
+ */
+function parse<T>(text: string, top: Top, names: readonly string[], convert: (c: Converter, root: SyntaxNode) => T, budget?: ParseBudget): T {
   checkBounds(text);
   if (!text.trim()) throw new FeelSyntaxError([{ message: 'is empty', ...position(text, 0) }]);
-  const root = parseTree(text, top, names).topNode;
-  const problems = syntaxProblems(text, root);
-  if (problems.length) throw new FeelSyntaxError(problems);
+  let root: SyntaxNode;
+  try {
+    root = parseTree(text, top, names, true).topNode;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    if (budget && budget.recoverable < text.length) throw new FeelSyntaxError([firstProblem(text, error)]);
+    if (budget) budget.recoverable -= text.length;
+    root = parseTree(text, top, names, false).topNode;
+    const problems = syntaxProblems(text, root);
+    if (problems.length) throw new FeelSyntaxError(problems);
+  }
   return convert(new Converter(text), root);
 }
 
@@ -312,19 +363,20 @@ function parse<T>(text: string, top: Top, names: readonly string[], convert: (c:
  * Parses a FEEL expression.
  *
  * @param names the names in scope (inputs and context entries), which lets names with spaces parse
+ * @param budget shared by the texts of one definition, so that text full of errors cannot make checking it slow
  * @throws FeelSyntaxError with every problem and its position
  * @example
  * parseExpression('order.total >= 50 and customer.age < 18', ['order', 'customer'])
  */
-export function parseExpression(text: string, names: readonly string[] = []): Expr {
-  return parse(text, 'Expression', names, (c, root) => c.expr(root));
+export function parseExpression(text: string, names: readonly string[] = [], budget?: ParseBudget): Expr {
+  return parse(text, 'Expression', names, (c, root) => c.expr(root), budget);
 }
 
 /**
  * Parses the FEEL unary tests of a decision-table cell: `-`, `< 18`, `[18..65]`, `"gold","silver"`, `not(...)`, or an expression using `?`.
  * An empty cell means any input, as `-` does.
  */
-export function parseUnaryTests(text: string, names: readonly string[] = []): UnaryTests {
+export function parseUnaryTests(text: string, names: readonly string[] = [], budget?: ParseBudget): UnaryTests {
   if (!text.trim()) return { k: 'any' };
-  return parse(text, 'UnaryTests', names, (c, root) => c.unaryTests(root));
+  return parse(text, 'UnaryTests', names, (c, root) => c.unaryTests(root), budget);
 }

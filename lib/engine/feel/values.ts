@@ -6,6 +6,8 @@
  * properties only (an input named "constructor" is a name like any other),
  * and temporal values are the classes of `./temporal.ts`.
  */
+import { EngineError } from '../errors.ts';
+import type { Budget } from './budget.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTemporal, FeelTime } from './temporal.ts';
 
 export type FeelValue = null | number | string | boolean | FeelValue[] | FeelContext | FeelDate | FeelTime | FeelDateTime | FeelDuration | FeelRange;
@@ -73,16 +75,19 @@ export function typeName(value: FeelValue): string {
 
 /**
  * FEEL equality (`=`): null equals only null; values of different types are
- * not comparable (null); lists and contexts compare element by element.
+ * not comparable (null); lists and contexts compare element by element, a
+ * step of `budget` each (a value built of shared parts can hold far more
+ * elements than the steps that built it).
  */
-export function equal(a: FeelValue, b: FeelValue): boolean | null {
+export function equal(a: FeelValue, b: FeelValue, budget?: Budget): boolean | null {
+  budget?.spend(1);
   if (a === null || b === null) return a === b;
   if (typeof a !== 'object' || typeof b !== 'object') return typeof a === typeof b ? a === b : null;
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return null;
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) {
-      const e = equal(a[i]!, b[i]!);
+      const e = equal(a[i]!, b[i]!, budget);
       if (e !== true) return e;
     }
     return true;
@@ -100,7 +105,7 @@ export function equal(a: FeelValue, b: FeelValue): boolean | null {
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
     if (!Object.hasOwn(b, key)) return false;
-    const e = equal(a[key]!, (b as FeelContext)[key]!);
+    const e = equal(a[key]!, (b as FeelContext)[key]!, budget);
     if (e !== true) return e;
   }
   return true;
@@ -116,17 +121,42 @@ export function compare(a: FeelValue, b: FeelValue): number | null {
 
 const isPlainScalar = (v: FeelValue) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-/** A result fit for JSON: temporal values as their ISO text, ranges as text, numbers that are not finite as null. */
-export function toPlain(value: FeelValue): unknown {
+/**
+ * The most an answer may hold, in values and characters: about 10 MB as JSON,
+ * far more than an API answer (6 MB) or a stored execution carries. A value
+ * built of shared parts (a list of the same long text 100,000 times) can be
+ * far larger as JSON than the work that built it; the bound keeps turning it
+ * into JSON, and writing that, from taking minutes or failing.
+ */
+export const maxAnswerSize = 10_000_000;
+
+/** Takes what `value` holds at its top from what an answer may still hold (`left.size`). */
+function count(value: FeelValue, left: { size: number }) {
+  left.size -= typeof value === 'string' ? value.length + 1 : 1;
+  if (left.size < 0) throw new EngineError('evaluation_failed', `The answer holds more than ${maxAnswerSize.toLocaleString('en')} values and characters: give a smaller one.`);
+}
+
+function plain(value: FeelValue, left: { size: number }): unknown {
+  count(value, left);
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (Array.isArray(value)) return value.map(toPlain);
+  if (Array.isArray(value)) return value.map((item) => plain(item, left));
   if (value instanceof FeelTemporal) return value.toString();
   if (value instanceof FeelRange) return value.toJSON();
   const keys = Object.keys(value);
   // A context of plain values (the usual rule output) is already JSON: no copy.
-  if (keys.every((key) => isPlainScalar(value[key]!))) return value;
+  if (keys.every((key) => isPlainScalar(value[key]!))) {
+    for (const key of keys) count(value[key]!, left);
+    return value;
+  }
   const out: FeelContext = {};
-  for (const key of keys) setEntry(out, key, toPlain(value[key]!) as FeelValue);
+  for (const key of keys) setEntry(out, key, plain(value[key]!, left) as FeelValue);
   return out;
 }
+
+/**
+ * A result fit for JSON: temporal values as their ISO text, ranges as text, numbers that are not finite as null.
+ *
+ * @throws EngineError `evaluation_failed` when it holds more than `maxAnswerSize` values and characters
+ */
+export const toPlain = (value: FeelValue): unknown => plain(value, { size: maxAnswerSize });
