@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { failureEnvelope, requestIdHeader } from '../http/envelope.ts';
 import { gatewayResponses, maxRequestBytes, methodNotAllowed, payloadTooLarge, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
@@ -61,8 +62,14 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 export async function startLocalApi(options: { port?: number; host?: string } = {}): Promise<LocalApi> {
   const match = createRouter(routeList);
   const server = createServer(async (request, response) => {
+    let url: URL;
     try {
-      const url = new URL(request.url ?? '/', 'http://localhost');
+      url = new URL(request.url ?? '/', 'http://localhost');
+    } catch {
+      // An absolute target that does not parse (`http://[::1/...`): the request, not the service, is at fault.
+      return sendGatewayAnswer(response, malformedRequest, { connection: 'close' });
+    }
+    try {
       const body = await readBody(request);
       if (!body) {
         sendGatewayAnswer(response, payloadTooLarge, { connection: 'close' });
@@ -81,15 +88,16 @@ export async function startLocalApi(options: { port?: number; host?: string } = 
       sendGatewayAnswer(response, gatewayResponses.INTEGRATION_FAILURE!);
     }
   });
-  // A request Node's parser refuses never reaches the handler: it is answered here, in envelope form too.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  // What never reaches the handler (a request Node's parser refuses; CONNECT, which Node hands over as a bare socket) is answered here, in envelope form too.
+  const answerOnSocket = (socket: Duplex, answer: GatewayAnswer) => {
     if (!socket.writable) return socket.destroy();
-    const answer = error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : malformedRequest;
     const body = JSON.stringify(failureEnvelope(answer.code, answer.message, {}));
     socket.end(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\n${requestIdHeader}: ${randomUUID()}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
-  });
+  };
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerOnSocket(socket, error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : malformedRequest));
+  server.on('connect', (_request, socket) => answerOnSocket(socket, methodNotAllowed));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { maxRequestBytes } from '../../lib/http/gateway-responses.ts';
 import { openApiPath, renderOpenApi } from '../../lib/openapi/write.ts';
@@ -119,6 +120,23 @@ describe('request size', () => {
       requestId: 'string',
       body: { code: 'request_headers_too_large', data: {}, message: expect.stringContaining('16 KiB'), pageNo: 0, pageSize: 0, totalCount: 0, totalPages: 0 },
     });
+  });
+
+  it.each([
+    ['an absolute target that does not parse', 'GET http://[::1/dev/v1/rule HTTP/1.1', 400, 'bad_request'],
+    ['CONNECT, which Node hands over as a bare socket', 'CONNECT 127.0.0.1:9 HTTP/1.1', 405, 'method_not_allowed'],
+  ])('answers %s with the envelope', async (_what, line, status, code) => {
+    const url = new URL(t.runtime.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.end(`${line}\r\nHost: ${url.host}\r\n\r\n`));
+      const parts: Buffer[] = [];
+      socket.on('data', (part: Buffer) => parts.push(part));
+      socket.on('close', () => resolve(Buffer.concat(parts).toString('utf8')));
+      socket.on('error', reject);
+      socket.setTimeout(5_000, () => socket.destroy(new Error('no answer within 5 s')));
+    });
+    expect(text.split('\r\n', 1)[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code, data: {}, pageNo: 0 });
   });
 
   it('lets a body of exactly 10 MB through to the operation', async () => {
