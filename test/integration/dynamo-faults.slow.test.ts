@@ -12,6 +12,7 @@
  * - once the faults stop, the branch is exactly what the answers said:
  *   every entity there or gone as told, with its content and versions, the
  *   lists and their totals agreeing, every credential as rotated.
+ * About 15 s, so `npm run test:slow` runs it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialBody, credentialPath, credentialsPath, json, type CredentialView } from '../helpers/credentials.ts';

@@ -26,6 +26,7 @@
  * here and waited out.
  *
  * Every loop is bounded in count and time; every server is on loopback.
+ * About 15–35 s, so `npm run test:slow` runs it.
  */
 import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
