@@ -19,6 +19,7 @@ import { createStore } from '../../lib/store/index.ts';
 import type { ChangeCounts, Store, TaskState } from '../../lib/store/types.ts';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';
 import { json } from './credentials.ts';
+import { startDynamoProxy, type DynamoRequest } from './dynamo-proxy.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
 
 export const pullPath = '/dev/v1/remote/pull';
@@ -255,12 +256,6 @@ export function contentFor(inputs: EntityInput[]): BranchContent {
   };
 }
 
-/** One request to DynamoDB as the SDK sends it: the operation (from X-Amz-Target: PutItem, BatchWriteItem, ...) and its JSON body. */
-export interface DynamoRequest {
-  operation: string;
-  body: string;
-}
-
 export interface DyingStore {
   store: Store;
   /** Whether the request it dies at has come. */
@@ -276,36 +271,19 @@ export interface DyingStore {
  * nothing after that point is written, as when a worker is killed.
  */
 export async function startDyingStore(dynamo: { dynamoEndpoint: string; tableName: string }, diesAt: (request: DynamoRequest) => boolean): Promise<DyingStore> {
-  const upstream = new URL(dynamo.dynamoEndpoint);
   let dead = false;
-  const proxy = http.createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    dead ||= diesAt({ operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '', body: body.toString('utf8') });
-    if (dead) {
-      response.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
-      response.end(JSON.stringify({ __type: 'com.amazon.coral.validate#ValidationException', message: 'Injected: the worker stopped at this request' }));
-      return;
-    }
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    forward.on('error', () => response.destroy());
-    forward.end(body);
+  const proxy = await startDynamoProxy(dynamo.dynamoEndpoint, {
+    answer: (request) => {
+      dead ||= diesAt(request);
+      return dead ? { status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message: 'Injected: the worker stopped at this request' } } : undefined;
+    },
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return {
-    store: createStore({ tableName: dynamo.tableName, endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }),
+    store: createStore({ tableName: dynamo.tableName, endpoint: proxy.url }),
     get dead() {
       return dead;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
+    close: proxy.close,
   };
 }
 

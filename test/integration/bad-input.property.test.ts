@@ -34,8 +34,7 @@
  * Every loop is bounded in count and time; every server is on loopback, and no
  * body names any other host.
  */
-import { Agent, createServer, request as httpRequest } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +45,7 @@ import { createRouter } from '../../lib/local/router.ts';
 import { clientConfig } from '../../lib/store/dynamo/client.ts';
 import type { ApiResponse, RequestOptions } from '../helpers/api.ts';
 import { envelopeFields } from '../helpers/envelope.ts';
+import { startDynamoProxy } from '../helpers/dynamo-proxy.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 
 const t = useRuntime();
@@ -173,28 +173,9 @@ const writeOperations = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWr
  * scan to show that it changed nothing.
  */
 async function startWriteLog(target: string) {
-  const agent = new Agent({ keepAlive: true });
   let writes = 0;
-  const server = createServer((request, response) => {
-    const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-    const upstream = httpRequest(`${target}${request.url}`, { method: request.method, headers: request.headers, agent }, (answer) => {
-      if (writeOperations.has(operation) && answer.statusCode === 200) writes++;
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    writes: () => writes,
-    close: () => new Promise<void>((resolve) => {
-      agent.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const proxy = await startDynamoProxy(target, { answered: ({ operation }, status) => void (writeOperations.has(operation) && status === 200 && writes++) });
+  return { url: proxy.url, writes: () => writes, close: proxy.close };
 }
 
 /** A map from each item's key to its canonical text. */

@@ -17,6 +17,7 @@ import { fetchBranch } from '../../lib/pull/git-remote.ts';
 import { runPullTask, sweepTasks, type RunDeps } from '../../lib/pull/run.ts';
 import { startPull } from '../../lib/pull/start.ts';
 import type { Store, Task } from '../../lib/store/types.ts';
+import type { DynamoRequest } from '../helpers/dynamo-proxy.ts';
 import { createWorkspaceWithKey, simpleRule, workflow } from '../helpers/entities.ts';
 import {
   contentFor,
@@ -32,7 +33,6 @@ import {
   startDyingStore,
   startRepositories,
   startVanishingRemote,
-  type DynamoRequest,
   type PullClient,
   type Repositories,
   type VanishingRemote,
