@@ -17,6 +17,7 @@ import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
+import { workspaceRoutes } from '../workspaces/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -57,7 +58,7 @@ export interface Route {
 
 const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
 
-export const routes = { ...entityAreaRoutes, ...credentialRoutes, ...integrationRoutes, ...pullRoutes, ...contractRoutes };
+export const routes = { ...entityAreaRoutes, ...workspaceRoutes, ...credentialRoutes, ...integrationRoutes, ...pullRoutes, ...contractRoutes };
 
 /** The areas of the API, each a tag of the OpenAPI document. */
 export const areas = [
@@ -66,6 +67,7 @@ export const areas = [
     description: 'The rules and workflows of a workspace branch: read, write and publish them, test, execute and schedule rules, and list their executions.',
     routes: entityAreaRoutes,
   },
+  { name: 'Workspace', description: "The key's workspace: its branches.", routes: workspaceRoutes },
   { name: 'Credentials', description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.', routes: credentialRoutes },
   {
     name: 'Integrations',

@@ -38,6 +38,8 @@ Rules service (local) listening on ${runtime.url}
   API key:           ${runtime.apiKey}
   demo provider:     ${runtime.providerUrl} (its key: ${demoProviderKey}; integrations intg_demo_risk, intg_demo_fx)
   OpenAPI:           ${runtime.url}/openapi.json
+  console:           ${runtime.consoleSignInLink()}
+                     (signs one browser in, once; after that sign in with the API key)
   rule schedules:    run in this process (EventBridge Scheduler's API on ${runtime.scheduler.endpoint.endpoint})
 
 Try:

@@ -8,6 +8,7 @@ import { startSchedulerEndpoint } from '../schedules/scheduler-endpoint.ts';
 import { deploymentOf, type RuleScheduler } from '../schedules/scheduler.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { ensureTable } from '../store/dynamo/create-table.ts';
+import { createConsoleHost } from './console-host.ts';
 import { startDemoProvider } from './demo-provider.ts';
 import { openLocalTable } from './embedded-dynamo.ts';
 import { startGitServer } from './git-server.ts';
@@ -103,7 +104,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   if (options.seed !== false) await seedDemoProvider({ store, keyring: keyringFromEnv() }, provider.url);
   // Schedules kept in DATA_DIR from an earlier start: the table has them, the local scheduler (in memory) not yet.
   if (options.dataDir) await redeploySchedules(store, schedulerFor({ ...localScheduleTarget, SCHEDULER_ENDPOINT: scheduler.endpoint }));
-  const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port }));
+  const consoleHost = await createConsoleHost({ apiKey });
+  const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port, console: consoleHost }));
   // What the stack's schedule does on AWS.
   const sweeping = setInterval(() => void handlerOf(sweeper).then((sweep) => sweep({}, lambdaContext(sweeper), () => undefined)), sweepEveryMs);
   sweeping.unref();
@@ -114,6 +116,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     tableName: config.tableName,
     dynamoEndpoint: dynamo.endpoint,
     gitUrl: git.url,
+    /** A one-time link that signs a browser in to the console with the runtime's key. */
+    consoleSignInLink: () => consoleHost.signInLink(api.url),
     /** The demo provider, which the demo integrations call. */
     providerUrl: provider.url,
     queue,

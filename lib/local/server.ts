@@ -12,6 +12,7 @@ import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { failureEnvelope, requestIdHeader } from '../http/envelope.ts';
 import { gatewayResponses, maxRequestBytes, methodNotAllowed, payloadTooLarge, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
 import { routeList, type Route } from '../http/routes.ts';
+import type { ConsoleHost } from './console-host.ts';
 import { lambdaContext, toProxyEvent } from './proxy-event.ts';
 import { createRouter } from './router.ts';
 
@@ -59,7 +60,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-export async function startLocalApi(options: { port?: number; host?: string } = {}): Promise<LocalApi> {
+/** `console`: serves the console under /console beside the API, as the deployed distribution does. */
+export async function startLocalApi(options: { port?: number; host?: string; console?: ConsoleHost } = {}): Promise<LocalApi> {
   const match = createRouter(routeList);
   const server = createServer(async (request, response) => {
     let url: URL;
@@ -70,6 +72,7 @@ export async function startLocalApi(options: { port?: number; host?: string } = 
       return sendGatewayAnswer(response, malformedRequest, { connection: 'close' });
     }
     try {
+      if (options.console && (await options.console.handle(request, response, url))) return;
       const body = await readBody(request);
       if (!body) {
         sendGatewayAnswer(response, payloadTooLarge, { connection: 'close' });

@@ -237,6 +237,9 @@ export const responses = {
   getSchedule: { data: scheduleViewSchema },
   createCredential: { data: credentialSchema, created: true },
   listCredentials: { data: z.array(credentialSchema) },
+  listBranches: {
+    data: z.array(z.object({ name: z.string(), default: z.boolean().describe('the branch used when a request names none'), createdAt: timestamp })),
+  },
   getCredential: { data: credentialSchema },
   updateCredential: { data: credentialSchema },
   revokeCredential: { data: credentialSchema },

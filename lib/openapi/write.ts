@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { consoleSchemaPath, renderConsoleSchema } from '../console/schema-types.ts';
 import { openApiDocument } from './document.ts';
 
 export const openApiPath = new URL('./openapi.json', import.meta.url);
@@ -7,4 +8,6 @@ export const renderOpenApi = () => `${JSON.stringify(openApiDocument(), null, 2)
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(openApiPath, renderOpenApi());
   console.log(`wrote ${openApiPath.pathname}`);
+  writeFileSync(consoleSchemaPath, await renderConsoleSchema());
+  console.log(`wrote ${consoleSchemaPath.pathname}`);
 }

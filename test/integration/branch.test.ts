@@ -56,3 +56,19 @@ describe('Service-Branch', () => {
     }
   });
 });
+
+describe('GET /dev/v1/branches', () => {
+  it("lists the key's workspace's branches, the default first, and only those", async () => {
+    const listed = await t.api<{ name: string; default: boolean; createdAt: string }[]>('/dev/v1/branches');
+    expectSuccess(listed);
+    expect(listed.body.data.map(({ name, default: isDefault }) => [name, isDefault])).toEqual([
+      ['main', true],
+      ['staging', false],
+    ]);
+    expect(Number.isNaN(Date.parse(listed.body.data[0]!.createdAt))).toBe(false);
+  });
+
+  it('needs a key', async () => {
+    expectFailure(await t.api('/dev/v1/branches', { key: null }), 401, 'service_api_key_empty', null);
+  });
+});

@@ -538,6 +538,7 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     getPullTask: onItem('getPullTask', task, (id) => ({ method: 'GET', path: at('/dev/remote/pull', id) })),
     getTask: onItem('getTask', task, (id) => ({ method: 'GET', path: at('/dev/v1/tasks', id) })),
     getRemote: fc.constant(probe('getRemote', [], () => ({ method: 'GET', path: '/dev/v1/remote' }))),
+    listBranches: fc.constant(probe('listBranches', [], () => ({ method: 'GET', path: '/dev/v1/branches' }))),
     putRemote: fc
       .record({ foreignUrl: fc.boolean(), cred: fc.option(credential, { nil: undefined }) })
       .map(({ foreignUrl, cred }) => {

@@ -1,0 +1,46 @@
+/**
+ * Builds the console: one script bundle (Preact and the typed API client
+ * included), one style sheet and the page, in memory. The local runtime
+ * serves the result and the stack deploys it, so both ship the same files.
+ */
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+export interface ConsoleFile {
+  body: Buffer;
+  contentType: string;
+}
+
+const web = new URL('./web/', import.meta.url);
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`). */
+export async function buildConsole(options: { minify?: boolean } = {}): Promise<Map<string, ConsoleFile>> {
+  const result = await build({
+    entryPoints: { app: new URL('main.tsx', web).pathname },
+    bundle: true,
+    write: false,
+    outdir: '/console',
+    format: 'esm',
+    target: ['chrome120', 'firefox120', 'safari17'],
+    platform: 'browser',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: options.minify ?? true,
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const files = new Map<string, ConsoleFile>();
+  for (const file of result.outputFiles) {
+    const name = file.path.slice('/console/'.length);
+    files.set(name, { body: Buffer.from(file.contents), contentType: contentTypes[name.slice(name.lastIndexOf('.'))]! });
+  }
+  files.set('index.html', { body: readFileSync(new URL('index.html', web)), contentType: contentTypes['.html']! });
+  return files;
+}

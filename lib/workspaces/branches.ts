@@ -1,0 +1,15 @@
+/** The branches of a workspace as the API lists them: the default one first, then by name. */
+import type { Store, Workspace } from '../store/index.ts';
+
+export interface BranchView {
+  name: string;
+  default: boolean;
+  createdAt: string;
+}
+
+export async function listBranches(store: Pick<Store, 'listBranches'>, workspace: Workspace): Promise<BranchView[]> {
+  const branches = await store.listBranches(workspace.id);
+  return branches
+    .map((branch) => ({ name: branch.name, default: branch.name === workspace.defaultBranch, createdAt: branch.createdAt }))
+    .sort((a, b) => Number(b.default) - Number(a.default) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,117 @@
+/**
+ * A real headless Chromium against the local runtime, for the console's
+ * end-to-end tests. It uses the Chromium the machine has (Debian's package,
+ * which .ci/run installs when absent; CHROMIUM_PATH points elsewhere), driven
+ * by playwright-core, which downloads no browser.
+ *
+ * Network safety: the browser resolves no name but loopback's and every
+ * request to another host is aborted before it leaves, so a page that goes
+ * wrong cannot send a packet off this machine.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startQuietRuntime, type Runtime } from '../helpers/runtime.ts';
+
+/** The Chromium to drive, or undefined (the browser tests then skip and say so). */
+export const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path): path is string => !!path && existsSync(path));
+
+export const skipReason = chromiumPath
+  ? undefined
+  : 'console browser tests SKIPPED: no Chromium found (set CHROMIUM_PATH, or `apt-get install chromium`; .ci/run installs it)';
+
+/** The flags the machine's notes give for a headless Chromium that stays off the network. */
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+];
+
+const screenshots = new URL('./screenshots/', import.meta.url);
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface ConsoleFixture {
+  runtime: Runtime;
+  browser: Browser;
+  /** A fresh browser context (its own session storage) and page, signed in to the demo workspace by the banner's one-time link. */
+  signedIn(options?: { width?: number; height?: number }): Promise<Page>;
+  /** A fresh page, not signed in. */
+  page(options?: { width?: number; height?: number }): Promise<Page>;
+}
+
+const isLoopback = (url: string) => {
+  try {
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return url.startsWith('data:') || url.startsWith('about:');
+  }
+};
+
+/** Everything the page reported that a person would not see: script errors and refused policies fail the test that ends with them. */
+export const pageProblems = new WeakMap<Page, string[]>();
+
+export function useConsoleBrowser(): ConsoleFixture {
+  const fixture = {} as ConsoleFixture;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true });
+    fixture.runtime = await startQuietRuntime({ port: 0, gitPort: 0, providerPort: 0 });
+    fixture.browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumFlags, timeout: 30_000 });
+    const open = async (options: { width?: number; height?: number } = {}) => {
+      const context = await fixture.browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+      contexts.push(context);
+      await context.route('**/*', (route) => (isLoopback(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const problems: string[] = [];
+      pageProblems.set(page, problems);
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`policy: ${message.text()}`);
+      });
+      return page;
+    };
+    fixture.page = open;
+    fixture.signedIn = async (options) => {
+      const page = await open(options);
+      await page.goto(fixture.runtime.consoleSignInLink());
+      await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+      return page;
+    };
+  }, 60_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await fixture.browser?.close();
+    await fixture.runtime?.close();
+  });
+  return fixture;
+}
+
+/** Saves what the page shows under test/console/screenshots/ (ignored by git) for a person to look at. */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: new URL(`${name}.png`, screenshots).pathname, fullPage: true });
+}
+
+/** axe-core in the page: no serious or critical violation of WCAG 2.1 A/AA. */
+export async function expectAccessible(page: Page, where: string) {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, `axe-core on ${where}`).toEqual([]);
+}
+
+/** No script error and no refused policy on the page so far. */
+export function expectNoPageProblems(page: Page) {
+  expect(pageProblems.get(page) ?? []).toEqual([]);
+}
