@@ -1,5 +1,6 @@
 /** The API-key credential operations: workspace-wide, so no branch. */
-import { emptyQuery, pageQuerySchema } from '../http/queries.ts';
+import { pageQuerySchema } from '../http/paging.ts';
+import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/routes.ts';
 import { createCredentialSchema, testCredentialSchema, updateCredentialSchema } from './schema.ts';
 

@@ -4,7 +4,7 @@
  * tree-shakes: the full zod would double every function's bundle.
  */
 import * as z from 'zod/mini';
-import { pageQuerySchema } from '../http/queries.ts';
+import { pageQuerySchema } from '../http/paging.ts';
 import { entityStatuses, versionLabelPattern } from './kinds.ts';
 
 /** An empty filter (`?name=`) means no filter, as it does in most list APIs. */

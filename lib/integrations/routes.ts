@@ -1,5 +1,6 @@
 /** The REST integration operations: workspace-wide, like credentials, so no branch. */
-import { emptyQuery, pageQuerySchema } from '../http/queries.ts';
+import { pageQuerySchema } from '../http/paging.ts';
+import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/routes.ts';
 import { createIntegrationSchema, integrationLimits, testIntegrationSchema, updateIntegrationSchema } from './schema.ts';
 

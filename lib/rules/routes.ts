@@ -7,16 +7,12 @@
  * one function serves both types of each path (loading the workflow code
  * only when a workflow is run).
  */
-import { emptyQuery, pageQuerySchema } from '../http/queries.ts';
+import { pageQuerySchema } from '../http/paging.ts';
 import type { Route } from '../http/routes.ts';
 import { executionRetentionDays } from '../store/types.ts';
-import { workflowLimits } from '../workflows/limits.ts';
 import { testStepSchema } from '../workflows/schema.ts';
-import { executeSchema, testSchema } from './schema.ts';
-
-const onEntity = { method: 'POST', branch: 'optional', query: emptyQuery } as const;
-/** What running a workflow needs besides the table: its steps' credentials opened, and providers called. */
-const callsProviders = { keyAccess: 'decrypt', outbound: 'trying' } as const;
+import { callsProviders, executeEntityRoute, onEntity } from './execute-route.ts';
+import { testSchema } from './test-schema.ts';
 
 export const runRoutes = {
   testEntity: {
@@ -31,20 +27,7 @@ export const runRoutes = {
     body: testSchema,
     tableAccess: 'read',
   },
-  executeEntity: {
-    ...onEntity,
-    ...callsProviders,
-    outbound: 'serving',
-    operationId: 'executeEntity',
-    path: '/dev/v1/{entityType}/{entityId}/execute',
-    handler: 'execute-entity',
-    summary: 'Execute the published rule or workflow',
-    description: `Runs the latest published version (or, with \`version\`, that one) on \`params\`. A rule answers its output, the version that ran and the execution's id; a rule that cannot answer (two rows match under the hit policy unique) is 422. A workflow answers like its test, within ${workflowLimits.maxSyncTimeoutMs / 1000} s (a step still running then fails the run, named); with \`async: true\` it is queued instead and answers 202 with a task to follow at GET /dev/v1/tasks/{taskId}, which holds the run when it ends. Params are checked against the declared inputs (400 naming each at fault). When settings.recordExecutions is true, the execution is recorded, failed ones too, and listed by listExecutions.`,
-    body: executeSchema,
-    // It records executions, and starts tasks for asynchronous runs.
-    tableAccess: 'readWrite',
-    queueAccess: 'send',
-  },
+  executeEntity: executeEntityRoute,
   listExecutions: {
     ...onEntity,
     method: 'GET',

@@ -1,7 +1,9 @@
 /**
  * Request bodies of the operations that run rules and workflows (zod/mini, as
- * in every API function). Params are bounded here, so an oversize or too deeply nested
- * request is refused before any read.
+ * in every API function): what they share, and the execute body. Params are
+ * bounded here, so an oversize or too deeply nested request is refused before
+ * any read. The test body is in ./test-schema.ts, so that the execute
+ * function builds no schema it never parses.
  */
 import * as z from 'zod/mini';
 import { versionLabelPattern } from '../entities/kinds.ts';
@@ -11,19 +13,10 @@ import { strictBody } from '../http/queries.ts';
 /** What one run may be given: small enough to record with its answer, shallow enough for any walk of it. */
 export const paramsBounds = { maxBytes: 16 * 1024, maxDepth: 32 } as const;
 
-const params = z._default(boundedJsonObject(paramsBounds, "the rule's or workflow's inputs by name; {} when absent"), {});
+export const params = z._default(boundedJsonObject(paramsBounds, "the rule's or workflow's inputs by name; {} when absent"), {});
 
 export const version = (description: string) =>
   z.optional(z.string().check(z.regex(versionLabelPattern, { error: 'must be a published version label such as v1' }))).register(z.globalRegistry, { description });
-
-export const testSchema = strictBody({
-  params,
-  version: version('a published version (such as v1) to test instead of the draft'),
-  checksum: z
-    .optional(z.string().check(z.maxLength(64, { error: 'must be a checksum as the get returns it' })))
-    .register(z.globalRegistry, { description: 'the checksum of what you mean to test, as you last read it: refused (409) when it is no longer that' }),
-});
-export type TestRequest = z.output<typeof testSchema>;
 
 export const executeSchema = strictBody({
   params,

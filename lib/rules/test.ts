@@ -10,7 +10,7 @@ import type { EntityRef, EntityStore } from '../store/types.ts';
 import { compileDraft } from './draft.ts';
 import { elapsedSince, publishedVersion } from './execute.ts';
 import type { RunnableRule } from './load.ts';
-import type { TestRequest } from './schema.ts';
+import type { TestRequest } from './test-schema.ts';
 
 /**
  * Evaluates the draft, or the named version, with a trace of every row or

@@ -8,7 +8,7 @@ import { entityIdPattern } from '../entities/kinds.ts';
 import type { Call } from '../http/endpoint.ts';
 import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
-import type { TestRequest } from '../rules/schema.ts';
+import type { TestRequest } from '../rules/test-schema.ts';
 import type { EntityRef, Store } from '../store/types.ts';
 import { compileWorkflowDraft } from './draft.ts';
 import { runDeps } from './endpoints.ts';

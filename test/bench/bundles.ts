@@ -60,10 +60,10 @@ async function bundle(name: string, entry: Pick<BuildOptions, 'entryPoints' | 's
   return { name, file: join(dir, entryFile), bytes, inputs, lazyBytes };
 }
 
-/** The floor and one bundle per function the route table deploys. */
-export async function buildBundles(outDir: string): Promise<{ floor: Bundle; functions: Bundle[] }> {
+/** The floor and one bundle per function the route table deploys, or per function `only` names. */
+export async function buildBundles(outDir: string, only?: readonly string[]): Promise<{ floor: Bundle; functions: Bundle[] }> {
   const floor = await bundle(floorName, { stdin: { contents: floorSource, resolveDir: repoRoot, sourcefile: 'floor.ts', loader: 'ts' } }, outDir);
-  const handlers = [...new Set(routeList.map((route) => route.handler))];
+  const handlers = [...new Set(routeList.map((route) => route.handler))].filter((handler) => !only || only.includes(handler));
   const functions: Bundle[] = [];
   for (const handler of handlers) functions.push(await bundle(handler, { entryPoints: [join(repoRoot, 'functions', `${handler}.ts`)] }, outDir));
   return { floor, functions };

@@ -1,17 +1,17 @@
 /**
  * `npm run bench`: bundle size and start-up of every function against a
  * DynamoDB-client-only floor (the functions that run rules again in further
- * passes), warm list latency against a bare query, warm execute latency
- * against a bare GetItem and evaluation (execute-latency.ts), the
- * DynamoDB reads of a list call at growing sizes, and the time and DynamoDB
- * writes of remote pulls of 1,000 rules, and the rules engine's speed against
- * zen-engine and json-rules-engine (engine.ts; `npm run bench:engine` runs
- * that section alone), and workflows against the rule they run and a bare
- * fetch (workflows.ts; `npm run bench:workflows` alone), and the local runtime
- * under 50 concurrent clients (load.ts, in a process of its own; `npm run
- * bench:load` alone; its errors make the run exit 1). Prints the tables and writes
- * them, with the method, to test/bench/RESULTS.md. Not a test: vitest does not
- * collect it.
+ * passes; `npx tsx test/bench/rule-startup.ts` times those alone), warm list
+ * latency against a bare query, warm execute latency against a bare GetItem
+ * and evaluation (execute-latency.ts), the DynamoDB reads of a list call at
+ * growing sizes, and the time and DynamoDB writes of remote pulls of 1,000
+ * rules, and the rules engine's speed against zen-engine and json-rules-engine
+ * (engine.ts; `npm run bench:engine` runs that section alone), and workflows
+ * against the rule they run and a bare fetch (workflows.ts; `npm run
+ * bench:workflows` alone), and the local runtime under 50 concurrent clients
+ * (load.ts, in a process of its own; `npm run bench:load` alone; its errors
+ * make the run exit 1). Prints the tables and writes them, with the method, to
+ * test/bench/RESULTS.md. Not a test: vitest does not collect it.
  */
 // First: sets the log level before any module that loads the logger is evaluated (see log-level.ts).
 import './log-level.ts';

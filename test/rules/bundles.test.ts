@@ -22,6 +22,10 @@ describe('function bundles', () => {
     expect(inputs.filter((i) => /lezer|engine\/feel\/parse\.ts|engine\/authoring\.ts|workflows\/validate\.ts|workflows\/draft\.ts/.test(i))).toEqual([]);
   });
 
+  it('execute-entity builds only the request schemas it parses: not the test, step-test or paging ones', async () => {
+    expect((await bundle('functions/execute-entity.ts')).filter((i) => /rules\/(routes|test-schema)\.ts|workflows\/schema\.ts|http\/paging\.ts/.test(i))).toEqual([]);
+  });
+
   it('run-scheduled-rule, which loads and compiles as execute does, holds the engine but not the FEEL parser', async () => {
     const inputs = await bundle('functions/run-scheduled-rule.ts');
     expect(inputs).toContain('lib/engine/compile.ts');

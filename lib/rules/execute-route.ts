@@ -1,0 +1,29 @@
+/**
+ * The execute operation's route, apart from the other run routes
+ * (./routes.ts, which takes it and the parts they share from here): the
+ * execute function imports this alone, so that its cold start builds only
+ * the schemas it parses, not the test and step-test bodies or the paging query.
+ */
+import { emptyQuery } from '../http/queries.ts';
+import type { Route } from '../http/routes.ts';
+import { workflowLimits } from '../workflows/limits.ts';
+import { executeSchema } from './schema.ts';
+
+export const onEntity = { method: 'POST', branch: 'optional', query: emptyQuery } as const;
+/** What running a workflow needs besides the table: its steps' credentials opened, and providers called. */
+export const callsProviders = { keyAccess: 'decrypt', outbound: 'trying' } as const;
+
+export const executeEntityRoute = {
+  ...onEntity,
+  ...callsProviders,
+  outbound: 'serving',
+  operationId: 'executeEntity',
+  path: '/dev/v1/{entityType}/{entityId}/execute',
+  handler: 'execute-entity',
+  summary: 'Execute the published rule or workflow',
+  description: `Runs the latest published version (or, with \`version\`, that one) on \`params\`. A rule answers its output, the version that ran and the execution's id; a rule that cannot answer (two rows match under the hit policy unique) is 422. A workflow answers like its test, within ${workflowLimits.maxSyncTimeoutMs / 1000} s (a step still running then fails the run, named); with \`async: true\` it is queued instead and answers 202 with a task to follow at GET /dev/v1/tasks/{taskId}, which holds the run when it ends. Params are checked against the declared inputs (400 naming each at fault). When settings.recordExecutions is true, the execution is recorded, failed ones too, and listed by listExecutions.`,
+  body: executeSchema,
+  // It records executions, and starts tasks for asynchronous runs.
+  tableAccess: 'readWrite',
+  queueAccess: 'send',
+} satisfies Route;
