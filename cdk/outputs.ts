@@ -7,4 +7,6 @@ export const stackOutputs = {
   tableName: 'TableName',
   /** Subscribe to it for alarm notifications (or deploy with `-c alarmEmail=...`). */
   alarmTopicArn: 'AlarmTopicArn',
+  /** `https://<distribution domain>/console/`: the API is under the same origin. */
+  consoleUrl: 'ConsoleUrl',
 } as const;

@@ -5,7 +5,9 @@
  * `ServiceFunction` for a function, `grantTable` for its table access. Every
  * alarm of the stack notifies one topic (`./alarm-notifications.ts`). How
  * much of the account's Lambda concurrency callers can take is bounded by
- * `./limits.ts`, whose defaults a deployer may replace (`limits`).
+ * `./limits.ts`, whose defaults a deployer may replace (`limits`). The web
+ * console is served with the API behind one CloudFront distribution
+ * (`./console.ts`).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -17,6 +19,7 @@ import type { Construct } from 'constructs';
 import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-responses.ts';
 import { routeList, type Route } from '../lib/http/routes.ts';
 import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';
+import { WebConsole } from './console.ts';
 import { defaultLimits, type ServiceLimits } from './limits.ts';
 import { stackOutputs as outputNames } from './outputs.ts';
 import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi } from './rest-api.ts';
@@ -54,6 +57,7 @@ export class RulesServiceStack extends Stack {
   readonly api: RestApi;
   readonly alarms: AlarmNotifications;
   readonly serverErrorAlarm: Alarm;
+  readonly console: WebConsole;
   readonly limits: ServiceLimits;
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
@@ -91,6 +95,8 @@ export class RulesServiceStack extends Stack {
     addGatewayResponses(this.api, gatewayResponses);
     this.serverErrorAlarm = addServerErrorAlarm(this, this.api);
 
+    this.console = new WebConsole(this, 'Console', { api: this.api });
+
     this.alarms = new AlarmNotifications(this, 'Alarms', { email: alarmEmailOf(this) });
     this.alarms.notifyEveryAlarmOf(this);
 
@@ -123,6 +129,7 @@ export class RulesServiceStack extends Stack {
 
     new CfnOutput(this, outputNames.apiUrl, { value: this.api.url, description: 'URL of the API stage' });
     new CfnOutput(this, outputNames.tableName, { value: this.table.tableName, description: 'Name of the DynamoDB table' });
+    new CfnOutput(this, outputNames.consoleUrl, { value: this.console.url, description: 'URL of the web console (CloudFront, HTTPS)' });
     new CfnOutput(this, outputNames.alarmTopicArn, { value: this.alarms.topic.topicArn, description: 'SNS topic every alarm of the stack notifies' });
   }
 

@@ -4,7 +4,7 @@
  * serves the result and the stack deploys it, so both ship the same files.
  */
 import { readFileSync } from 'node:fs';
-import { build } from 'esbuild';
+import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
 
 export interface ConsoleFile {
   body: Buffer;
@@ -19,28 +19,38 @@ const contentTypes: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`). */
-export async function buildConsole(options: { minify?: boolean } = {}): Promise<Map<string, ConsoleFile>> {
-  const result = await build({
-    entryPoints: { app: new URL('main.tsx', web).pathname },
-    bundle: true,
-    write: false,
-    outdir: '/console',
-    format: 'esm',
-    target: ['chrome120', 'firefox120', 'safari17'],
-    platform: 'browser',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    minify: options.minify ?? true,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+const buildOptions = (options: { minify?: boolean }): BuildOptions & { write: false } => ({
+  entryPoints: { app: new URL('main.tsx', web).pathname },
+  bundle: true,
+  write: false,
+  outdir: '/console',
+  format: 'esm',
+  target: ['chrome120', 'firefox120', 'safari17'],
+  platform: 'browser',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: options.minify ?? true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+function consoleFiles(outputFiles: OutputFile[]): Map<string, ConsoleFile> {
   const files = new Map<string, ConsoleFile>();
-  for (const file of result.outputFiles) {
+  for (const file of outputFiles) {
     const name = file.path.slice('/console/'.length);
     files.set(name, { body: Buffer.from(file.contents), contentType: contentTypes[name.slice(name.lastIndexOf('.'))]! });
   }
   files.set('index.html', { body: readFileSync(new URL('index.html', web)), contentType: contentTypes['.html']! });
   return files;
+}
+
+/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`). */
+export async function buildConsole(options: { minify?: boolean } = {}): Promise<Map<string, ConsoleFile>> {
+  return consoleFiles((await build(buildOptions(options))).outputFiles);
+}
+
+/** The same files, built synchronously: for CDK's asset bundling (cdk/console.ts), which cannot wait. */
+export function buildConsoleSync(options: { minify?: boolean } = {}): Map<string, ConsoleFile> {
+  return consoleFiles(buildSync(buildOptions(options)).outputFiles);
 }

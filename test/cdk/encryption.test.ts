@@ -22,11 +22,12 @@ const countOf = (type: string) => Object.values(resources).filter((r) => r.Type 
 
 describe('encryption', () => {
   it('encrypts every store and queue at rest and takes requests over TLS only', () => {
-    // What the checks went over: the table, the task queue and two dead-letter queues, the alarm topic, two keys.
+    // What the checks went over: the table, the task queue and two dead-letter queues, the alarm topic, two keys, the console's bucket and its log bucket.
     expect(countOf('AWS::DynamoDB::Table')).toBe(1);
     expect(countOf('AWS::SQS::Queue')).toBe(3);
     expect(countOf('AWS::SNS::Topic')).toBe(1);
     expect(countOf('AWS::KMS::Key')).toBe(2);
+    expect(countOf('AWS::S3::Bucket')).toBe(2);
     expect(encryptionProblems(resources)).toEqual([]);
   });
 

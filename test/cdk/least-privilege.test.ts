@@ -15,6 +15,7 @@ import { ServiceFunction } from '../../cdk/service-function.ts';
 import {
   broadGrants,
   fastApp,
+  logicalIdOf,
   managedPolicies,
   policyStatements,
   resourcesOf,
@@ -31,6 +32,10 @@ const account = 'arn:${AWS::Partition}:iam::${AWS::AccountId}:root';
 const schedulerArn = (resource: string) => `arn:\${AWS::Partition}:scheduler:\${AWS::Region}:\${AWS::AccountId}:${resource}`;
 /** This stack's schedule groups (`<prefix>.<workspace>`, `<prefix>_<...>`), as rule-schedules.ts names them. */
 const ownGroups = ['.', '_'].map((separator) => `${stack.schedules.groupPrefix}${separator}*`);
+
+const consoleBucketObjects = `\${${logicalIdOf(stack.console.bucket)}.Arn}/*`;
+/** The CDK asset bucket's objects, as the template names them (a Fn::Sub inside the ARN). */
+const assetObjects = 'arn:${AWS::Partition}:s3:::{"Fn::Sub":"cdk-hnb659fds-assets-${AWS::AccountId}-${AWS::Region}"}/*';
 
 /** The grants with a wildcard that AWS leaves no narrower form of. */
 const allowances: Allowance[] = [
@@ -67,6 +72,43 @@ const allowances: Allowance[] = [
     actions: ['scheduler:CreateScheduleGroup'],
     resources: ownGroups.map((group) => schedulerArn(`schedule-group/${group}`)),
     reason: 'A workspace\'s schedule group is made when it schedules its first rule: the wildcard stands for the workspace, under this stack\'s prefix only.',
+  },
+  {
+    kind: 'resource',
+    actions: ['s3:GetObject'],
+    resources: [consoleBucketObjects],
+    principal: 'Service:cloudfront.amazonaws.com',
+    reason: "Origin access control: CloudFront reads any of the console's files, and only for this distribution (its ARN is the statement's aws:SourceArn, test/cdk/console.test.ts).",
+  },
+  {
+    kind: 'resource',
+    actions: ['s3:PutObject'],
+    resources: [`\${${logicalIdOf(stack.console.logBucket)}.Arn}/bucket/*`],
+    principal: 'Service:logging.s3.amazonaws.com',
+    reason: "S3 server access logging writes the console bucket's logs under their prefix of the log bucket, with names S3 chooses; conditions keep it to that bucket.",
+  },
+  {
+    kind: 'identity',
+    actions: ['s3:GetBucket*', 's3:GetObject*', 's3:List*'],
+    resources: [assetObjects],
+    reason: "BucketDeployment's grant to its handler on the CDK asset bucket, where the zipped console build is: CDK's read action group, on that bucket only.",
+  },
+  {
+    kind: 'identity',
+    actions: [
+      's3:Abort*',
+      's3:DeleteObject*',
+      's3:GetBucket*',
+      's3:GetObject*',
+      's3:List*',
+      's3:PutObject',
+      's3:PutObjectLegalHold',
+      's3:PutObjectRetention',
+      's3:PutObjectTagging',
+      's3:PutObjectVersionTagging',
+    ],
+    resources: [consoleBucketObjects],
+    reason: "BucketDeployment's grant to its handler on the console bucket, which it mirrors the build into (aws s3 sync, deleting what the build no longer has): CDK's read-write action group, on that bucket only.",
   },
 ];
 

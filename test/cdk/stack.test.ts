@@ -80,8 +80,8 @@ const functionOf = (route: Route) => stack.routeFunctions.get(route.operationId)
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per route', () => {
-    // One per route, plus the pull worker and sweeper, and the scheduled-run function.
-    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 3);
+    // One per route, plus the pull worker and sweeper, the scheduled-run function, and the console's deployment handler.
+    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 4);
     for (const route of routeList) {
       const fn = functionOf(route);
       expect(fn, route.operationId).toBeDefined();
@@ -365,15 +365,20 @@ describe('tracing', () => {
     expect(stage.Properties.TracingEnabled).toBe(true);
   });
 
+  // All but the console's deployment handler: CDK's own, it runs during deployments only, never on a request.
+  const servingFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => id !== logicalId(stack.console.deploymentHandler));
+
   it('traces every function actively, the pull worker and sweeper included', () => {
-    const functions = ofType('AWS::Lambda::Function');
+    const functions = servingFunctions();
     expect(functions.map(([id]) => id)).toEqual(expect.arrayContaining([logicalId(stack.pull.worker.function), logicalId(stack.pull.sweeper.function)]));
     for (const [id, fn] of functions) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
   });
 
   it("grants X-Ray's two actions, and nothing else, on Resource '*' (the one acknowledged IAM5 finding of each role)", () => {
-    const roles = ofType('AWS::IAM::Role').filter(([, role]) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service === 'lambda.amazonaws.com');
-    expect(roles).toHaveLength(ofType('AWS::Lambda::Function').length);
+    const roles = ofType('AWS::IAM::Role').filter(
+      ([id, role]) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service === 'lambda.amazonaws.com' && id !== logicalId(stack.console.deploymentHandler.role!),
+    );
+    expect(roles).toHaveLength(servingFunctions().length);
     for (const [roleId] of roles) {
       const anyResource = statementsOf(roleId).filter((s) => [s.Resource].flat().includes('*'));
       expect(anyResource.map((st) => actionsOf(st).sort()), roleId).toEqual([['xray:PutTelemetryRecords', 'xray:PutTraceSegments']]);
@@ -413,11 +418,11 @@ describe('table', () => {
 });
 
 describe('outputs', () => {
-  it('has the API URL, the table name and the alarm topic, and nothing else', () => {
+  it('has the API URL, the table name, the alarm topic and the console URL, and nothing else', () => {
     template.hasOutput(outputNames.apiUrl, { Value: Match.objectLike({ 'Fn::Join': Match.anyValue() }) });
     template.hasOutput(outputNames.tableName, { Value: { Ref: tableId } });
     template.hasOutput(outputNames.alarmTopicArn, { Value: { Ref: topicId } });
-    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([outputNames.apiUrl, outputNames.tableName, outputNames.alarmTopicArn].sort());
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([outputNames.apiUrl, outputNames.tableName, outputNames.alarmTopicArn, outputNames.consoleUrl].sort());
   });
 });
 
