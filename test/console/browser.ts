@@ -14,12 +14,12 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startQuietRuntime, type Runtime } from '../helpers/runtime.ts';
 
-/** The Chromium to drive, or undefined (the browser tests then skip and say so). */
-export const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path): path is string => !!path && existsSync(path));
+/** The Chromium to drive (CHROMIUM_PATH when set, else Debian's), or undefined: the browser tests then skip and say so. */
+export const chromiumPath = (process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']).find((path) => existsSync(path));
 
 export const skipReason = chromiumPath
   ? undefined
-  : 'console browser tests SKIPPED: no Chromium found (set CHROMIUM_PATH, or `apt-get install chromium`; .ci/run installs it)';
+  : `console browser tests SKIPPED: no Chromium at ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'} (set CHROMIUM_PATH, or apt-get install chromium; .ci/run installs it)`;
 
 /** The flags the machine's notes give for a headless Chromium that stays off the network. */
 const chromiumFlags = [

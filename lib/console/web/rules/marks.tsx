@@ -1,0 +1,118 @@
+/**
+ * Problems and warnings shown where they are: a refused save names each field
+ * at fault by its path (`definition.rules[2].when[0]`), the analysis names
+ * rows, and every editor marks the field of that path with the message tied
+ * to it by aria-describedby, so a screen reader reads it with the field.
+ */
+import type { ComponentChildren } from 'preact';
+import type { Warning } from './model.ts';
+
+export interface Marks {
+  /** From the last refused save: path → why. */
+  problems: ReadonlyMap<string, string>;
+  /** From the last get or save: what the analysis found without refusing. */
+  warnings: readonly Warning[];
+}
+
+export const noMarks: Marks = { problems: new Map(), warnings: [] };
+
+/** What an edit touched: one field's path (its problem is then cleared), or the shape of the rule (every mark is then out of place). */
+export type Touched = string | 'structure';
+
+/** An element id for the messages of a path. */
+export const markId = (path: string) => `mark-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+
+export interface Mark {
+  class: string | undefined;
+  invalid: boolean;
+  describedBy: string | undefined;
+  /** The messages to render beside the field (nothing when all is well). */
+  note: ComponentChildren;
+}
+
+/** How the field at `path` is marked: its problem first, then its warnings. */
+export function markOf(marks: Marks, path: string): Mark {
+  const problem = marks.problems.get(path);
+  const warnings = marks.warnings.filter((warning) => warning.path === path).map((warning) => warning.message);
+  if (problem === undefined && warnings.length === 0) return { class: undefined, invalid: false, describedBy: undefined, note: null };
+  const id = markId(path);
+  return {
+    class: problem !== undefined ? 'cell-error' : 'cell-warning',
+    invalid: problem !== undefined,
+    describedBy: id,
+    note: (
+      <span id={id} class="mark-note">
+        {problem !== undefined && <span class="problem">{problem}</span>}
+        {warnings.map((warning) => (
+          <span key={warning} class="warning-text">
+            Warning: {warning}
+          </span>
+        ))}
+      </span>
+    ),
+  };
+}
+
+/** The warnings no editor field shows: listed above the editor. */
+export function WarningList({ warnings }: { warnings: readonly Warning[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div class="warning" role="status">
+      <strong>The analysis found {warnings.length === 1 ? 'one thing' : `${warnings.length} things`} to look at</strong>
+      <ul>
+        {warnings.map((warning) => (
+          <li key={warning.path + warning.message}>
+            <code>{warning.path}</code>: {warning.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  /** The visible label. */
+  label: string;
+  /** Added to the accessible name, not shown: which column or entry the field belongs to. */
+  context?: string;
+  path: string;
+  marks: Marks;
+  value: string;
+  onValue(value: string): void;
+  code?: boolean;
+  multiline?: boolean;
+  required?: boolean;
+  placeholder?: string;
+  inputMode?: 'numeric';
+}
+
+/** A labelled text field with its problem or warnings in place. */
+export function TextField({ label, context, path, marks, value, onValue, code, multiline, required, placeholder, inputMode }: TextFieldProps) {
+  const mark = markOf(marks, path);
+  const shared = {
+    class: [code ? 'code' : '', mark.class ?? ''].join(' ').trim() || undefined,
+    value,
+    required,
+    placeholder,
+    'aria-invalid': mark.invalid || undefined,
+    'aria-describedby': mark.describedBy,
+    spellcheck: code ? false : undefined,
+  };
+  // The note sits outside the label: inside, it would become part of the field's name.
+  return (
+    <div class="field">
+      <label>
+        <span>
+          {label}
+          {context && <span class="visually-hidden"> {context}</span>}
+        </span>
+        {multiline ? (
+          <textarea rows={3} {...shared} onInput={(event) => onValue(event.currentTarget.value)} />
+        ) : (
+          <input type="text" inputMode={inputMode} {...shared} onInput={(event) => onValue(event.currentTarget.value)} />
+        )}
+      </label>
+      {mark.note}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * What the rule views hold: the API's rule record (typed by the generated
+ * schema) and its definition, typed by the engine's own definition types.
+ * The API leaves `definition` untyped; these types are imported as types
+ * only, so none of the engine is bundled into the page.
+ */
+import type { DecisionTableDefinition, OutputEntry, RuleSetDefinition, SimpleRuleDefinition } from '../../../engine/definitions.ts';
+import type { operations } from '../schema.ts';
+
+export type RuleRecord = operations['getEntity']['responses'][200]['content']['application/json']['data'];
+export type TestAnswer = Extract<operations['testEntity']['responses'][200]['content']['application/json']['data'], { trace: unknown }>;
+export type RuleTrace = TestAnswer['trace'];
+export type Warning = RuleRecord['warnings'][number];
+
+/** A saved test case: publishing runs them all and refuses when one fails. */
+export interface SavedCase {
+  name: string;
+  params: Record<string, unknown>;
+  expected: unknown;
+}
+
+/** What every kind carries besides its logic. */
+interface Authoring {
+  tests?: SavedCase[];
+}
+
+export type TableDefinition = DecisionTableDefinition & Authoring;
+export type SimpleDefinition = SimpleRuleDefinition & Authoring;
+export type SetDefinition = RuleSetDefinition & Authoring;
+export type AnyDefinition = TableDefinition | SimpleDefinition | SetDefinition;
+
+export type RuleKind = 'decisionTable' | 'simpleRule' | 'ruleSet';
+
+export const isRuleKind = (type: string): type is RuleKind => type === 'decisionTable' || type === 'simpleRule' || type === 'ruleSet';
+
+/** How an output entry is written in a text field: FEEL text as it is, a literal as JSON. */
+export function entryText(entry: OutputEntry | undefined): string {
+  return typeof entry === 'string' ? entry : JSON.stringify(entry ?? null);
+}
+
+/**
+ * The output entry a field's text stands for. `true`, `false`, `null` and
+ * plain numbers become literals (FEEL reads them the same); anything else is
+ * FEEL text. An unchanged text keeps the entry it came from, so that opening
+ * and saving a rule does not rewrite its FEEL "5000" as the literal 5000.
+ */
+export function entryOf(text: string, previous: OutputEntry | undefined): OutputEntry {
+  if (previous !== undefined && entryText(previous) === text) return previous;
+  const trimmed = text.trim();
+  if (trimmed === 'true') return true;
+  if (trimmed === 'false') return false;
+  if (trimmed === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  return text;
+}
+
+/** Pretty JSON for people. */
+export const pretty = (value: unknown) => JSON.stringify(value, null, 2) ?? 'undefined';
+
+/** JSON on one line when it is short (a table cell), pretty when it is not. */
+export function compact(value: unknown): string {
+  const line = JSON.stringify(value) ?? 'undefined';
+  return line.length <= 48 ? line : pretty(value);
+}
+
+/** The same JSON value, whatever the order of object keys (how a case's expected output is compared with what came). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The definition of a record the API served, as its kind's type: the API checked it against that kind's schema when it was saved. */
+export const definitionOf = (record: { definition: Record<string, unknown> }): AnyDefinition => record.definition as unknown as AnyDefinition;

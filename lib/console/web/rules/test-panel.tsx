@@ -1,0 +1,107 @@
+/**
+ * Try the rule on params: runs POST /test on the saved draft (with the
+ * checksum last read, so what is tested is what the page shows) or on a
+ * published version, and shows the output, the time it took and the trace.
+ * Unsaved edits are not tested: the panel says so rather than test something
+ * the page does not show.
+ */
+import { useState } from 'preact/hooks';
+import { ApiFailure } from '../api.ts';
+import { useConsole } from '../context.ts';
+import { Failure } from '../ui/failure.tsx';
+import { JsonField, parseJson } from './json-field.tsx';
+import { definitionOf, pretty, type AnyDefinition, type RuleRecord, type TestAnswer } from './model.ts';
+import { TraceView } from './trace.tsx';
+
+/** What is tested: the saved draft, or a published version by its label. */
+const draftTarget = '';
+
+interface Props {
+  rule: RuleRecord;
+  dirty: boolean;
+  onConflict(): void;
+}
+
+interface Tested {
+  target: string;
+  answer: TestAnswer;
+  definition: AnyDefinition | undefined;
+}
+
+export function TestPanel({ rule, dirty, onConflict }: Props) {
+  const { api } = useConsole();
+  const firstCase = definitionOf(rule).tests?.[0];
+  const [paramsText, setParamsText] = useState(() => pretty(firstCase?.params ?? {}));
+  const [target, setTarget] = useState(draftTarget);
+  const [running, setRunning] = useState(false);
+  const [tested, setTested] = useState<Tested>();
+  const [error, setError] = useState<unknown>();
+  const parsed = parseJson(paramsText, { object: true });
+
+  const run = async (event: Event) => {
+    event.preventDefault();
+    if (!parsed.ok) return;
+    setRunning(true);
+    setError(undefined);
+    try {
+      const params = parsed.value as Record<string, unknown>;
+      const [answer, definition] = await Promise.all([
+        api.data(
+          api.client.POST('/dev/v1/{entityType}/{entityId}/test', {
+            params: { path: { entityType: 'rule', entityId: rule.id } },
+            body: target === draftTarget ? { params, checksum: rule.checksum } : { params, version: target },
+          }),
+        ),
+        target === draftTarget
+          ? Promise.resolve(definitionOf(rule))
+          : api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: rule.id }, query: { version: target } } })).then(definitionOf),
+      ]);
+      if (!('trace' in answer)) throw new ApiFailure(0, 'console_error', 'The API answered a workflow run for a rule.', {});
+      setTested({ target, answer, definition });
+    } catch (failure) {
+      setTested(undefined);
+      setError(failure);
+      if (failure instanceof ApiFailure && failure.code === 'checksum_mismatch') onConflict();
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="test-title">
+      <h2 id="test-title">Test</h2>
+      <form class="test-form" aria-label="Test the rule" onSubmit={run}>
+        <label>
+          Run against
+          <select value={target} onChange={(event) => setTarget(event.currentTarget.value)}>
+            <option value={draftTarget}>The saved draft</option>
+            {rule.versions.map((version) => (
+              <option key={version.version} value={version.version}>
+                Published {version.version}
+              </option>
+            ))}
+          </select>
+        </label>
+        <JsonField label="Params (JSON)" name="test-params" text={paramsText} onText={setParamsText} object rows={6} />
+        <div class="actions">
+          <button type="submit" disabled={!parsed.ok || running}>
+            {running ? 'Running…' : 'Run test'}
+          </button>
+          {dirty && target === draftTarget && <span class="hint">You have unsaved changes: the test runs the draft as last saved.</span>}
+        </div>
+      </form>
+      <Failure error={error} title="The test did not run" />
+      {tested && (
+        <div class="test-result">
+          <p role="status">
+            Tested {tested.target === draftTarget ? 'the saved draft' : tested.target} in {tested.answer.durationMs} ms.
+          </p>
+          <h3>Output</h3>
+          <pre>{pretty(tested.answer.output)}</pre>
+          <h3>Trace</h3>
+          <TraceView trace={tested.answer.trace} definition={tested.definition} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The rule's published versions and a side-by-side difference between any
+ * two of them (or the saved draft): each is read with ?version=, its
+ * definition pretty-printed, and the lines that differ marked on both sides.
+ */
+import { useState } from 'preact/hooks';
+import { useConsole } from '../context.ts';
+import { Failure } from '../ui/failure.tsx';
+import { diffLines, sideBySide, type SideBySideRow } from './line-diff.ts';
+import { pretty, type RuleRecord } from './model.ts';
+
+/** The saved draft, among the versions to compare. */
+const draft = 'draft';
+
+interface Comparison {
+  left: string;
+  right: string;
+  rows: SideBySideRow[];
+}
+
+export function VersionsPanel({ rule }: { rule: RuleRecord }) {
+  const { api } = useConsole();
+  const labels = rule.versions.map((version) => version.version);
+  const [left, setLeft] = useState(labels.at(-1) ?? draft);
+  const [right, setRight] = useState(draft);
+  const [comparison, setComparison] = useState<Comparison>();
+  const [error, setError] = useState<unknown>();
+  const [loading, setLoading] = useState(false);
+
+  const definitionOf = async (label: string) => {
+    const query = label === draft ? {} : { version: label };
+    const record = await api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: rule.id }, query } }));
+    return pretty(record.definition).split('\n');
+  };
+
+  const compare = async (event: Event) => {
+    event.preventDefault();
+    setLoading(true);
+    setError(undefined);
+    try {
+      const [before, after] = await Promise.all([definitionOf(left), definitionOf(right)]);
+      setComparison({ left, right, rows: sideBySide(diffLines(before, after)) });
+    } catch (failure) {
+      setComparison(undefined);
+      setError(failure);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const name = (label: string) => (label === draft ? 'the saved draft' : label);
+  const options = [...labels, draft].map((label) => (
+    <option key={label} value={label}>
+      {label === draft ? 'Saved draft' : label}
+    </option>
+  ));
+  const changed = comparison?.rows.filter((row) => row.changed).length ?? 0;
+
+  return (
+    <section class="card" aria-labelledby="versions-title">
+      <h2 id="versions-title">Versions</h2>
+      {rule.versions.length === 0 ? (
+        <p>Not published yet.</p>
+      ) : (
+        <div class="scroll">
+          <table>
+            <caption class="visually-hidden">Published versions</caption>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Published</th>
+                <th scope="col">By</th>
+                <th scope="col">Checksum</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...rule.versions].reverse().map((version) => (
+                <tr key={version.version}>
+                  <th scope="row">{version.version}</th>
+                  <td>
+                    <time dateTime={version.publishedAt}>{new Date(version.publishedAt).toLocaleString()}</time>
+                  </td>
+                  <td>{version.publishedBy}</td>
+                  <td>
+                    <code title={version.checksum}>{version.checksum.slice(0, 12)}</code>
+                    {version.checksum === rule.checksum && <span class="badge ok">the draft</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form class="compare-form" aria-label="Compare versions" onSubmit={compare}>
+        {/* Labels by `for`, not around the select: a wrapping label's text would take in every option's. */}
+        <div class="field">
+          <label for="compare-left">Compare</label>
+          <select id="compare-left" value={left} onChange={(event) => setLeft(event.currentTarget.value)}>
+            {options}
+          </select>
+        </div>
+        <div class="field">
+          <label for="compare-right">With</label>
+          <select id="compare-right" value={right} onChange={(event) => setRight(event.currentTarget.value)}>
+            {options}
+          </select>
+        </div>
+        <button type="submit" disabled={loading}>
+          {loading ? 'Comparing…' : 'Compare'}
+        </button>
+      </form>
+      <Failure error={error} title="Could not compare" />
+      {comparison && (
+        <>
+          <p role="status">
+            {changed === 0 ? `${name(comparison.left)} and ${name(comparison.right)} have the same definition.` : `${changed} line${changed === 1 ? '' : 's'} differ between ${name(comparison.left)} and ${name(comparison.right)}.`}
+          </p>
+          <div class="scroll">
+            <table class="diff">
+              <caption class="visually-hidden">
+                Definition of {name(comparison.left)} beside {name(comparison.right)}; changed lines are marked
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col" colSpan={2}>
+                    {name(comparison.left)}
+                  </th>
+                  <th scope="col" colSpan={2}>
+                    {name(comparison.right)}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {comparison.rows.map((row, at) => (
+                  <tr key={at} class={row.changed ? 'diff-changed' : undefined}>
+                    <DiffSide side={row.left} changed={row.changed} sign="−" what="removed" />
+                    <DiffSide side={row.right} changed={row.changed} sign="+" what="added" />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function DiffSide({ side, changed, sign, what }: { side: SideBySideRow['left']; changed: boolean; sign: string; what: string }) {
+  if (!side)
+    return (
+      <>
+        <td class="diff-number" />
+        <td class="diff-line diff-empty" />
+      </>
+    );
+  return (
+    <>
+      <td class="diff-number">{side.number}</td>
+      <td class={changed ? `diff-line diff-${what}` : 'diff-line'}>
+        {changed && (
+          <>
+            <span class="diff-sign" aria-hidden="true">
+              {sign}
+            </span>
+            <span class="visually-hidden">{what}: </span>
+          </>
+        )}
+        <code>{side.text}</code>
+      </td>
+    </>
+  );
+}
