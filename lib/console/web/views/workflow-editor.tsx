@@ -1,4 +1,286 @@
-/** Placeholder until this view is built. */
+/**
+ * A workflow: its steps as a graph, the selected step's fields, "Test this
+ * step" against its provider, a run with each step's status, time and
+ * output, and the recorded executions. The draft is edited in memory and
+ * saved with the checksum it was read at, so that a change made meanwhile by
+ * someone else is refused (409) rather than overwritten; the API's problems
+ * are shown in place by their paths, and on the graph's nodes.
+ */
+import '../authorization/authorization.css';
+import '../workflows/workflows.css';
+import { useEffect, useState } from 'preact/hooks';
+import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
+import { ApiFailure } from '../api.ts';
+import { useConsole } from '../context.ts';
+import { hrefOf } from '../route.ts';
+import { Failure } from '../ui/failure.tsx';
+import { useLoad } from '../ui/use-load.ts';
+import { Executions } from '../workflows/executions.tsx';
+import { StepGraph, StepList } from '../workflows/graph.tsx';
+import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from '../workflows/model.ts';
+import { RunPanel } from '../workflows/run-panel.tsx';
+import { StepEditor } from '../workflows/step-editor.tsx';
+import { StepTest } from '../workflows/step-test.tsx';
+import type { Run } from '../workflows/types.ts';
+
+const listed = { query: { pageSize: 100 } };
+
 export function WorkflowEditor({ id }: { id: string }) {
-  return <p>Not built yet{' ' + id}.</p>;
+  const { api } = useConsole();
+  const entity = useLoad(() => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } } })), [id]);
+  const credentials = useLoad(() => api.page(api.client.GET('/dev/v1/credentials', { params: listed })), []);
+  const integrations = useLoad(() => api.page(api.client.GET('/dev/v1/integrations', { params: listed })), []);
+  const rules = useLoad(() => api.page(api.client.GET('/dev/v1/{entityType}', { params: { path: { entityType: 'rule' }, ...listed } })), []);
+
+  const [draft, setDraft] = useState<WorkflowDefinition>();
+  const [checksum, setChecksum] = useState('');
+  const [dirty, setDirty] = useState(false);
+  // Remounts the step's fields when the draft is replaced from the API, so that no field keeps text from before.
+  const [generation, setGeneration] = useState(0);
+  const [selected, setSelected] = useState<number>();
+  const [saveError, setSaveError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+  const [warnings, setWarnings] = useState<{ path: string; message: string }[]>([]);
+  const [lastRun, setLastRun] = useState<{ run: Run; params: Record<string, unknown> }>();
+  const [executionsRound, setExecutionsRound] = useState(0);
+
+  useEffect(() => {
+    const loaded = entity.value;
+    if (!loaded) return;
+    const definition = loaded.definition as unknown as WorkflowDefinition;
+    setDraft(definition);
+    setChecksum(loaded.checksum);
+    setDirty(false);
+    setGeneration((g) => g + 1);
+    setSelected((s) => (s !== undefined && s < definition.steps.length ? s : Math.max(0, definition.steps.findIndex((step) => step.id === definition.start))));
+  }, [entity.value]);
+
+  if (entity.error)
+    return (
+      <section aria-labelledby="workflow-title">
+        <h1 id="workflow-title">Workflow {id}</h1>
+        <Failure error={entity.error} title="Could not read the workflow" />
+        <a href={hrefOf.workflows}>Back to the workflows</a>
+      </section>
+    );
+  if (!entity.value || !draft) return <p role="status">Loading the workflow…</p>;
+
+  const loaded = entity.value;
+  const problems = saveError instanceof ApiFailure ? saveError.fieldProblems : new Map<string, string>();
+  const conflict = saveError instanceof ApiFailure && saveError.status === 409 && saveError.code === 'checksum_mismatch';
+  const step = selected === undefined ? undefined : draft.steps[selected];
+  const statuses = new Map((lastRun?.run.steps ?? []).map((s) => [s.id, s.status]));
+  const skeleton = JSON.stringify(paramsSkeleton(draft), null, 2);
+
+  const change = (next: WorkflowDefinition) => {
+    setDraft(next);
+    setDirty(true);
+    setNotice(undefined);
+  };
+  const changeStep = (index: number, next: WorkflowStep) => change({ ...draft, steps: draft.steps.map((s, i) => (i === index ? next : s)) });
+
+  const save = async () => {
+    setSaveError(undefined);
+    setNotice(undefined);
+    try {
+      const saved = await api.data(
+        api.client.PATCH('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum, definition: draft as unknown as Record<string, unknown> } }),
+      );
+      setWarnings(saved.warnings);
+      setNotice('Draft saved.');
+      entity.reload();
+    } catch (failure) {
+      setSaveError(failure);
+    }
+  };
+  const publish = async () => {
+    setSaveError(undefined);
+    setNotice(undefined);
+    try {
+      const published = await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum } }));
+      setNotice(`Published as ${published.version}.`);
+      entity.reload();
+    } catch (failure) {
+      setSaveError(failure);
+    }
+  };
+
+  return (
+    <section aria-labelledby="workflow-title" class="workflow-editor">
+      <p class="muted">
+        <a href={hrefOf.workflows}>Workflows</a> / {id}
+      </p>
+      <div class="heading">
+        <h1 id="workflow-title">
+          {loaded.name} <span class={`badge ${dirty ? 'draft' : loaded.status}`}>{dirty ? 'unsaved changes' : loaded.status}</span>
+        </h1>
+        <div class="actions">
+          <button type="button" onClick={save} disabled={!dirty}>
+            Save draft
+          </button>
+          <button type="button" class="secondary" onClick={publish} disabled={dirty} title={dirty ? 'Save the draft first' : undefined}>
+            Publish
+          </button>
+        </div>
+      </div>
+      <p class="muted">
+        {loaded.description && <>{loaded.description} · </>}
+        {loaded.version ? `latest published version ${loaded.version}` : 'never published'}
+      </p>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {conflict ? (
+        <div>
+          <Failure error={saveError} title="Someone changed this workflow since you opened it" />
+          <button type="button" class="secondary" onClick={() => (setSaveError(undefined), entity.reload())}>
+            Reload the workflow (your unsaved changes are lost)
+          </button>
+        </div>
+      ) : (
+        <Failure error={saveError} title="The workflow was not saved" />
+      )}
+      {warnings.length > 0 && (
+        <div class="warning" role="status">
+          <strong>Saved, with warnings</strong>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w.path}>
+                <code>{w.path}</code>: {w.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <Failure error={credentials.error ?? integrations.error} title="Could not list the credentials or integrations" />
+
+      <div class="workflow-columns">
+        <section class="card graph-card" aria-labelledby="graph-title">
+          <h2 id="graph-title">Steps</h2>
+          <p class="hint">Select a step to edit it. The arrow from above marks the start.</p>
+          <StepGraph definition={draft} selected={selected} onSelect={setSelected} statuses={statuses} problems={problems} />
+          <StepList definition={draft} selected={selected} onSelect={setSelected} statuses={statuses} problems={problems} />
+          <AddStep
+            after={step}
+            taken={draft.steps.map((s) => s.id)}
+            onAdd={(kind, stepId) => {
+              const next = insertStep(draft, selected, kind, stepId);
+              change(next);
+              setSelected(next.steps.findIndex((s) => s.id === stepId));
+            }}
+          />
+        </section>
+        <section class="card" id="step-editor" aria-labelledby="step-title">
+          {step && selected !== undefined ? (
+            <>
+              <div class="heading">
+                <h2 id="step-title">
+                  Step {step.id} <span class="muted">({kindNames[step.kind]})</span>
+                </h2>
+                <div class="actions">
+                  {draft.start !== step.id && (
+                    <button type="button" class="secondary" onClick={() => change({ ...draft, start: step.id })}>
+                      Make it the start
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    class="danger"
+                    disabled={draft.steps.length === 1}
+                    onClick={() => {
+                      change(removeStep(draft, selected));
+                      setSelected(0);
+                    }}
+                  >
+                    Delete step {step.id}
+                  </button>
+                </div>
+              </div>
+              <StepEditor
+                key={`${generation}-${selected}-${step.id}`}
+                step={step}
+                index={selected}
+                stepIds={draft.steps.map((s) => s.id)}
+                onChange={(next) => changeStep(selected, next)}
+                problems={problems}
+                credentials={credentials.value?.data ?? []}
+                integrations={integrations.value?.data ?? []}
+                ruleIds={(rules.value?.data ?? []).map((r) => r.id)}
+                onCredentialMade={credentials.reload}
+              />
+              <StepTest
+                key={step.id}
+                workflowId={id}
+                stepId={step.id}
+                unsaved={dirty}
+                startContext={skeleton}
+                lastRunContext={lastRun && (() => JSON.stringify(contextOfRun(lastRun.params, lastRun.run.steps, step.id), null, 2))}
+              />
+            </>
+          ) : (
+            <h2 id="step-title">No step selected</h2>
+          )}
+        </section>
+      </div>
+
+      <RunPanel
+        workflowId={id}
+        published={loaded.version !== ''}
+        unsaved={dirty}
+        startParams={skeleton}
+        onRun={(run, params, target) => {
+          setLastRun({ run, params });
+          if (target === 'published') setExecutionsRound((n) => n + 1);
+        }}
+      />
+      <Executions workflowId={id} recorded={draft.settings?.recordExecutions === true} round={executionsRound} />
+    </section>
+  );
+}
+
+const stepKinds = Object.keys(kindNames) as StepKind[];
+
+function AddStep(props: { after: WorkflowStep | undefined; taken: string[]; onAdd(kind: StepKind, id: string): void }) {
+  const [kind, setKind] = useState<StepKind>('apiRequest');
+  const [stepId, setStepId] = useState('');
+  const trimmed = stepId.trim();
+  const clash = props.taken.includes(trimmed);
+  const where = props.after && 'next' in props.after ? `after ${props.after.id}` : 'unlinked';
+  return (
+    <form
+      class="add-step"
+      aria-label="Add a step"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!trimmed || clash) return;
+        props.onAdd(kind, trimmed);
+        setStepId('');
+      }}
+    >
+      <label>
+        New step id
+        <input value={stepId} onInput={(e) => setStepId(e.currentTarget.value)} aria-invalid={clash || undefined} aria-describedby={clash ? 'add-step-clash' : undefined} />
+        {clash && (
+          <span class="problem" id="add-step-clash">
+            another step has this id
+          </span>
+        )}
+      </label>
+      <label>
+        Kind
+        <select value={kind} onChange={(e) => setKind(e.currentTarget.value as StepKind)}>
+          {stepKinds.map((k) => (
+            <option key={k} value={k}>
+              {kindNames[k]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="secondary" disabled={!trimmed || clash}>
+        Add step {where}
+      </button>
+    </form>
+  );
 }
