@@ -19,8 +19,9 @@ export interface ConsoleHost {
 const codeLifetimeMs = 15 * 60_000;
 const maxSessionBodyBytes = 1024;
 
-export async function createConsoleHost(options: { apiKey: string }): Promise<ConsoleHost> {
-  const files = await buildConsole();
+/** The console is built on its first request (about 0.2 s), so a runtime that never serves it, as in most tests, never builds it. */
+export function createConsoleHost(options: { apiKey: string }): ConsoleHost {
+  let built: Promise<Map<string, ConsoleFile>> | undefined;
   const codes = new Map<string, number>();
 
   const send = (response: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string) => {
@@ -65,7 +66,8 @@ export async function createConsoleHost(options: { apiKey: string }): Promise<Co
         else await redeem(request, response);
         return true;
       }
-      const file = files.get(name);
+      built ??= buildConsole();
+      const file = (await built).get(name);
       if (!file) send(response, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'Not found');
       else if (method !== 'GET' && method !== 'HEAD') send(response, 405, { allow: 'GET, HEAD' }, '');
       else sendFile(response, file, method === 'HEAD');

@@ -104,7 +104,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   if (options.seed !== false) await seedDemoProvider({ store, keyring: keyringFromEnv() }, provider.url);
   // Schedules kept in DATA_DIR from an earlier start: the table has them, the local scheduler (in memory) not yet.
   if (options.dataDir) await redeploySchedules(store, schedulerFor({ ...localScheduleTarget, SCHEDULER_ENDPOINT: scheduler.endpoint }));
-  const consoleHost = await createConsoleHost({ apiKey });
+  const consoleHost = createConsoleHost({ apiKey });
   const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port, console: consoleHost }));
   // What the stack's schedule does on AWS.
   const sweeping = setInterval(() => void handlerOf(sweeper).then((sweep) => sweep({}, lambdaContext(sweeper), () => undefined)), sweepEveryMs);
