@@ -175,7 +175,7 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     await edit.getByLabel('Timeout (ms)').fill('3000');
     await edit.getByRole('button', { name: 'Save integration' }).click();
     await page.getByRole('status').filter({ hasText: 'saved' }).waitFor();
-    expect((await call<{ timeoutMs: number }>(`/dev/v1/integrations/${integration.id}`)).body.data.timeoutMs).toBe(3000);
+    await expect.poll(async () => (await call<{ timeoutMs: number }>(`/dev/v1/integrations/${integration.id}`)).body.data.timeoutMs).toBe(3000);
 
     await row.getByRole('button', { name: 'Delete Risk API (console)' }).click();
     await page.getByRole('button', { name: 'Yes, delete Risk API (console)' }).click();

@@ -7,7 +7,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { NewAuthenticationForm } from './new-authentication.tsx';
 import { credentialLabel, type Credential } from './types.ts';
-import { Field } from './field.tsx';
+import { Field } from '../ui/field.tsx';
 
 const createValue = '__create__';
 

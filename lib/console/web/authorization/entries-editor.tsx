@@ -5,7 +5,7 @@
  * the map of the named ones, which is what the API stores.
  */
 import { useState } from 'preact/hooks';
-import { Field } from './field.tsx';
+import { Field } from '../ui/field.tsx';
 
 interface Row {
   name: string;

@@ -9,29 +9,27 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
+import { Confirm } from '../ui/confirm.tsx';
 import { Failure } from '../ui/failure.tsx';
+import { parseJson, pretty } from '../ui/json.ts';
 import { AuthenticationSelect } from './authentication-select.tsx';
 import { CallResult } from './credentials.tsx';
 import { EntriesEditor } from './entries-editor.tsx';
-import { Field } from './field.tsx';
-import { useFocusOnOpen } from './focus.ts';
+import { Field } from '../ui/field.tsx';
+import { useFocusOnOpen } from '../ui/focus.ts';
+import { Notice } from '../ui/notice.tsx';
+import { MethodField, NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
 import type { Credential, Integration, IntegrationTest } from './types.ts';
 
 type Action = { kind: 'edit' | 'test' | 'delete'; integration: Integration } | { kind: 'create' };
 
 export function IntegrationsSection(props: { integrations: Integration[]; credentials: Credential[]; onChanged(): void; onCredentialMade(): void }) {
-  const [action, setAction] = useState<Action>();
-  const [notice, setNotice] = useState<string>();
+  const { action, notice, open, close, done } = useRecordActions<Action>(props.onChanged);
   const nameOf = (id: string | undefined) => (id ? (props.credentials.find((c) => c.id === id)?.name ?? id) : 'none');
-  const done = (message: string) => {
-    setNotice(message);
-    setAction(undefined);
-    props.onChanged();
-  };
   const panel = (() => {
     switch (action?.kind) {
       case 'create':
-        return <IntegrationEditor key="new" credentials={props.credentials} onCredentialMade={props.onCredentialMade} onDone={done} onCancel={() => setAction(undefined)} />;
+        return <IntegrationEditor key="new" credentials={props.credentials} onCredentialMade={props.onCredentialMade} onDone={done} onCancel={close} />;
       case 'edit':
         return (
           <IntegrationEditor
@@ -40,13 +38,13 @@ export function IntegrationsSection(props: { integrations: Integration[]; creden
             credentials={props.credentials}
             onCredentialMade={props.onCredentialMade}
             onDone={done}
-            onCancel={() => setAction(undefined)}
+            onCancel={close}
           />
         );
       case 'test':
-        return <IntegrationTestForm key={action.integration.id} integration={action.integration} onCancel={() => setAction(undefined)} />;
+        return <IntegrationTestForm key={action.integration.id} integration={action.integration} onCancel={close} />;
       case 'delete':
-        return <DeleteConfirm key={action.integration.id} integration={action.integration} onDone={done} onCancel={() => setAction(undefined)} />;
+        return <DeleteConfirm key={action.integration.id} integration={action.integration} onDone={done} onCancel={close} />;
       default:
         return null;
     }
@@ -56,15 +54,11 @@ export function IntegrationsSection(props: { integrations: Integration[]; creden
     <section aria-labelledby="integrations-title">
       <div class="heading">
         <h2 id="integrations-title">Integrations</h2>
-        <button type="button" onClick={() => setAction({ kind: 'create' })}>
+        <button type="button" onClick={() => open({ kind: 'create' })}>
           New integration
         </button>
       </div>
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice>{notice}</Notice>
       {action?.kind === 'create' && panel}
       <div class="scroll">
         <table class="integrations">
@@ -82,11 +76,7 @@ export function IntegrationsSection(props: { integrations: Integration[]; creden
           <tbody>
             {props.integrations.map((integration) => (
               <tr key={integration.id}>
-                <th scope="row">
-                  {integration.name}
-                  <div class="muted">{integration.id}</div>
-                  {integration.description && <div class="muted">{integration.description}</div>}
-                </th>
+                <NameCell record={integration} />
                 <td>
                   <code class="url">{integration.baseUrl}</code>
                 </td>
@@ -94,22 +84,7 @@ export function IntegrationsSection(props: { integrations: Integration[]; creden
                 <td>{Object.keys(integration.headers).join(', ') || '—'}</td>
                 <td>{integration.timeoutMs} ms</td>
                 <td>
-                  <div class="actions row-actions">
-                    {(['edit', 'test', 'delete'] as const).map((kind) => (
-                      <button
-                        key={kind}
-                        type="button"
-                        class={kind === 'delete' ? 'danger' : 'secondary'}
-                        aria-label={`${actionNames[kind]} ${integration.name}`}
-                        onClick={() => {
-                          setNotice(undefined);
-                          setAction({ kind, integration });
-                        }}
-                      >
-                        {actionNames[kind]}
-                      </button>
-                    ))}
-                  </div>
+                  <RowActions name={integration.name} labels={actionNames} onAction={(kind) => open({ kind, integration })} />
                 </td>
               </tr>
             ))}
@@ -223,111 +198,81 @@ function IntegrationEditor(props: {
   );
 }
 
+const testMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 function IntegrationTestForm({ integration, onCancel }: { integration: Integration; onCancel(): void }) {
   const { api } = useConsole();
-  const [method, setMethod] = useState<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'>('GET');
+  const [method, setMethod] = useState<(typeof testMethods)[number]>('GET');
   const [path, setPath] = useState('/');
   const [body, setBody] = useState('');
   const [result, setResult] = useState<IntegrationTest>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const first = useFocusOnOpen<HTMLInputElement>();
   return (
-    <form
-      class="card"
-      aria-label={`Test ${integration.name}`}
-      onSubmit={async (event) => {
-        event.preventDefault();
-        setError(undefined);
-        setResult(undefined);
-        setBusy(true);
-        try {
-          const sent = body.trim() ? { body: JSON.parse(body) as unknown } : {};
-          setResult(await api.data(api.client.POST('/dev/v1/integrations/{integrationId}/test', { params: { path: { integrationId: integration.id } }, body: { method, path: path.trim(), ...sent } })));
-        } catch (failure) {
-          setError(failure instanceof SyntaxError ? new Error(`The body is not JSON: ${failure.message}`) : failure);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      <h3 class="full">Test {integration.name}</h3>
-      <p class="hint full">
-        Calls <code>{integration.baseUrl}</code> and the path, with the integration's headers and credential, as a step would.
-      </p>
-      <Field label="Method">
-        {(control) => (
-          <select {...control} value={method} onChange={(e) => setMethod(e.currentTarget.value as typeof method)}>
-            {(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Path" class="grow" controlClass="code" problem={error instanceof ApiFailure ? error.fieldProblems.get('path') : undefined}>
-        {(control) => <input {...control} ref={first} required value={path} onInput={(e) => setPath(e.currentTarget.value)} placeholder="/v1/rates?from=EUR" />}
-      </Field>
-      {method !== 'GET' && method !== 'DELETE' && (
-        <Field label="Body (JSON)" class="full" controlClass="code" problem={error instanceof ApiFailure ? error.fieldProblems.get('body') : undefined}>
-          {(control) => <textarea {...control} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
-        </Field>
-      )}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Testing…' : 'Send test'}
-        </button>
-        <button type="button" class="quiet" onClick={onCancel}>
-          Close
-        </button>
-      </div>
-      <Failure error={error} title="The test could not be made" />
-      {result && (
+    <PanelForm
+      title={`Test ${integration.name}`}
+      hint={
         <>
-          <CallResult status={result.status} ok={result.ok} message={result.message} durationMs={result.durationMs} failure={result.failure} />
-          {result.body !== undefined && (
-            <div class="full">
-              <strong>The provider's answer</strong>
-              <pre tabIndex={0}>{JSON.stringify(result.body, null, 2)}</pre>
-            </div>
+          Calls <code>{integration.baseUrl}</code> and the path, with the integration's headers and credential, as a step would.
+        </>
+      }
+      submit="Send test"
+      busy="Testing…"
+      cancel="Close"
+      failureTitle="The test could not be made"
+      onSubmit={async () => {
+        setResult(undefined);
+        const parsed = body.trim() ? parseJson(body) : undefined;
+        if (parsed && !parsed.ok) throw new Error(`The body: ${parsed.error}`);
+        const sent = parsed ? { body: parsed.value } : {};
+        setResult(await api.data(api.client.POST('/dev/v1/integrations/{integrationId}/test', { params: { path: { integrationId: integration.id } }, body: { method, path: path.trim(), ...sent } })));
+      }}
+      onCancel={onCancel}
+      after={
+        result && (
+          <>
+            <CallResult status={result.status} ok={result.ok} message={result.message} durationMs={result.durationMs} failure={result.failure} />
+            {result.body !== undefined && (
+              <div class="full">
+                <strong>The provider's answer</strong>
+                <pre tabIndex={0}>{pretty(result.body)}</pre>
+              </div>
+            )}
+            {result.bodyOmitted && <p class="muted full">The answer was too large to show.</p>}
+          </>
+        )
+      }
+    >
+      {(problems) => (
+        <>
+          <MethodField methods={testMethods} value={method} onChange={(next) => setMethod(next)} />
+          <Field label="Path" class="grow" controlClass="code" problem={problems.get('path')}>
+            {(control) => <input {...control} ref={first} required value={path} onInput={(e) => setPath(e.currentTarget.value)} placeholder="/v1/rates?from=EUR" />}
+          </Field>
+          {method !== 'GET' && method !== 'DELETE' && (
+            <Field label="Body (JSON)" class="full" controlClass="code" problem={problems.get('body')}>
+              {(control) => <textarea {...control} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
+            </Field>
           )}
-          {result.bodyOmitted && <p class="muted full">The answer was too large to show.</p>}
         </>
       )}
-    </form>
+    </PanelForm>
   );
 }
 
 function DeleteConfirm({ integration, onDone, onCancel }: { integration: Integration; onDone(message: string): void; onCancel(): void }) {
   const { api } = useConsole();
-  const [error, setError] = useState<unknown>();
-  const heading = useFocusOnOpen<HTMLHeadingElement>();
   return (
-    <div class="card warning" role="group" aria-labelledby="delete-integration-title">
-      <h3 id="delete-integration-title" ref={heading} tabIndex={-1}>
-        Delete {integration.name}?
-      </h3>
-      <p>Steps that name this integration fail from then on. Its credential is kept.</p>
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          onClick={async () => {
-            setError(undefined);
-            try {
-              await api.data(api.client.DELETE('/dev/v1/integrations/{integrationId}', { params: { path: { integrationId: integration.id } } }));
-              onDone(`Integration "${integration.name}" deleted.`);
-            } catch (failure) {
-              setError(failure);
-            }
-          }}
-        >
-          Yes, delete {integration.name}
-        </button>
-        <button type="button" class="quiet" onClick={onCancel}>
-          Keep it
-        </button>
-      </div>
-      <Failure error={error} title="The integration was not deleted" />
-    </div>
+    <Confirm
+      question={`Delete ${integration.name}?`}
+      action={`Yes, delete ${integration.name}`}
+      failureTitle="The integration was not deleted"
+      onConfirm={async () => {
+        await api.data(api.client.DELETE('/dev/v1/integrations/{integrationId}', { params: { path: { integrationId: integration.id } } }));
+        onDone(`Integration "${integration.name}" deleted.`);
+      }}
+      onCancel={onCancel}
+    >
+      Steps that name this integration fail from then on. Its credential is kept.
+    </Confirm>
   );
 }

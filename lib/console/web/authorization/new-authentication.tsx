@@ -11,8 +11,8 @@ import { useId, useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import { Field } from './field.tsx';
-import { useFocusOnOpen } from './focus.ts';
+import { Field } from '../ui/field.tsx';
+import { useFocusOnOpen } from '../ui/focus.ts';
 import type { Credential } from './types.ts';
 
 interface Draft {

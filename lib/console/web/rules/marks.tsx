@@ -5,6 +5,7 @@
  * to it by aria-describedby, so a screen reader reads it with the field.
  */
 import type { ComponentChildren } from 'preact';
+import { Field, Notes } from '../ui/field.tsx';
 import type { Warning } from './model.ts';
 
 export interface Marks {
@@ -20,7 +21,7 @@ export const noMarks: Marks = { problems: new Map(), warnings: [] };
 export type Touched = string | 'structure';
 
 /** An element id for the messages of a path. */
-export const markId = (path: string) => `mark-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+const markId = (path: string) => `mark-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 export interface Mark {
   class: string | undefined;
@@ -30,26 +31,19 @@ export interface Mark {
   note: ComponentChildren;
 }
 
+const warningsAt = (marks: Marks, path: string) => marks.warnings.filter((warning) => warning.path === path).map((warning) => warning.message);
+
 /** How the field at `path` is marked: its problem first, then its warnings. */
 export function markOf(marks: Marks, path: string): Mark {
   const problem = marks.problems.get(path);
-  const warnings = marks.warnings.filter((warning) => warning.path === path).map((warning) => warning.message);
+  const warnings = warningsAt(marks, path);
   if (problem === undefined && warnings.length === 0) return { class: undefined, invalid: false, describedBy: undefined, note: null };
   const id = markId(path);
   return {
     class: problem !== undefined ? 'cell-error' : 'cell-warning',
     invalid: problem !== undefined,
     describedBy: id,
-    note: (
-      <span id={id} class="mark-note">
-        {problem !== undefined && <span class="problem">{problem}</span>}
-        {warnings.map((warning) => (
-          <span key={warning} class="warning-text">
-            Warning: {warning}
-          </span>
-        ))}
-      </span>
-    ),
+    note: <Notes id={id} problem={problem} warnings={warnings} />,
   };
 }
 
@@ -86,33 +80,28 @@ interface TextFieldProps {
   inputMode?: 'numeric';
 }
 
-/** A labelled text field with its problem or warnings in place. */
+/** A labelled text field with the problem or warnings of its path in place. */
 export function TextField({ label, context, path, marks, value, onValue, code, multiline, required, placeholder, inputMode }: TextFieldProps) {
-  const mark = markOf(marks, path);
-  const shared = {
-    class: [code ? 'code' : '', mark.class ?? ''].join(' ').trim() || undefined,
-    value,
-    required,
-    placeholder,
-    'aria-invalid': mark.invalid || undefined,
-    'aria-describedby': mark.describedBy,
-    spellcheck: code ? false : undefined,
-  };
-  // The note sits outside the label: inside, it would become part of the field's name.
   return (
-    <div class="field">
-      <label>
-        <span>
+    <Field
+      label={
+        <>
           {label}
           {context && <span class="visually-hidden"> {context}</span>}
-        </span>
-        {multiline ? (
+        </>
+      }
+      problem={marks.problems.get(path)}
+      warnings={warningsAt(marks, path)}
+      controlClass={code ? 'code' : undefined}
+    >
+      {(control) => {
+        const shared = { ...control, value, required, placeholder, spellcheck: code ? false : undefined };
+        return multiline ? (
           <textarea rows={3} {...shared} onInput={(event) => onValue(event.currentTarget.value)} />
         ) : (
           <input type="text" inputMode={inputMode} {...shared} onInput={(event) => onValue(event.currentTarget.value)} />
-        )}
-      </label>
-      {mark.note}
-    </div>
+        );
+      }}
+    </Field>
   );
 }

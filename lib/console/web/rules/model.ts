@@ -54,15 +54,6 @@ export function entryOf(text: string, previous: OutputEntry | undefined): Output
   return text;
 }
 
-/** Pretty JSON for people. */
-export const pretty = (value: unknown) => JSON.stringify(value, null, 2) ?? 'undefined';
-
-/** JSON on one line when it is short (a table cell), pretty when it is not. */
-export function compact(value: unknown): string {
-  const line = JSON.stringify(value) ?? 'undefined';
-  return line.length <= 48 ? line : pretty(value);
-}
-
 /** The same JSON value, whatever the order of object keys (how a case's expected output is compared with what came). */
 export function sameJson(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);

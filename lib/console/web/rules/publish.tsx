@@ -7,7 +7,9 @@ import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import { compact, type RuleRecord } from './model.ts';
+import { compact } from '../ui/json.ts';
+import { Notice } from '../ui/notice.tsx';
+import type { RuleRecord } from './model.ts';
 
 interface FailedCase {
   name: string;
@@ -60,9 +62,9 @@ export function PublishPanel({ rule, dirty, onPublished, onConflict }: Props) {
         {dirty && <span class="hint">Save your changes first: only the saved draft is published.</span>}
       </div>
       {published && (
-        <p class="notice" role="status">
+        <Notice>
           Published as <strong>{published}</strong>.
-        </p>
+        </Notice>
       )}
       <Failure error={error} title="Not published" />
       {failures.length > 0 && (

@@ -8,11 +8,12 @@ import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import type { operations } from '../schema.ts';
+import { Confirm } from '../ui/confirm.tsx';
 import { Failure } from '../ui/failure.tsx';
+import { JsonField } from '../ui/json-field.tsx';
+import { parseObject, pretty } from '../ui/json.ts';
 import { useLoad } from '../ui/use-load.ts';
-import { JsonField, parseJson } from './json-field.tsx';
 import { markOf, noMarks, TextField, type Marks } from './marks.tsx';
-import { pretty } from './model.ts';
 
 type ScheduleAnswer = operations['getSchedule']['responses'][200]['content']['application/json']['data'];
 type Stored = ScheduleAnswer['schedule'];
@@ -43,17 +44,11 @@ export function SchedulePanel({ ruleId }: { ruleId: string }) {
   const current = saved === undefined ? loaded.value : (saved ?? undefined);
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const [error, setError] = useState<unknown>();
 
   const remove = async () => {
-    setError(undefined);
-    try {
-      await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/schedule', { params: { path }, body: { isDelete: true } }));
-      setSaved(null);
-      setConfirmingDelete(false);
-    } catch (failure) {
-      setError(failure);
-    }
+    await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/schedule', { params: { path }, body: { isDelete: true } }));
+    setSaved(null);
+    setConfirmingDelete(false);
   };
 
   return (
@@ -76,19 +71,10 @@ export function SchedulePanel({ ruleId }: { ruleId: string }) {
             )}
           </div>
           {confirmingDelete && (
-            <div class="warning" role="alert">
-              <p>Delete this schedule? Its recorded runs stay listed.</p>
-              <div class="actions">
-                <button type="button" class="danger" onClick={remove}>
-                  Delete the schedule
-                </button>
-                <button type="button" class="quiet" onClick={() => setConfirmingDelete(false)}>
-                  Keep it
-                </button>
-              </div>
-            </div>
+            <Confirm question="Delete this schedule?" action="Delete the schedule" failureTitle="Could not delete the schedule" onConfirm={remove} onCancel={() => setConfirmingDelete(false)}>
+              Its recorded runs stay listed.
+            </Confirm>
           )}
-          <Failure error={error} title="Could not delete the schedule" />
           {editing && (
             <ScheduleForm
               ruleId={ruleId}
@@ -179,7 +165,7 @@ function ScheduleForm({ ruleId, stored, onSaved, onCancel }: { ruleId: string; s
   const [form, setForm] = useState(() => formOf(stored));
   const [error, setError] = useState<unknown>();
   const [marks, setMarks] = useState<Marks>(noMarks);
-  const inputParam = parseJson(form.inputText, { object: true });
+  const inputParam = parseObject(form.inputText);
   const set = (change: Partial<FormState>) => setForm({ ...form, ...change });
   const unitMark = markOf(marks, 'unit');
 
@@ -243,7 +229,7 @@ function ScheduleForm({ ruleId, stored, onSaved, onCancel }: { ruleId: string; s
           ))}
         </div>
       </fieldset>
-      <JsonField label="Params of each run (JSON)" name="schedule-input" text={form.inputText} onText={(inputText) => set({ inputText })} object rows={4} />
+      <JsonField label="Params of each run (JSON)" text={form.inputText} onText={(inputText) => set({ inputText })} object rows={4} />
       {marks.problems.get('inputParam') && <p class="problem">{marks.problems.get('inputParam')}</p>}
       <div class="actions">
         <button type="submit" disabled={!inputParam.ok}>

@@ -8,8 +8,9 @@ import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import { JsonField, parseJson } from './json-field.tsx';
-import { compact, pretty, sameJson, type RuleRecord, type SavedCase } from './model.ts';
+import { JsonField } from '../ui/json-field.tsx';
+import { compact, parseJson, parseObject, pretty } from '../ui/json.ts';
+import { sameJson, type RuleRecord, type SavedCase } from './model.ts';
 import { replaced, without } from './reorder.ts';
 
 interface Props {
@@ -174,16 +175,15 @@ function CaseForm({ title, initial, onApply, onCancel }: { title: string; initia
   const [name, setName] = useState(initial.name);
   const [paramsText, setParamsText] = useState(pretty(initial.params));
   const [expectedText, setExpectedText] = useState(pretty(initial.expected));
-  const params = parseJson(paramsText, { object: true });
+  const params = parseObject(paramsText);
   const expected = parseJson(expectedText);
-  const key = title.replace(/\W+/g, '-');
   return (
     <form
       class="case-form"
       aria-label={title}
       onSubmit={(event) => {
         event.preventDefault();
-        if (params.ok && expected.ok && name.trim()) onApply({ name: name.trim(), params: params.value as Record<string, unknown>, expected: expected.value });
+        if (params.ok && expected.ok && name.trim()) onApply({ name: name.trim(), params: params.value, expected: expected.value });
       }}
     >
       <label>
@@ -191,8 +191,8 @@ function CaseForm({ title, initial, onApply, onCancel }: { title: string; initia
         <input type="text" required value={name} onInput={(event) => setName(event.currentTarget.value)} />
       </label>
       <div class="columns">
-        <JsonField label="Case params (JSON)" name={`${key}-params`} text={paramsText} onText={setParamsText} object />
-        <JsonField label="Expected output (JSON)" name={`${key}-expected`} text={expectedText} onText={setExpectedText} />
+        <JsonField label="Case params (JSON)" text={paramsText} onText={setParamsText} object />
+        <JsonField label="Expected output (JSON)" text={expectedText} onText={setExpectedText} />
       </div>
       <div class="actions">
         <button type="submit" disabled={!params.ok || !expected.ok}>

@@ -9,8 +9,9 @@ import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import { JsonField, parseJson } from './json-field.tsx';
-import { definitionOf, pretty, type AnyDefinition, type RuleRecord, type TestAnswer } from './model.ts';
+import { JsonField } from '../ui/json-field.tsx';
+import { parseObject, pretty } from '../ui/json.ts';
+import { definitionOf, type AnyDefinition, type RuleRecord, type TestAnswer } from './model.ts';
 import { TraceView } from './trace.tsx';
 
 /** What is tested: the saved draft, or a published version by its label. */
@@ -36,7 +37,7 @@ export function TestPanel({ rule, dirty, onConflict }: Props) {
   const [running, setRunning] = useState(false);
   const [tested, setTested] = useState<Tested>();
   const [error, setError] = useState<unknown>();
-  const parsed = parseJson(paramsText, { object: true });
+  const parsed = parseObject(paramsText);
 
   const run = async (event: Event) => {
     event.preventDefault();
@@ -82,7 +83,7 @@ export function TestPanel({ rule, dirty, onConflict }: Props) {
             ))}
           </select>
         </label>
-        <JsonField label="Params (JSON)" name="test-params" text={paramsText} onText={setParamsText} object rows={6} />
+        <JsonField label="Params (JSON)" text={paramsText} onText={setParamsText} object rows={6} />
         <div class="actions">
           <button type="submit" disabled={!parsed.ok || running}>
             {running ? 'Running…' : 'Run test'}

@@ -7,7 +7,8 @@ import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { diffLines, sideBySide, type SideBySideRow } from './line-diff.ts';
-import { pretty, type RuleRecord } from './model.ts';
+import { pretty } from '../ui/json.ts';
+import type { RuleRecord } from './model.ts';
 
 /** The saved draft, among the versions to compare. */
 const draft = 'draft';

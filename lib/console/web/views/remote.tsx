@@ -8,6 +8,7 @@ import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import type { paths } from '../schema.ts';
 import { Failure } from '../ui/failure.tsx';
+import { Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
 type Task = paths['/dev/v1/tasks/{taskId}']['get']['responses'][200]['content']['application/json']['data'];
@@ -106,11 +107,7 @@ function RemoteSettings(props: { url: string; credentialId: string; credentials:
         </select>
       </label>
       <button type="submit">Save remote</button>
-      {saved && (
-        <p class="notice" role="status">
-          Saved.
-        </p>
-      )}
+      {saved && <Notice>Saved.</Notice>}
       <Failure error={error} title="Could not save the remote" />
     </form>
   );

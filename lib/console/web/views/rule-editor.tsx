@@ -13,10 +13,12 @@ import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { hrefOf, navigate } from '../route.ts';
 import { kindLabels } from '../starters.ts';
+import { Confirm } from '../ui/confirm.tsx';
+import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
+import { Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { DecisionTableEditor } from '../rules/decision-table-editor.tsx';
-import { ExecutionsPanel } from '../rules/executions.tsx';
 import { noMarks, TextField, WarningList, type Marks, type Touched } from '../rules/marks.tsx';
 import { definitionOf, isRuleKind, sameJson, type AnyDefinition, type RuleKind, type RuleRecord, type SavedCase, type SetDefinition, type SimpleDefinition, type TableDefinition } from '../rules/model.ts';
 import { PublishPanel } from '../rules/publish.tsx';
@@ -177,11 +179,7 @@ function RulePage({ id }: { id: string }) {
         </div>
       )}
       {!conflict && <Failure error={saveError} title="Not saved: fix the marked fields" />}
-      {savedNotice && (
-        <p class="notice" role="status">
-          Saved.
-        </p>
-      )}
+      {savedNotice && <Notice>Saved.</Notice>}
 
       <div class="tabs" role="tablist" aria-label="Rule sections">
         {tabs.map((each) => (
@@ -213,7 +211,11 @@ function RulePage({ id }: { id: string }) {
       </TabPanel>
       <TabPanel id="schedule" selected={tab}>
         <SchedulePanel ruleId={id} />
-        <ExecutionsPanel ruleId={id} />
+        <ExecutionsPanel
+          entityType="rule"
+          entityId={id}
+          hint="Scheduled runs are always recorded; calls to execute are recorded when the rule's settings.recordExecutions is true. Records are kept 30 days."
+        />
       </TabPanel>
     </article>
   );
@@ -261,7 +263,6 @@ function TabPanel({ id, selected, children }: { id: Tab; selected: Tab; children
 function DeleteRule({ id }: { id: string }) {
   const { api } = useConsole();
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>();
   if (!confirming)
     return (
       <button type="button" class="danger" onClick={() => setConfirming(true)}>
@@ -269,31 +270,18 @@ function DeleteRule({ id }: { id: string }) {
       </button>
     );
   return (
-    <div class="warning delete-confirm" role="alert">
-      <p>
-        Delete <code>{id}</code> with every published version and its schedule? This cannot be undone.
-      </p>
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          onClick={async () => {
-            setError(undefined);
-            try {
-              await api.data(api.client.DELETE('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: id } } }));
-              navigate(hrefOf.rules);
-            } catch (failure) {
-              setError(failure);
-            }
-          }}
-        >
-          Delete for good
-        </button>
-        <button type="button" class="quiet" onClick={() => setConfirming(false)}>
-          Keep it
-        </button>
-      </div>
-      <Failure error={error} title="Not deleted" />
-    </div>
+    <Confirm
+      class="delete-confirm"
+      question={`Delete ${id}?`}
+      action="Delete for good"
+      failureTitle="Not deleted"
+      onConfirm={async () => {
+        await api.data(api.client.DELETE('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: id } } }));
+        navigate(hrefOf.rules);
+      }}
+      onCancel={() => setConfirming(false)}
+    >
+      The rule goes with every published version and its schedule. This cannot be undone.
+    </Confirm>
   );
 }

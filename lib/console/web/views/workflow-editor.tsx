@@ -13,12 +13,13 @@ import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workfl
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { hrefOf } from '../route.ts';
+import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
+import { Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
-import { Executions } from '../workflows/executions.tsx';
 import { StepGraph, StepList } from '../workflows/graph.tsx';
 import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from '../workflows/model.ts';
-import { RunPanel } from '../workflows/run-panel.tsx';
+import { RunPanel, StepResults } from '../workflows/run-panel.tsx';
 import { StepEditor } from '../workflows/step-editor.tsx';
 import { StepTest } from '../workflows/step-test.tsx';
 import type { Run } from '../workflows/types.ts';
@@ -127,11 +128,7 @@ export function WorkflowEditor({ id }: { id: string }) {
         {loaded.description && <>{loaded.description} · </>}
         {loaded.version ? `latest published version ${loaded.version}` : 'never published'}
       </p>
-      {notice && (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      )}
+      <Notice>{notice}</Notice>
       {conflict ? (
         <div>
           <Failure error={saveError} title="Someone changed this workflow since you opened it" />
@@ -235,7 +232,24 @@ export function WorkflowEditor({ id }: { id: string }) {
           if (target === 'published') setExecutionsRound((n) => n + 1);
         }}
       />
-      <Executions workflowId={id} recorded={draft.settings?.recordExecutions === true} round={executionsRound} />
+      <ExecutionsPanel
+        entityType="workflow"
+        entityId={id}
+        round={executionsRound}
+        hint={draft.settings?.recordExecutions !== true && 'This workflow does not record its API executions (settings.recordExecutions); only those recorded earlier are listed.'}
+        extra={{
+          header: 'Steps',
+          cell: (execution) =>
+            execution.steps && (
+              <details>
+                <summary>
+                  Steps<span class="visually-hidden"> of {execution.executionId}</span>
+                </summary>
+                <StepResults steps={execution.steps} caption={`Steps of ${execution.executionId}`} />
+              </details>
+            ),
+        }}
+      />
     </section>
   );
 }

@@ -7,7 +7,8 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import { JsonField, parseObject, shown } from './json-field.tsx';
+import { JsonField } from '../ui/json-field.tsx';
+import { parseObject, pretty } from '../ui/json.ts';
 import { kindNames } from './model.ts';
 import type { Run } from './types.ts';
 
@@ -23,7 +24,7 @@ export function RunPanel(props: { workflowId: string; published: boolean; unsave
   const parsed = parseObject(params);
 
   const start = async () => {
-    if (!('value' in parsed)) return;
+    if (!parsed.ok) return;
     setError(undefined);
     setRun(undefined);
     setBusy(true);
@@ -47,7 +48,7 @@ export function RunPanel(props: { workflowId: string; published: boolean; unsave
   return (
     <section class="card run-panel" aria-labelledby="run-title">
       <h2 id="run-title">Run</h2>
-      <JsonField label="Params (JSON)" value={params} onInput={setParams} problem={'error' in parsed ? `The params ${parsed.error}` : undefined} />
+      <JsonField label="Params (JSON)" text={params} onText={setParams} object rows={6} />
       <fieldset class="target">
         <legend>What to run</legend>
         <label class="inline">
@@ -61,7 +62,7 @@ export function RunPanel(props: { workflowId: string; published: boolean; unsave
       </fieldset>
       {props.unsaved && target === 'draft' && <p class="warning">The draft has unsaved changes: the run uses the saved draft.</p>}
       <div class="actions">
-        <button type="button" onClick={start} disabled={busy || !('value' in parsed)}>
+        <button type="button" onClick={start} disabled={busy || !parsed.ok}>
           {busy ? 'Running…' : 'Run workflow'}
         </button>
       </div>
@@ -89,7 +90,7 @@ export function RunResult({ run }: { run: Run }) {
       {run.output !== undefined && (
         <>
           <strong>Output of the run</strong>
-          <pre tabIndex={0}>{shown(run.output)}</pre>
+          <pre tabIndex={0}>{pretty(run.output)}</pre>
         </>
       )}
     </div>
@@ -124,7 +125,7 @@ export function StepResults({ steps, caption }: { steps: Run['steps']; caption: 
                 {step.output !== undefined && (
                   <details>
                     <summary>Output</summary>
-                    <pre tabIndex={0}>{shown(step.output)}</pre>
+                    <pre tabIndex={0}>{pretty(step.output)}</pre>
                   </details>
                 )}
               </td>

@@ -11,7 +11,7 @@
 import type { StepOf, WorkflowStep } from '../../../workflows/definition.ts';
 import { AuthenticationSelect } from '../authorization/authentication-select.tsx';
 import { EntriesEditor } from '../authorization/entries-editor.tsx';
-import { Field } from '../authorization/field.tsx';
+import { Field } from '../ui/field.tsx';
 import { credentialLabel, type Credential, type Integration } from '../authorization/types.ts';
 import { entryPath, stepPath } from './model.ts';
 

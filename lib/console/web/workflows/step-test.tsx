@@ -7,7 +7,8 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import { JsonField, parseObject, shown } from './json-field.tsx';
+import { JsonField } from '../ui/json-field.tsx';
+import { parseObject, pretty } from '../ui/json.ts';
 import type { StepTestResult } from './types.ts';
 
 export function StepTest(props: { workflowId: string; stepId: string; unsaved: boolean; startContext: string; lastRunContext: (() => string) | undefined }) {
@@ -20,7 +21,7 @@ export function StepTest(props: { workflowId: string; stepId: string; unsaved: b
   const lastRunContext = props.lastRunContext;
 
   const test = async () => {
-    if (!('value' in parsed)) return;
+    if (!parsed.ok) return;
     setError(undefined);
     setResult(undefined);
     setBusy(true);
@@ -45,9 +46,9 @@ export function StepTest(props: { workflowId: string; stepId: string; unsaved: b
       <h3 id="step-test-title">Test this step</h3>
       <p class="hint">Runs the step "{props.stepId}" of the saved draft on the context below; an API request calls its provider with its credential placed.</p>
       {props.unsaved && <p class="warning">The draft has unsaved changes: save it to test them.</p>}
-      <JsonField label="Context (JSON)" value={context} onInput={setContext} problem={'error' in parsed ? `The context ${parsed.error}` : undefined} rows={5} />
+      <JsonField label="Context (JSON)" text={context} onText={setContext} object />
       <div class="actions">
-        <button type="button" onClick={test} disabled={busy || !('value' in parsed)}>
+        <button type="button" onClick={test} disabled={busy || !parsed.ok}>
           {busy ? 'Testing…' : `Test step ${props.stepId}`}
         </button>
         {lastRunContext && (
@@ -72,7 +73,7 @@ export function StepTest(props: { workflowId: string; stepId: string; unsaved: b
           {result.output !== undefined && (
             <>
               <strong>Output</strong>
-              <pre tabIndex={0}>{shown(result.output)}</pre>
+              <pre tabIndex={0}>{pretty(result.output)}</pre>
             </>
           )}
         </div>

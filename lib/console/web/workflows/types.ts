@@ -8,4 +8,3 @@ export type Entity = Ok<paths['/dev/v1/{entityType}/{entityId}']['get']>;
 export type Run = Extract<Ok<paths['/dev/v1/{entityType}/{entityId}/test']['post']>, { steps: unknown }>;
 export type StepResult = Run['steps'][number];
 export type StepTestResult = Ok<paths['/dev/v1/{entityType}/{entityId}/steps/{stepId}/test']['post']>;
-export type Execution = Ok<paths['/dev/v1/{entityType}/{entityId}/executions']['get']>[number];

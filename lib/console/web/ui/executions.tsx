@@ -1,22 +1,48 @@
 /**
- * The rule's recorded executions, newest first as the API lists them, a page
- * at a time: when and how each ran (API or schedule), the version, the
- * outcome, and its input and output or error.
+ * The recorded executions of a rule or a workflow (the same API for both),
+ * newest first, a page at a time: when and how each ran (API or schedule),
+ * the version, the outcome, and its input and output or error. What only one
+ * kind has, such as a workflow's steps, comes as an extra column.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
-import { Failure } from '../ui/failure.tsx';
-import { useLoad } from '../ui/use-load.ts';
-import { compact } from './model.ts';
+import type { paths } from '../schema.ts';
+import { Failure } from './failure.tsx';
+import { compact } from './json.ts';
+import { useLoad } from './use-load.ts';
+
+export type Execution = paths['/dev/v1/{entityType}/{entityId}/executions']['get']['responses'][200]['content']['application/json']['data'][number];
 
 const pageSize = 10;
+/** Past this many characters a value opens on demand, so a long input keeps a row (and a phone's screen) short. */
+const shownInline = 80;
 
-export function ExecutionsPanel({ ruleId }: { ruleId: string }) {
+function JsonCell({ value }: { value: unknown }) {
+  const text = compact(value);
+  if (text.length <= shownInline) return <pre>{text}</pre>;
+  return (
+    <details>
+      <summary>{text.slice(0, shownInline - 20)}…</summary>
+      <pre>{text}</pre>
+    </details>
+  );
+}
+
+export function ExecutionsPanel(props: {
+  entityType: 'rule' | 'workflow';
+  entityId: string;
+  /** Said under the heading: which executions are recorded. */
+  hint?: ComponentChildren;
+  /** Changed by the page when it knows of a new execution (a run it made), to list it. */
+  round?: number;
+  extra?: { header: string; cell(execution: Execution): ComponentChildren };
+}) {
   const { api } = useConsole();
   const [pageNo, setPageNo] = useState(1);
   const list = useLoad(
-    () => api.page(api.client.GET('/dev/v1/{entityType}/{entityId}/executions', { params: { path: { entityType: 'rule', entityId: ruleId }, query: { pageNo, pageSize } } })),
-    [ruleId, pageNo],
+    () => api.page(api.client.GET('/dev/v1/{entityType}/{entityId}/executions', { params: { path: { entityType: props.entityType, entityId: props.entityId }, query: { pageNo, pageSize } } })),
+    [props.entityType, props.entityId, pageNo, props.round],
   );
   return (
     <section class="card" aria-labelledby="executions-title">
@@ -26,14 +52,14 @@ export function ExecutionsPanel({ ruleId }: { ruleId: string }) {
           Refresh executions
         </button>
       </div>
-      <p class="hint">Scheduled runs are always recorded; calls to execute are recorded when the rule's settings.recordExecutions is true. Records are kept 30 days.</p>
+      {props.hint && <p class="hint">{props.hint}</p>}
       <Failure error={list.error} title="Could not list the executions" />
       {list.value && list.value.data.length === 0 && <p>No recorded executions.</p>}
       {list.value && list.value.data.length > 0 && (
         <>
           <div class="scroll">
             <table class="executions">
-              <caption class="visually-hidden">Recorded executions, newest first</caption>
+              <caption class="visually-hidden">Recorded executions of the {props.entityType}, newest first</caption>
               <thead>
                 <tr>
                   <th scope="col">Started</th>
@@ -42,6 +68,7 @@ export function ExecutionsPanel({ ruleId }: { ruleId: string }) {
                   <th scope="col">Outcome</th>
                   <th scope="col">Input</th>
                   <th scope="col">Output or error</th>
+                  {props.extra && <th scope="col">{props.extra.header}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -49,7 +76,7 @@ export function ExecutionsPanel({ ruleId }: { ruleId: string }) {
                   <tr key={execution.executionId}>
                     <th scope="row">
                       <time dateTime={execution.startedAt}>{new Date(execution.startedAt).toLocaleString()}</time>
-                      <div class="muted">{execution.durationMs} ms</div>
+                      <div class="muted">{Math.round(execution.durationMs)} ms</div>
                     </th>
                     <td>
                       {execution.trigger}
@@ -60,7 +87,7 @@ export function ExecutionsPanel({ ruleId }: { ruleId: string }) {
                       <span class={`badge ${execution.outcome}`}>{execution.outcome}</span>
                     </td>
                     <td>
-                      <pre>{compact(execution.input)}</pre>
+                      <JsonCell value={execution.input} />
                     </td>
                     <td>
                       {execution.error ? (
@@ -70,9 +97,10 @@ export function ExecutionsPanel({ ruleId }: { ruleId: string }) {
                       ) : execution.outputOmitted ? (
                         <span class="muted">too large to keep</span>
                       ) : (
-                        <pre>{compact(execution.output)}</pre>
+                        <JsonCell value={execution.output} />
                       )}
                     </td>
+                    {props.extra && <td>{props.extra.cell(execution)}</td>}
                   </tr>
                 ))}
               </tbody>
