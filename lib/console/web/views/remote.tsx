@@ -3,18 +3,14 @@
  * the pull's task followed live (the API's task, polled) to completed, with
  * what changed, or failed, with why.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
-import type { paths } from '../schema.ts';
 import { Failure } from '../ui/failure.tsx';
+import { useFollowTask } from '../ui/follow-task.ts';
 import { Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
-type Task = paths['/dev/v1/tasks/{taskId}']['get']['responses'][200]['content']['application/json']['data'];
-
-const pollEveryMs = 1_000;
-const ended = (task: Task) => task.taskState === 'completed' || task.taskState === 'failed';
 
 export function RemoteView() {
   const { api, session } = useConsole();
@@ -113,31 +109,9 @@ function RemoteSettings(props: { url: string; credentialId: string; credentials:
   );
 }
 
-/** The task, read again every second until it ends. */
+/** The pull's task, followed until it ends. */
 function TaskProgress({ taskId }: { taskId: string }) {
-  const { api } = useConsole();
-  const [task, setTask] = useState<Task>();
-  const [error, setError] = useState<unknown>();
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-    const read = async () => {
-      try {
-        const current = await api.data(api.client.GET('/dev/v1/tasks/{taskId}', { params: { path: { taskId } } }));
-        if (stopped) return;
-        setTask(current);
-        if (!ended(current)) timer = setTimeout(read, pollEveryMs);
-      } catch (failure) {
-        if (!stopped) setError(failure);
-      }
-    };
-    void read();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [taskId]);
-
+  const { task, error } = useFollowTask(taskId);
   return (
     <div aria-live="polite" class="task">
       <p>

@@ -1,10 +1,12 @@
 /**
- * A workflow: its steps as a graph, the selected step's fields, "Test this
- * step" against its provider, a run with each step's status, time and
- * output, and the recorded executions. The draft is edited in memory and
- * saved with the checksum it was read at, so that a change made meanwhile by
- * someone else is refused (409) rather than overwritten; the API's problems
- * are shown in place by their paths, and on the graph's nodes.
+ * A workflow: its steps as a graph, the selected step's id, kind and fields,
+ * "Test this step" against its provider, the workflow's own settings (its
+ * inputs, whether it records executions, its deadline), a run (now or
+ * queued) with each step's status, time and output, and the recorded
+ * executions. The draft is edited in memory and saved with the checksum it
+ * was read at, so that a change made meanwhile by someone else is refused
+ * (409) rather than overwritten; the API's problems are shown in place by
+ * their paths, and on the graph's nodes.
  */
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
@@ -20,7 +22,9 @@ import { useLoad } from '../ui/use-load.ts';
 import { StepGraph, StepList } from '../workflows/graph.tsx';
 import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from '../workflows/model.ts';
 import { RunPanel, StepResults } from '../workflows/run-panel.tsx';
+import { WorkflowSettings } from '../workflows/settings.tsx';
 import { StepEditor } from '../workflows/step-editor.tsx';
+import { StepIdentity } from '../workflows/step-identity.tsx';
 import { StepTest } from '../workflows/step-test.tsx';
 import type { Run } from '../workflows/types.ts';
 
@@ -195,6 +199,7 @@ export function WorkflowEditor({ id }: { id: string }) {
                   </button>
                 </div>
               </div>
+              <StepIdentity key={`${generation}-${selected}`} definition={draft} index={selected} problems={problems} onChange={change} />
               <StepEditor
                 key={`${generation}-${selected}-${step.id}`}
                 step={step}
@@ -222,6 +227,7 @@ export function WorkflowEditor({ id }: { id: string }) {
         </section>
       </div>
 
+      <WorkflowSettings definition={draft} problems={problems} onChange={change} />
       <RunPanel
         workflowId={id}
         published={loaded.version !== ''}
@@ -229,7 +235,7 @@ export function WorkflowEditor({ id }: { id: string }) {
         startParams={skeleton}
         onRun={(run, params, target) => {
           setLastRun({ run, params });
-          if (target === 'published') setExecutionsRound((n) => n + 1);
+          if (target !== 'draft') setExecutionsRound((n) => n + 1);
         }}
       />
       <ExecutionsPanel

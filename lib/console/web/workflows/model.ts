@@ -1,9 +1,11 @@
 /**
  * The workflow editor's pure part: the graph laid out in layers from
- * `start`, the paths the API names problems by, and the steps a person adds.
+ * `start`, the paths the API names problems by, and the steps a person adds,
+ * renames or turns into another kind (with every reference to them kept).
  * Kept apart from the components so that it can be read (and reasoned about)
  * without the page.
  */
+import { entityIdPattern } from '../../../entities/kinds.ts';
 import type { StepKind, StepOf, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
 import { successors } from '../../../workflows/graph.ts';
 
@@ -177,6 +179,58 @@ export function insertStep(definition: WorkflowDefinition, after: number | undef
 
 /** The definition without the step at `index`; steps that went to it are left pointing at its id, for the save to name. */
 export const removeStep = (definition: WorkflowDefinition, index: number): WorkflowDefinition => ({ ...definition, steps: definition.steps.filter((_, i) => i !== index) });
+
+/** Why `id` cannot be the id of the step at `index`, or undefined when it can: said in place, before anything is saved. */
+export function stepIdProblem(definition: WorkflowDefinition, index: number, id: string): string | undefined {
+  if (!id) return 'a step needs an id';
+  if (!entityIdPattern.test(id)) return 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters';
+  if (definition.steps.some((step, i) => i !== index && step.id === id)) return 'another step has this id';
+  return undefined;
+}
+
+/**
+ * The definition with the step at `index` renamed to `id`, and every
+ * reference to it (start, next, a branch's cases and otherwise) following, so
+ * that the graph stays connected. FEEL that reads the step's result by name
+ * is text, and is left for the save to name.
+ */
+export function renameStep(definition: WorkflowDefinition, index: number, id: string): WorkflowDefinition {
+  const old = definition.steps[index]!.id;
+  const to = (ref: string) => (ref === old ? id : ref);
+  const steps = definition.steps.map((step, i): WorkflowStep => {
+    const renamed = i === index ? { ...step, id } : step;
+    switch (renamed.kind) {
+      case 'branch':
+        return { ...renamed, cases: renamed.cases.map((c) => ({ ...c, next: to(c.next) })), ...(renamed.otherwise !== undefined && { otherwise: to(renamed.otherwise) }) };
+      case 'end':
+        return renamed;
+      default:
+        return { ...renamed, next: to(renamed.next) };
+    }
+  });
+  return { ...definition, start: to(definition.start), steps };
+}
+
+/**
+ * The definition with the step at `index` replaced by a new step of `kind`,
+ * keeping its id (so references to it hold) and where it went on to: its
+ * `next`, a branch's first way out, or for an end the first other end (or
+ * other step). Its other fields are lost, which the page asks about first.
+ */
+export function changeKind(definition: WorkflowDefinition, index: number, kind: StepKind): WorkflowDefinition {
+  const step = definition.steps[index]!;
+  const others = definition.steps.filter((_, i) => i !== index);
+  const next = successors(step)[0]?.next ?? others.find((s) => s.kind === 'end')?.id ?? others[0]?.id ?? '';
+  return { ...definition, steps: definition.steps.map((s, i) => (i === index ? newStep(kind, step.id, next) : s)) };
+}
+
+/** The list with the item at `from` moved to `to` (cases, inputs). */
+export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
+  const moved = [...items];
+  const [item] = moved.splice(from, 1);
+  moved.splice(to, 0, item!);
+  return moved;
+}
 
 /** Params to start from: each declared input with an empty value of its type. */
 export function paramsSkeleton(definition: WorkflowDefinition): Record<string, unknown> {

@@ -1,36 +1,54 @@
 /**
  * A run of the workflow: params typed as JSON, sent to /test (the draft, not
- * recorded) or /execute (the published version, recorded when the workflow
- * records executions), and the answer step by step: status, time, output or
- * error, then the run's output or what failed it.
+ * recorded), to /execute (the published version, recorded when the workflow
+ * records executions), or to /execute queued (`async`: answered at once with
+ * a task, followed here until it ends, for workflows whose providers are
+ * slow); and the answer step by step, shown the same way however it came:
+ * status, time, output or error, then the run's output or what failed it.
  */
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
 import { parseObject, pretty } from '../ui/json.ts';
+import { taskEnded, useFollowTask } from '../ui/follow-task.ts';
 import { kindNames } from './model.ts';
-import type { Run } from './types.ts';
+import type { Queued, Run, Task } from './types.ts';
 
-type Target = 'draft' | 'published';
+type Target = 'draft' | 'published' | 'queued';
 
 export function RunPanel(props: { workflowId: string; published: boolean; unsaved: boolean; startParams: string; onRun(run: Run, params: Record<string, unknown>, target: Target): void }) {
   const { api } = useConsole();
   const [params, setParams] = useState(props.startParams);
   const [target, setTarget] = useState<Target>('draft');
   const [run, setRun] = useState<Run>();
+  const [queued, setQueued] = useState<{ accepted: Queued; params: Record<string, unknown> }>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const parsed = parseObject(params);
+  const follow = useFollowTask(queued?.accepted.taskId, (task) => {
+    const result = task.workflowRun?.result;
+    if (!result || !queued) return;
+    setRun(result);
+    props.onRun(result, queued.params, 'queued');
+  });
+  const following = queued !== undefined && !follow.error && !(follow.task && taskEnded(follow.task));
 
   const start = async () => {
     if (!parsed.ok) return;
     setError(undefined);
     setRun(undefined);
+    setQueued(undefined);
     setBusy(true);
     const call = { params: { path: { entityType: 'workflow' as const, entityId: props.workflowId } }, body: { params: parsed.value } };
     try {
-      // Both answer a rule's shape too, and /execute a queued task (202) when asked for `async`, which this does not ask.
+      if (target === 'queued') {
+        const accepted = await api.data<unknown>(api.client.POST('/dev/v1/{entityType}/{entityId}/execute', { ...call, body: { ...call.body, async: true } }));
+        if (!isQueued(accepted)) throw new Error('The API did not answer with a queued task.');
+        setQueued({ accepted, params: parsed.value });
+        return;
+      }
+      // Both answer a rule's shape too.
       const answer =
         target === 'draft'
           ? await api.data<unknown>(api.client.POST('/dev/v1/{entityType}/{entityId}/test', call))
@@ -59,20 +77,52 @@ export function RunPanel(props: { workflowId: string; published: boolean; unsave
           <input type="radio" name="run-target" checked={target === 'published'} disabled={!props.published} onChange={() => setTarget('published')} />
           The published version (execute)
         </label>
+        <label class="inline">
+          <input type="radio" name="run-target" checked={target === 'queued'} disabled={!props.published} onChange={() => setTarget('queued')} />
+          The published version, queued (async)
+        </label>
       </fieldset>
       {props.unsaved && target === 'draft' && <p class="warning">The draft has unsaved changes: the run uses the saved draft.</p>}
       <div class="actions">
-        <button type="button" onClick={start} disabled={busy || !parsed.ok}>
-          {busy ? 'Running…' : 'Run workflow'}
+        <button type="button" onClick={start} disabled={busy || following || !parsed.ok}>
+          {busy ? 'Running…' : following ? 'Following the task…' : 'Run workflow'}
         </button>
       </div>
       <Failure error={error} title="The workflow could not be run" />
+      {queued && <QueuedTask accepted={queued.accepted} task={follow.task} />}
+      {follow.error !== undefined && (
+        <div>
+          <Failure error={follow.error} title="Could not follow the task" />
+          <button type="button" class="secondary" onClick={follow.retry}>
+            Follow the task again
+          </button>
+        </div>
+      )}
       {run && <RunResult run={run} />}
     </section>
   );
 }
 
 const isRun = (answer: unknown): answer is Run => typeof answer === 'object' && answer !== null && 'steps' in answer && Array.isArray(answer.steps);
+const isQueued = (answer: unknown): answer is Queued => typeof answer === 'object' && answer !== null && 'taskId' in answer && typeof answer.taskId === 'string';
+
+/** Where a queued run is: its task, the task's state as last read, and why the task failed when it did without a run to show. */
+function QueuedTask({ accepted, task }: { accepted: Queued; task: Task | undefined }) {
+  const state = task?.taskState ?? accepted.taskState;
+  return (
+    <div class="queued-task">
+      <p role="status">
+        Queued as task <code>{accepted.taskId}</code> (version {accepted.version}, execution <code>{accepted.executionId}</code>): <span class={`badge ${state}`}>{state}</span>
+        {task && !taskEnded(task) && <span class="muted"> · asking again every second</span>}
+      </p>
+      {task?.taskState === 'failed' && !task.workflowRun?.result && (
+        <p class="failure" role="alert">
+          The task failed: {task.error ?? 'no reason given'}
+        </p>
+      )}
+    </div>
+  );
+}
 
 export function RunResult({ run }: { run: Run }) {
   return (

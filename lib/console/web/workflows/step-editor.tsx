@@ -13,7 +13,7 @@ import { AuthenticationSelect } from '../authorization/authentication-select.tsx
 import { EntriesEditor } from '../authorization/entries-editor.tsx';
 import { Field } from '../ui/field.tsx';
 import { credentialLabel, type Credential, type Integration } from '../authorization/types.ts';
-import { entryPath, stepPath } from './model.ts';
+import { entryPath, moveItem, stepPath } from './model.ts';
 
 export interface StepEditorProps {
   step: WorkflowStep;
@@ -272,12 +272,7 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
 function BranchFields(props: StepEditorProps & { step: StepOf<'branch'>; problem: Problem }) {
   const { step, problem } = props;
   const setCases = (cases: StepOf<'branch'>['cases']) => props.onChange({ ...step, cases });
-  const move = (from: number, to: number) => {
-    const cases = [...step.cases];
-    const [moved] = cases.splice(from, 1);
-    cases.splice(to, 0, moved!);
-    setCases(cases);
-  };
+  const move = (from: number, to: number) => setCases(moveItem(step.cases, from, to));
   return (
     <>
       <p class="hint">Cases are tried in order; the first whose condition is true is taken.</p>
