@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startQuietRuntime, type Runtime } from '../helpers/runtime.ts';
 
@@ -59,6 +59,8 @@ const isLoopback = (url: string) => {
 export const pageProblems = new WeakMap<Page, string[]>();
 
 export function useConsoleBrowser(): ConsoleFixture {
+  // A page's flow waits on the browser and the runtime together: 5 s (vitest's default) is short when the machine is loaded.
+  vi.setConfig({ testTimeout: 30_000 });
   const fixture = {} as ConsoleFixture;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {

@@ -1,15 +1,17 @@
 /**
  * The decision table as a grid: the hit policy, the input and output columns
- * in the header, one row per rule with its `when` cells (FEEL unary tests) and
- * `then` cells (FEEL or literals). Rows and columns are added, moved and
+ * in the header (an output's allowed values and default with it), one row per
+ * rule with its id and description in its header cell, its `when` cells (FEEL
+ * unary tests) and `then` cells (FEEL or literals). Rows and columns are added, moved and
  * deleted with real buttons named for what they act on, so the grid can be
  * edited from the keyboard alone; problems and warnings are shown on the cell
  * (or row) their path names.
  */
 import { useEffect, useRef } from 'preact/hooks';
 import { aggregations, hitPolicies, valueTypes, type Aggregation, type HitPolicy, type ValueType } from '../../../engine/definitions.ts';
-import { markOf, TextField, type Marks, type Touched } from './marks.tsx';
+import { MarkedInput, markOf, TextField, type Marks, type Touched } from './marks.tsx';
 import { entryOf, entryText, type TableDefinition } from './model.ts';
+import { AllowedValues, DefaultField } from './output-values.tsx';
 import { freshName, moved, replaced, without } from './reorder.ts';
 
 interface Props {
@@ -180,8 +182,11 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
               return (
                 <tr key={r} class={rowMark.class}>
                   <th scope="row" class="row-head" aria-describedby={[rowMark.describedBy, whenMark.describedBy, thenMark.describedBy].filter(Boolean).join(' ') || undefined}>
-                    {r + 1}
-                    {row.id && <div class="muted">{row.id}</div>}
+                    <div class="row-fields">
+                      <span class="row-number">{r + 1}</span>
+                      <RowText row={row} r={r} field="id" marks={marks} onRow={(next, path) => editRow(r, next, path)} />
+                      <RowText row={row} r={r} field="description" marks={marks} onRow={(next, path) => editRow(r, next, path)} />
+                    </div>
                     {rowMark.note}
                     {whenMark.note}
                     {thenMark.note}
@@ -239,18 +244,27 @@ function GridCell(props: { label: string; path: string; marks: Marks; value: str
   const mark = markOf(props.marks, props.path);
   return (
     <td class={[props.output ? 'then-cell' : 'when-cell', mark.class ?? ''].join(' ').trim()}>
-      <input
-        type="text"
-        class={['code', mark.class ?? ''].join(' ').trim()}
-        aria-label={props.label}
-        aria-invalid={mark.invalid || undefined}
-        aria-describedby={mark.describedBy}
-        spellcheck={false}
-        value={props.value}
-        onInput={(event) => props.onValue(event.currentTarget.value, props.path)}
-      />
-      {mark.note}
+      <MarkedInput label={props.label} path={props.path} marks={props.marks} value={props.value} onValue={(text) => props.onValue(text, props.path)} code />
     </td>
+  );
+}
+
+/** A row's optional id or description, compact in its header cell: empty leaves the key out. */
+function RowText({ row, r, field, marks, onRow }: { row: Row; r: number; field: 'id' | 'description'; marks: Marks; onRow(next: Row, path: string): void }) {
+  const path = `definition.rules[${r}].${field}`;
+  return (
+    <MarkedInput
+      label={`Row ${r + 1} ${field}`}
+      path={path}
+      marks={marks}
+      value={row[field] ?? ''}
+      placeholder={field}
+      code={field === 'id'}
+      onValue={(text) => {
+        const { [field]: _dropped, ...rest } = row;
+        onRow(text ? { ...rest, [field]: text } : rest, path);
+      }}
+    />
   );
 }
 
@@ -298,6 +312,26 @@ function OutputColumnHead({ output, at, count, marks, onChange, onMove, onDelete
       <TextField label="Name" context={context} path={`${path}.name`} marks={marks} value={output.name} onValue={(name) => onChange({ ...output, name }, `${path}.name`)} required />
       <TextField label="Id" context={context} path={`${path}.id`} marks={marks} value={output.id} onValue={(id) => onChange({ ...output, id }, `${path}.id`)} required />
       <TypeSelect context={context} path={`${path}.type`} marks={marks} value={output.type} onValue={(type) => onChange({ ...output, type }, `${path}.type`)} />
+      <DefaultField
+        value={output.default}
+        path={path}
+        context={context}
+        marks={marks}
+        onValue={(value) => {
+          const { default: _dropped, ...rest } = output;
+          onChange(value === undefined ? rest : { ...rest, default: value }, `${path}.default`);
+        }}
+      />
+      <AllowedValues
+        values={output.allowedValues}
+        path={path}
+        context={context}
+        marks={marks}
+        onValues={(values, touched) => {
+          const { allowedValues: _dropped, ...rest } = output;
+          onChange(values ? { ...rest, allowedValues: values } : rest, touched);
+        }}
+      />
       <ColumnActions name={output.name} at={at} count={count} onMove={onMove} onDelete={onDelete} />
     </div>
   );

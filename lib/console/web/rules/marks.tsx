@@ -33,9 +33,9 @@ export interface Mark {
 
 const warningsAt = (marks: Marks, path: string) => marks.warnings.filter((warning) => warning.path === path).map((warning) => warning.message);
 
-/** How the field at `path` is marked: its problem first, then its warnings. */
-export function markOf(marks: Marks, path: string): Mark {
-  const problem = marks.problems.get(path);
+/** How the field at `path` is marked: its problem first (one the page found itself, such as text that is no literal, before the last save's), then its warnings. */
+export function markOf(marks: Marks, path: string, pageProblem?: string): Mark {
+  const problem = pageProblem ?? marks.problems.get(path);
   const warnings = warningsAt(marks, path);
   if (problem === undefined && warnings.length === 0) return { class: undefined, invalid: false, describedBy: undefined, note: null };
   const id = markId(path);
@@ -103,5 +103,39 @@ export function TextField({ label, context, path, marks, value, onValue, code, m
         );
       }}
     </Field>
+  );
+}
+
+interface MarkedInputProps {
+  /** The accessible name: where a visible label would crowd a grid cell or a list item, the place says the rest. */
+  label: string;
+  path: string;
+  marks: Marks;
+  value: string;
+  onValue(value: string): void;
+  /** A problem the page found in the text itself, shown before any save. */
+  pageProblem?: string | undefined;
+  code?: boolean;
+  placeholder?: string;
+}
+
+/** A text input named by its label alone, with the problem or warnings of its path beside it. */
+export function MarkedInput({ label, path, marks, value, onValue, pageProblem, code, placeholder }: MarkedInputProps) {
+  const mark = markOf(marks, path, pageProblem);
+  return (
+    <>
+      <input
+        type="text"
+        class={[code ? 'code' : '', mark.class ?? ''].join(' ').trim() || undefined}
+        aria-label={label}
+        aria-invalid={mark.invalid || undefined}
+        aria-describedby={mark.describedBy}
+        spellcheck={code ? false : undefined}
+        placeholder={placeholder}
+        value={value}
+        onInput={(event) => onValue(event.currentTarget.value)}
+      />
+      {mark.note}
+    </>
   );
 }

@@ -50,8 +50,38 @@ export function entryOf(text: string, previous: OutputEntry | undefined): Output
   if (trimmed === 'true') return true;
   if (trimmed === 'false') return false;
   if (trimmed === 'null') return null;
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (plainNumber.test(trimmed)) return Number(trimmed);
   return text;
+}
+
+const plainNumber = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/**
+ * How an output's allowed value is written: as the FEEL literal it stands
+ * for ("gold" with its quotes, 0.15, true). Allowed values are values, not
+ * FEEL text, so the string gold is stored as "gold" but written "\"gold\"".
+ * A slot the page holds for text that is not a literal is null: written empty.
+ */
+export const allowedText = (value: OutputEntry | undefined): string => (value === undefined || value === null ? '' : JSON.stringify(value));
+
+/**
+ * The allowed value a field's text stands for, or why it stands for none: a
+ * quoted string, a plain number, true or false (the API takes no other). As
+ * for cells, an unchanged text keeps the value it came from.
+ */
+export function allowedOf(text: string, previous: OutputEntry | undefined): { ok: true; value: string | number | boolean } | { ok: false; error: string } {
+  if (previous !== undefined && previous !== null && allowedText(previous) === text) return { ok: true, value: previous };
+  const trimmed = text.trim();
+  if (trimmed === 'true' || trimmed === 'false') return { ok: true, value: trimmed === 'true' };
+  if (plainNumber.test(trimmed)) return { ok: true, value: Number(trimmed) };
+  if (/^".*"$/s.test(trimmed)) {
+    try {
+      return { ok: true, value: JSON.parse(trimmed) as string };
+    } catch {
+      // Not a well-formed string: said below like any other text.
+    }
+  }
+  return { ok: false, error: 'Not a FEEL literal: write a string with its quotes ("gold"), a number, true or false.' };
 }
 
 /** The same JSON value, whatever the order of object keys (how a case's expected output is compared with what came). */
