@@ -304,6 +304,32 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 20_000 }, (
     expectNoPageProblems(page);
   });
 
+  it('keeps what is typed while the read after a save is on its way', async () => {
+    await createRule('typed-after-save', 'simpleRule', { when: 'true', then: { result: 'ok' } });
+    await openRule(page, 'typed-after-save');
+    const description = page.getByLabel('Description', { exact: true });
+    await description.fill('first');
+    // The read that follows the save is held until the page has been typed in again.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let saveSent = false;
+    await page.route('**/dev/v1/rule/typed-after-save', async (route) => {
+      if (route.request().method() === 'PATCH') saveSent = true;
+      else if (saveSent) await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await description.fill('first, then more');
+    release();
+    await expect.poll(async () => (await call('/dev/v1/rule/typed-after-save')).body.data.description).toBe('first');
+    await page.waitForTimeout(300);
+    expect(await description.inputValue()).toBe('first, then more');
+    await page.unroute('**/dev/v1/rule/typed-after-save');
+    await saved(page);
+    expect((await call('/dev/v1/rule/typed-after-save')).body.data.description).toBe('first, then more');
+  });
+
   it('deletes a rule only once it is confirmed', async () => {
     await createRule('console-doomed', 'simpleRule', { when: 'true', then: { ok: true } });
     await openRule(page, 'console-doomed');

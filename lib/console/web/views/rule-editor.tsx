@@ -71,10 +71,17 @@ function RulePage({ id }: { id: string }) {
   const [conflict, setConflict] = useState(false);
   const [tab, setTab] = useState<Tab>('definition');
 
+  // What a save sent, until the read after it comes back, and the draft as it is now: edits typed while that read was on its way are kept.
+  const sent = useRef<Draft | undefined>(undefined);
+  const current = useRef(draft);
+  current.current = draft;
+
   // Each read of the rule (the first, a reload, the read after a save) is what the page edits from then on.
   useEffect(() => {
     if (!rule) return;
-    setDraft(draftOf(rule));
+    const typedSince = sent.current && current.current && !sameJson(current.current, sent.current);
+    sent.current = undefined;
+    if (!typedSince) setDraft(draftOf(rule));
     setMarks({ problems: new Map(), warnings: rule.warnings });
   }, [rule]);
 
@@ -120,6 +127,7 @@ function RulePage({ id }: { id: string }) {
       );
       setMarks({ problems: new Map(), warnings: answer.warnings });
       setSavedNotice(true);
+      sent.current = draft;
       loaded.reload();
     } catch (failure) {
       setSaveError(failure);
