@@ -6,14 +6,8 @@
 import * as z from 'zod/mini';
 import { strictBody } from '../http/queries.ts';
 import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../http/patterns.ts';
-import { DROPPED_HEADERS as unsendableHeaders } from '../outbound/headers.ts';
+import { headerNamePattern, placements } from './placement.ts';
 
-export const placements = ['header', 'query'] as const;
-
-/** RFC 9110 token: what a header name may be. */
-export const headerNamePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Visible characters with inner spaces: what a header value may carry without being altered or split. */
-export const headerValuePattern = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
 /** No surrounding whitespace, no control characters. */
 const trimmedTextPattern = new RegExp(`^[^\\s${cc}]([^${cc}]*[^\\s${cc}])?$`);
 /** No surrounding whitespace, no control characters or line breaks (U+2028 and U+2029, which \s holds at the ends). */
@@ -39,18 +33,6 @@ const value = z.string().check(
   z.regex(cleanValuePattern, { error: 'must hold no surrounding whitespace, control characters or line breaks' }),
 );
 const placement = z.enum(placements, { error: 'must be header or query' });
-
-/** Checks that depend on where the key goes; for a change they run on the merged result. */
-export function placementIssues(credential: { key: string; placement: (typeof placements)[number]; value?: string }) {
-  const issues: { field: string; message: string }[] = [];
-  if (credential.placement === 'header' && !headerNamePattern.test(credential.key))
-    issues.push({ field: 'key', message: 'must be a valid HTTP header name (letters, digits and !#$%&\'*+.^_`|~-) when placed in a header' });
-  else if (credential.placement === 'header' && unsendableHeaders.has(credential.key.toLowerCase()))
-    issues.push({ field: 'key', message: `"${credential.key}" is a header the HTTP client sets itself and cannot carry a key` });
-  if (credential.placement === 'header' && credential.value !== undefined && !headerValuePattern.test(credential.value))
-    issues.push({ field: 'value', message: 'must be visible ASCII or Latin-1 characters when placed in a header' });
-  return issues;
-}
 
 export const createCredentialSchema = strictBody({
   name: itemName,

@@ -10,7 +10,8 @@ import { retryOnRevisionConflict, type CredentialStore, type NameClaimStore, typ
 import { claimName, pageByName, putNew } from '../workspaces/named-items.ts';
 import { createTtlCache } from '../store/ttl-cache.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';
-import { placementIssues, type CreateCredential, type TestCredential, type UpdateCredential } from './schema.ts';
+import { placementIssues } from './placement.ts';
+import type { CreateCredential, TestCredential, UpdateCredential } from './schema.ts';
 
 export interface CredentialDeps {
   store: CredentialStore & NameClaimStore;
@@ -123,14 +124,16 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
     }
     const renamed = next.name.toLowerCase() !== current.name.toLowerCase();
     if (renamed && (await claimName(deps.store, workspaceId, next.name, id, nameClaims(deps, workspaceId)))) throw errors.credentialNameTaken(next.name);
+    // One clock reading per change: a rotation's rotatedAt is its updatedAt.
+    const timestamp = now();
     if (change.value !== undefined) {
       next.secret = await seal(deps.keyring, change.value, { workspaceId, credentialId: id });
       next.valueHint = valueHint(change.value);
-      next.rotatedAt = now();
+      next.rotatedAt = timestamp;
     }
     const unchanged = JSON.stringify({ ...next, secret: undefined }) === JSON.stringify({ ...current, secret: undefined }) && change.value === undefined;
     if (unchanged) return toView(current);
-    next.updatedAt = now();
+    next.updatedAt = timestamp;
     next.revision = current.revision + 1;
     await deps.store.putCredential(next, current.revision);
     openedCredentials.forget(openedKey(workspaceId, id));

@@ -13,7 +13,7 @@ import { noControlCharacters } from '../http/patterns.ts';
 import { versionLabelPattern, workflowKind } from './kinds.ts';
 import { workflowDefinitionSchema } from '../workflows/definition.ts';
 import { entityId, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
-import { unstorableNumberProblem } from '../http/json-bounds.ts';
+import { unkeepableProblem, unstorableNumberProblem } from '../http/json-bounds.ts';
 
 export * from './kinds.ts';
 export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
@@ -150,21 +150,31 @@ const common = {
  * What a save, an import or a pulled file holds. Server-managed fields
  * (status, version, checksum, timestamps) may be present, as in a record the
  * API served, and are ignored. The definition is stored as a DynamoDB map: a
- * number a map cannot keep is refused here, not left to fail the write.
+ * key or a number a map cannot keep is refused here, not left to fail the
+ * write or be dropped (the key "__proto__" is checked before the record is
+ * parsed, as parsing drops it).
  */
-export const entityInputSchema = z
-  .discriminatedUnion('type', [
-    z.object({ ...common, type: z.literal('decisionTable'), definition: decisionTable }),
-    z.object({ ...common, type: z.literal('ruleSet'), definition: ruleSet }),
-    z.object({ ...common, type: z.literal('simpleRule'), definition: simpleRule }),
-    z.object({ ...common, type: z.literal(workflowKind), definition: workflowDefinitionSchema }),
-  ])
-  .check(
-    z.superRefine((record, ctx) => {
-      const problem = unstorableNumberProblem(record.definition);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: record.definition, path: ['definition'] });
+export const entityInputSchema = z.pipe(
+  z.unknown().check(
+    z.superRefine((raw, ctx) => {
+      const problem = unkeepableProblem(raw);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem.message, input: raw, path: problem.path });
     }),
-  );
+  ),
+  z
+    .discriminatedUnion('type', [
+      z.object({ ...common, type: z.literal('decisionTable'), definition: decisionTable }),
+      z.object({ ...common, type: z.literal('ruleSet'), definition: ruleSet }),
+      z.object({ ...common, type: z.literal('simpleRule'), definition: simpleRule }),
+      z.object({ ...common, type: z.literal(workflowKind), definition: workflowDefinitionSchema }),
+    ])
+    .check(
+      z.superRefine((record, ctx) => {
+        const problem = unstorableNumberProblem(record.definition);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: record.definition, path: ['definition'] });
+      }),
+    ),
+);
 export type EntityInput = z.infer<typeof entityInputSchema>;
 
 /** The definition schema of each kind, to check a definition on its own (its problems found even when the record around it has others). */

@@ -128,6 +128,8 @@ export const errors = {
     }),
   workflowNotPrepared: (id: string, version: string) =>
     new ApiError(409, 'workflow_not_prepared', `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`),
+  /** Every try to open a pull task lost a race with other pulls of the branch started at the same moment (README, "Remote pull"). */
+  pullConflict: () => new ApiError(409, 'pull_conflict', 'Other pulls of this branch were started at the same moment. Retry.'),
   stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${shownId(stepId)}".`),
   evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
   scheduleNotSupported: () =>

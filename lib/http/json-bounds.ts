@@ -54,6 +54,44 @@ export function unstorableNumberProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+const unkeepableKeys = new Set(['__proto__', 'constructor']);
+
+/** A lone surrogate: in JSON only as an escape (`"\ud800"`), which JSON.parse turns into a string no UTF-8 can hold. */
+const loneSurrogate = /\p{Surrogate}/u;
+
+/**
+ * Where JSON holds what the service can neither send on nor store, and why,
+ * or undefined; checked on every request body and on every record, so that
+ * saves, imports and pulls refuse alike:
+ * - the keys "__proto__" and "constructor": the document client that writes
+ *   items sets the first as a map's prototype instead of an entry, so the
+ *   entry is lost or the write fails (an integration's headers, a
+ *   definition's test case: a 500), and reads the second to tell a map from
+ *   a set, a number or a string, so that `"constructor": 1` fails the write
+ *   and `"constructor": {"name": "Set"}` would store something else;
+ * - text that is not Unicode (a lone surrogate): encodeURIComponent throws on
+ *   it (an integration's test put it in a query: a 500), and UTF-8 has no form
+ *   to store it in.
+ * Walked without recursion, like the depth.
+ */
+export function unkeepableProblem(value: unknown): { path: (string | number)[]; message: string } | undefined {
+  const pending: [unknown, (string | number)[]][] = [[value, []]];
+  const surrogate = (path: (string | number)[]) => ({ path, message: 'holds a lone surrogate (a \\uD800–\\uDFFF escape without its pair), which is not Unicode text' });
+  while (pending.length) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (loneSurrogate.test(item)) return surrogate(path);
+    } else if (item !== null && typeof item === 'object')
+      for (const [key, child] of Object.entries(item)) {
+        const at = [...path, Array.isArray(item) ? Number(key) : key];
+        if (unkeepableKeys.has(key)) return { path: at, message: `is a key "${key}", which the service cannot store: name it otherwise` };
+        if (loneSurrogate.test(key)) return surrogate(at);
+        pending.push([child, at]);
+      }
+  }
+  return undefined;
+}
+
 /** Why `value` is out of bounds, or undefined. The depth is measured first, without recursion. */
 export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | undefined {
   const tooDeep = jsonDepthProblem(value, bounds.maxDepth);

@@ -5,7 +5,8 @@
  * its headers are ones an HTTP request carries unaltered.
  */
 import * as z from 'zod/mini';
-import { headerNamePattern, headerValuePattern, itemName, text } from '../credentials/schema.ts';
+import { headerNamePattern, headerValuePattern } from '../credentials/placement.ts';
+import { itemName, text } from '../credentials/schema.ts';
 import { jsonBoundsProblem } from '../http/json-bounds.ts';
 import { httpBaseUrlPattern, noControlCharacters } from '../http/patterns.ts';
 import { strictBody } from '../http/queries.ts';

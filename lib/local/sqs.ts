@@ -42,6 +42,8 @@ export function createLocalQueue(options: LocalQueueOptions) {
   const inFlight = new Map<string, number>();
   const processed: { groupId: string; endedAt: number; ms: number }[] = [];
   let running = 0;
+  /** Once closed, runs under way finish, and nothing is delivered or returned for later again. */
+  let closed = false;
   const receiptOf = (message: Message) => `${message.messageId}:${message.receiveCount}`;
 
   const record = (message: Message): SQSRecord => ({
@@ -64,6 +66,7 @@ export function createLocalQueue(options: LocalQueueOptions) {
 
   /** A message the worker did not finish becomes visible again after the timeout, or goes to the dead letters. */
   const returnLater = (message: Message) => {
+    if (closed) return;
     if (message.receiveCount >= options.maxReceiveCount) {
       deadLetters.push(message);
       return;
@@ -122,7 +125,7 @@ export function createLocalQueue(options: LocalQueueOptions) {
   };
 
   const deliver = () => {
-    while (running < options.maxConcurrency && ready.length > 0) {
+    while (!closed && running < options.maxConcurrency && ready.length > 0) {
       const batch: Message[] = [];
       while (batch.length < options.batchSize) {
         const next = takeNext();
@@ -150,11 +153,12 @@ export function createLocalQueue(options: LocalQueueOptions) {
       visibility.set(receiptHandle, timeoutMs);
     },
     deadLetters,
-    /** Resolves once nothing is being delivered or waiting to be (tests). */
+    /** Resolves once nothing is being delivered or waiting to be (tests); once closed, once the runs under way have ended. */
     async idle() {
-      while (running > 0 || ready.length > 0 || timers.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (running > 0 || (!closed && (ready.length > 0 || timers.size > 0))) await new Promise((resolve) => setTimeout(resolve, 20));
     },
     close() {
+      closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
     },

@@ -4,7 +4,7 @@
  * be sent fails the task rather than leaving it pending forever.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, errors } from '../http/errors.ts';
+import { errors } from '../http/errors.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
 import type { TaskQueue } from './queue.ts';
 
@@ -42,5 +42,5 @@ export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue,
     }
     return task;
   }
-  throw new ApiError(409, 'pull_conflict', 'Other pulls of this branch were started at the same moment. Retry.');
+  throw errors.pullConflict();
 }

@@ -14,7 +14,8 @@ import { toPlain, type FeelContext, type FeelValue } from '../engine/feel/values
 import { convertParams } from '../engine/compile.ts';
 import { describeProviderStatus } from '../outbound/provider-status.ts';
 import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from './api-call.ts';
-import { fieldPath, stepExpressions, type StepOf, type WorkflowDefinition, type WorkflowStep } from './definition.ts';
+import type { StepOf, WorkflowDefinition, WorkflowStep } from './definition.ts';
+import { fieldPath, stepExpressions } from './step-expressions.ts';
 import type { PreparedWorkflow } from './validate.ts';
 
 export interface WorkflowServices {

@@ -12,8 +12,9 @@
  * FEEL, so the runner compiles without the parser.
  */
 import type { Expr } from '../engine/feel/ast.ts';
-import { FeelSyntaxError, parseExpression } from '../engine/feel/parse.ts';
-import { stepExpressions, type WorkflowDefinition } from './definition.ts';
+import { FeelSyntaxError, parseBudget, parseExpression } from '../engine/feel/parse.ts';
+import type { WorkflowDefinition } from './definition.ts';
+import { stepExpressions } from './step-expressions.ts';
 import { analyseGraph, availableNames, producesValue, type Graph } from './graph.ts';
 import { freeNames } from '../engine/feel/names.ts';
 
@@ -81,6 +82,8 @@ export function validateWorkflow(def: WorkflowDefinition, lookups: WorkflowLooku
   // The parser needs every name that may appear (ids may hold "-" or "."); availability is checked after.
   const names = [...inputNames, ...graph.index.keys()];
   const expressions = new Map<string, Expr>();
+  // Shared by every text, as for rules: a definition full of broken FEEL reports each text's first problem once it is spent, instead of recovering for seconds.
+  const budget = parseBudget();
   def.steps.forEach((step, i) => {
     const base = `steps[${i}]`;
     const refer = (field: string, problem: string | undefined) => problem && add(`${base}.${field}`, problem);
@@ -92,7 +95,7 @@ export function validateWorkflow(def: WorkflowDefinition, lookups: WorkflowLooku
     for (const { path, text } of stepExpressions(step, base)) {
       let expr: Expr;
       try {
-        expr = parseExpression(text, names);
+        expr = parseExpression(text, names, budget);
       } catch (error) {
         syntax(path, error, add);
         continue;

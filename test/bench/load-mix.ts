@@ -5,9 +5,10 @@
  * Every request of the mix is valid, so each operation has one documented
  * answer (lib/openapi/openapi.json, README.md): 200, or 202 for an
  * asynchronous workflow run. A pull answers 200 with the branch's open task
- * when one is open ("asking again while one is open returns that task"); the
- * 409 `pull_conflict` of lib/pull/start.ts is not in the pull's documented
- * answers, so it counts as unexpected like any other status.
+ * when one is open ("asking again while one is open returns that task"); its
+ * 409 `pull_conflict` (every try lost a race with pulls started at the same
+ * moment) is documented but not what this load should meet, so it counts as
+ * unexpected like any other status.
  *
  * Each client gets its own request objects (autocannon's `setupClient`), so
  * that what happens to a request is told to its operation. autocannon hands

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { api } from '../helpers/api.ts';
 import { startQuietRuntime, type Runtime } from '../helpers/runtime.ts';
 
 /** The Chromium to drive (CHROMIUM_PATH when set, else Debian's), or undefined: the browser tests then skip and say so. */
@@ -116,4 +117,42 @@ export async function expectAccessible(page: Page, where: string) {
 /** No script error and no refused policy on the page so far. */
 export function expectNoPageProblems(page: Page) {
   expect(pageProblems.get(page) ?? []).toEqual([]);
+}
+
+/** What the rule pages' tests do beside the page: the API as the demo workspace, and the page's own moves. */
+export function ruleHelpers(t: ConsoleFixture) {
+  /** A call with a JSON body, to prepare what a page shows or check what it saved. */
+  const call = <D>(path: string, method = 'GET', body?: unknown) => api(t.runtime)<D>(path, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  return {
+    call,
+    /** A rule made through the API for one test, so that tests do not depend on each other's edits. */
+    createRule: async (id: string, type: string, definition: unknown) => {
+      expect((await call('/dev/v1/rule', 'POST', { id, name: id, type, definition })).status).toBe(201);
+    },
+    /** The rule's page, freshly loaded (nothing left from the last test). */
+    openRule: async (on: Page, id: string) => {
+      await on.goto(`${t.runtime.url}/console/#/rules/${id}`);
+      await on.reload();
+      await on.getByRole('tablist', { name: 'Rule sections' }).waitFor();
+    },
+    tab: (on: Page, name: string) => on.getByRole('tab', { name, exact: true }).click(),
+    /** Saves, and waits for the read that follows a save: edits made before it ends would be reset. */
+    saved: async (on: Page) => {
+      await on.getByRole('button', { name: 'Save', exact: true }).click();
+      await on.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await expect.poll(() => on.getByText('unsaved changes', { exact: true }).count()).toBe(0);
+    },
+  };
+}
+
+/** The workflow's page, opened from the one already signed in. */
+export async function openWorkflow(page: Page, id: string) {
+  await page.evaluate((hash) => (location.hash = hash), `#/workflows/${id}`);
+  await page.locator('svg.step-graph').waitFor();
+}
+
+/** Saves the workflow's draft and waits until the page says so. */
+export async function saveDraft(page: Page) {
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByRole('status').filter({ hasText: 'Draft saved.' }).waitFor();
 }

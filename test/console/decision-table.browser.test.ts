@@ -8,8 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../helpers/api.ts';
-import { expectAccessible, expectNoPageProblems, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
+import { expectAccessible, expectNoPageProblems, ruleHelpers, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);
 
@@ -47,24 +46,8 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
     page = await t.signedIn();
   });
 
-  const call = (path: string, method = 'GET', body?: unknown) => api(t.runtime)<RuleBody>(path, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  const createRule = async (id: string, definition: unknown) => {
-    expect((await call('/dev/v1/rule', 'POST', { id, name: id, type: 'decisionTable', definition })).status).toBe(201);
-  };
-  const stored = async (id: string) => (await call(`/dev/v1/rule/${id}`)).body.data.definition;
-
-  const openRule = async (on: Page, id: string) => {
-    await on.goto(`${t.runtime.url}/console/#/rules/${id}`);
-    await on.reload();
-    await on.getByRole('tablist', { name: 'Rule sections' }).waitFor();
-  };
-  const tab = (on: Page, name: string) => on.getByRole('tab', { name, exact: true }).click();
-  const saved = async (on: Page) => {
-    await on.getByRole('button', { name: 'Save', exact: true }).click();
-    await on.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    // The page reads the rule back after a save; edits wait for that read, which resets the draft.
-    await expect.poll(() => on.getByText('unsaved changes', { exact: true }).count()).toBe(0);
-  };
+  const { call: callApi, createRule, openRule, tab, saved } = ruleHelpers(t);
+  const stored = async (id: string) => (await callApi<RuleBody>(`/dev/v1/rule/${id}`)).body.data.definition;
   const field = (on: Page, label: string) => on.getByLabel(label, { exact: true });
   const describedText = async (on: Page, label: string) => {
     const id = await field(on, label).getAttribute('aria-describedby');
@@ -85,7 +68,7 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
   };
 
   it('adds allowed values to a priority table, reorders them from the keyboard, sets a default, and the order decides the answer', async () => {
-    await createRule('dt-priority', tiers({}));
+    await createRule('dt-priority', 'decisionTable', tiers({}));
     await openRule(page, 'dt-priority');
     await page.getByLabel('Hit policy').selectOption('priority');
 
@@ -127,7 +110,7 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
   });
 
   it('saves a row description, and shows text that is no literal and a refused default on their fields', async () => {
-    await createRule('dt-marks', { hitPolicy: 'priority', ...tiers({ allowedValues: ['gold', 'basic', 7, true] }) });
+    await createRule('dt-marks', 'decisionTable', { hitPolicy: 'priority', ...tiers({ allowedValues: ['gold', 'basic', 7, true] }) });
     await openRule(page, 'dt-marks');
     expect(await field(page, 'Allowed value 3 of output 1').inputValue()).toBe('7');
     expect(await field(page, 'Allowed value 4 of output 1').inputValue()).toBe('true');

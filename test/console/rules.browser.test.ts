@@ -9,8 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../helpers/api.ts';
-import { expectAccessible, expectNoPageProblems, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
+import { expectAccessible, expectNoPageProblems, ruleHelpers, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);
 
@@ -34,26 +33,8 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 20_000 }, (
     page = await t.signedIn();
   });
 
-  const call = (path: string, method = 'GET', body?: unknown) => api(t.runtime)<RuleBody>(path, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
-
-  /** A rule made through the API for one test, so that tests do not depend on each other's edits. */
-  const createRule = async (id: string, type: string, definition: unknown) => {
-    const made = await call('/dev/v1/rule', 'POST', { id, name: id, type, definition });
-    expect(made.status).toBe(201);
-  };
-
-  /** The rule's page, freshly loaded (nothing left from the last test). */
-  const openRule = async (on: Page, id: string) => {
-    await on.goto(`${t.runtime.url}/console/#/rules/${id}`);
-    await on.reload();
-    await on.getByRole('tablist', { name: 'Rule sections' }).waitFor();
-  };
-
-  const tab = (on: Page, name: string) => on.getByRole('tab', { name, exact: true }).click();
-  const saved = async (on: Page) => {
-    await on.getByRole('button', { name: 'Save', exact: true }).click();
-    await on.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-  };
+  const { call: callApi, createRule, openRule, tab, saved } = ruleHelpers(t);
+  const call = (path: string, method?: string, body?: unknown) => callApi<RuleBody>(path, method, body);
   const describedText = async (on: Page, label: string) => {
     const id = await on.getByLabel(label, { exact: true }).getAttribute('aria-describedby');
     return id ? on.locator(`[id="${id}"]`).textContent() : null;

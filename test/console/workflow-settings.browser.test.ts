@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers/api.ts';
-import { expectAccessible, expectNoPageProblems, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
+import { expectAccessible, expectNoPageProblems, openWorkflow, saveDraft, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);
 
@@ -26,16 +26,6 @@ interface Step {
 interface Workflow {
   checksum: string;
   definition: { inputs: { name: string; type: string }[]; start: string; steps: Step[]; settings?: { recordExecutions?: boolean }; timeoutMs: number };
-}
-
-async function openWorkflow(page: Page, id: string) {
-  await page.evaluate((hash) => (location.hash = hash), `#/workflows/${id}`);
-  await page.locator('svg.step-graph').waitFor();
-}
-
-async function saveDraft(page: Page) {
-  await page.getByRole('button', { name: 'Save draft' }).click();
-  await page.getByRole('status').filter({ hasText: 'Draft saved.' }).waitFor();
 }
 
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { demoProviderKey } from '../../lib/local/demo-provider.ts';
 import { api } from '../helpers/api.ts';
-import { expectAccessible, expectNoPageProblems, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
+import { expectAccessible, expectNoPageProblems, openWorkflow, saveDraft, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);
 
@@ -25,11 +25,6 @@ interface Workflow {
 
 const context = JSON.stringify({ payment: { amount: 1500 }, screen: { risk: { flags: { countryMismatch: true }, score: 20 } } });
 const params = JSON.stringify({ payment: { amount: 1500 }, card: {}, ip: {}, customer: {} });
-
-async function openWorkflow(page: Page, id: string) {
-  await page.evaluate((hash) => (location.hash = hash), `#/workflows/${id}`);
-  await page.locator('svg.step-graph').waitFor();
-}
 
 /** Makes a credential from the step's drop-down and waits until the drop-down has selected it. */
 async function createFromDropDown(page: Page, name: string, value: string) {
@@ -43,11 +38,6 @@ async function createFromDropDown(page: Page, name: string, value: string) {
   await form.getByRole('button', { name: 'Save authentication' }).click();
   await form.waitFor({ state: 'detached' });
   await expect.poll(async () => (await editor.getByLabel('Authentication').locator('option:checked').textContent()) ?? '').toContain(name);
-}
-
-async function saveDraft(page: Page) {
-  await page.getByRole('button', { name: 'Save draft' }).click();
-  await page.getByRole('status').filter({ hasText: 'Draft saved.' }).waitFor();
 }
 
 describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {

@@ -83,4 +83,29 @@ describe('the local task queue', () => {
     held.finish('slow-2');
     await queue.idle();
   });
+
+  it('once closed, lets the run under way end but delivers and returns nothing more, so that waiting for it ends with that run', async () => {
+    const held = heldWorker();
+    // The run fails: unclosed, the queue would hand it back after a minute.
+    const failing = async (event: SQSEvent) => {
+      await held.worker(event);
+      throw new Error('the provider went away');
+    };
+    const queue = createLocalQueue({ worker: failing, visibilityTimeoutMs: 60_000, maxReceiveCount: 3, batchSize: 1, maxConcurrency: 1 });
+    queue.send('running', 'a');
+    queue.send('waiting', 'b');
+    await settle();
+    expect(held.started).toEqual(['running']);
+    queue.close();
+    let idle = false;
+    const waiting = queue.idle().then(() => (idle = true));
+    await settle();
+    expect(idle).toBe(false);
+    held.finish('running');
+    await waiting;
+    queue.send('after', 'c');
+    await settle();
+    expect(held.started).toEqual(['running']);
+    expect(queue.deadLetters).toEqual([]);
+  });
 });

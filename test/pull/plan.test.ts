@@ -53,6 +53,21 @@ describe('reading the repository', () => {
     expect(problems.find((p) => p.path === 'rules/flow.json')!.message).toMatch(/belongs in workflows\//);
     expect(problems.find((p) => p.path === 'rules/two.json')!.message).toMatch(/also used by rules\/one.json/);
   });
+
+  it('refuses a file holding a key a DynamoDB map cannot keep, naming where, instead of dropping "__proto__" or failing the write on "constructor"', () => {
+    const withCase = (params: string) =>
+      `{"id":"keys","name":"Keys","type":"simpleRule","definition":{"parameters":[{"name":"a","type":"number"}],"when":"a > 1","then":{"x":"1"},"tests":[{"name":"t","params":${params},"expected":{"x":1}}]}}`;
+    const { inputs, problems } = readEntityFiles([
+      file('rules/proto.json', withCase('{"__proto__":{"a":2}}')),
+      file('rules/constructor.json', withCase('{"constructor":{"name":"Set"}}')),
+      file('rules/fine.json', withCase('{"a":2}')),
+    ]);
+    expect(inputs.rule.map((r) => r.id)).toEqual(['keys']);
+    expect(problems).toEqual([
+      { path: 'rules/constructor.json', message: 'definition.tests.0.params.constructor: is a key "constructor", which the service cannot store: name it otherwise' },
+      { path: 'rules/proto.json', message: 'definition.tests.0.params.__proto__: is a key "__proto__", which the service cannot store: name it otherwise' },
+    ]);
+  });
 });
 
 describe('planning', () => {

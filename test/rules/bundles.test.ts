@@ -26,6 +26,10 @@ describe('function bundles', () => {
     expect((await bundle('functions/execute-entity.ts')).filter((i) => /rules\/(routes|test-schema)\.ts|workflows\/schema\.ts|http\/paging\.ts/.test(i))).toEqual([]);
   });
 
+  it('execute-entity builds no workflow or credential schema: a run reads stored definitions, it does not validate them', async () => {
+    expect((await bundle('functions/execute-entity.ts')).filter((i) => /workflows\/definition\.ts|credentials\/schema\.ts|entities\/schema-parts\.ts/.test(i))).toEqual([]);
+  });
+
   it('run-scheduled-rule, which loads and compiles as execute does, holds the engine but not the FEEL parser', async () => {
     const inputs = await bundle('functions/run-scheduled-rule.ts');
     expect(inputs).toContain('lib/engine/compile.ts');

@@ -5451,6 +5451,21 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
+            /** @description Conflict: pull_conflict; data is {}. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "pull_conflict";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; data is {}; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
@@ -5554,6 +5569,21 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
+            /** @description Conflict: pull_conflict; data is {}. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "pull_conflict";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; data is {}; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */

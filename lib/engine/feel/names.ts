@@ -8,6 +8,9 @@
  */
 import type { Expr, Test } from './ast.ts';
 
+/** A name FEEL reads as one name on its own, with no space or operator character: a path writes it after a dot, and the parser need not be told it. */
+export const plainName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 const testExpr = (t: Test): Expr => (t.k === 'cmp' ? t.r : t.e);
 
 /** The direct subexpressions of `e`, each with the names it adds to the scope of the ones after it. */

@@ -10,6 +10,7 @@ import type { SyntaxNode } from '@lezer/common';
 import { parser, trackVariables } from 'lezer-feel';
 import type { CompareOp, Expr, Iteration, Test, UnaryTests } from './ast.ts';
 import { feelLimits } from './limits.ts';
+import { plainName } from './names.ts';
 
 /** A problem in FEEL text: what is wrong and where (0-based offset, 1-based line and column). */
 export interface FeelSyntaxProblem {
@@ -49,13 +50,28 @@ export const parseBudget = (): ParseBudget => ({ recoverable: maxRecoveredCharac
 
 const parsers = new Map<string, typeof parser>();
 
+/**
+ * The names a parse must be told, for each names list already seen: only
+ * those the grammar would not read as one name on its own ("order total",
+ * "risk-score", "a.b"). The parser's variable tracker copies what it is told
+ * at each binding (`for`, `some`, a context), so a workflow's hundreds of
+ * step ids made its FEEL take seconds to check; plain names parse the same
+ * without it.
+ */
+const contextNames = new WeakMap<readonly string[], { key: string; names: string[] }>();
+
 /** The concrete tree; `strict` throws lezer's SyntaxError at the first error instead of recovering. */
 function parseTree(text: string, top: Top, names: readonly string[], strict: boolean) {
-  // The tracker only needs to know which names exist; values are irrelevant at parse time.
-  const context = Object.fromEntries(names.map((name) => [name, null]));
-  const key = `${top}\u0000${strict}\u0000${names.join('\u0000')}`;
+  let told = contextNames.get(names);
+  if (!told) {
+    const kept = names.filter((name) => !plainName.test(name));
+    contextNames.set(names, (told = { key: kept.join('\u0000'), names: kept }));
+  }
+  const key = `${top}\u0000${strict}\u0000${told.key}`;
   let configured = parsers.get(key);
   if (!configured) {
+    // The tracker only needs to know which names exist; values are irrelevant at parse time.
+    const context = Object.fromEntries(told.names.map((name) => [name, null]));
     configured = parser.configure({ top, strict, contextTracker: trackVariables(context) });
     if (parsers.size > 256) parsers.clear();
     parsers.set(key, configured);

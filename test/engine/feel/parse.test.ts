@@ -4,9 +4,13 @@
  * keep any text from exhausting the stack, and names with spaces or operator
  * characters, which parse as names when they are passed in scope.
  */
+import fc from 'fast-check';
+import { parser, trackVariables } from 'lezer-feel';
 import { describe, expect, it } from 'vitest';
 import { compileExpression, compileUnaryTests, rootEnv } from '../../../lib/engine/feel/compile.ts';
 import { FeelSyntaxError, feelLimits, parseExpression, parseUnaryTests, type FeelSyntaxProblem } from '../../../lib/engine/feel/parse.ts';
+import { plainName } from '../../../lib/engine/feel/names.ts';
+import { expressionCase } from './feel-grammar.ts';
 import { feel } from './helpers.ts';
 
 /** The problems `parse` throws, or a failure when it parses. */
@@ -211,6 +215,23 @@ describe('names', () => {
   it('of built-in functions with spaces, and of entries with spaces in contexts', () => {
     expect(parseExpression('string length(s)', ['s'])).toEqual({ k: 'call', fn: 'string length', args: [{ k: 'var', name: 's' }] });
     expect(feel('{monthly income: 10, yearly income: monthly income * 12}.yearly income')).toBe(120);
+  });
+
+  it('plain names parse alike whether or not the parser is told them, so only the others are told (a workflow names hundreds of step ids)', () => {
+    // The parser's own tree, told every name or only those that are not plain identifiers.
+    const tree = (text: string, names: string[]) => parser.configure({ contextTracker: trackVariables(Object.fromEntries(names.map((n) => [n, null]))) }).parse(text).toString();
+    const stepIds = Array.from({ length: 300 }, (_, i) => `step_${i}`);
+    fc.assert(
+      fc.property(expressionCase, ({ vars, text }) => {
+        const all = [...Object.keys(vars), ...stepIds];
+        expect(tree(text, all)).toBe(tree(text, all.filter((name) => !plainName.test(name))));
+      }),
+      { seed: 8, numRuns: 300 },
+    );
+    const names = [...stepIds, 'risk-score', 'order total'];
+    expect(parseExpression('for x in [step_1, risk-score] return x + order total - step_2', names)).toEqual(
+      parseExpression('for x in [step_1, risk-score] return x + order total - step_2', ['risk-score', 'order total']),
+    );
   });
 
   it('in unary tests', () => {

@@ -20,9 +20,6 @@ export const kindNames: Record<StepKind, string> = {
 /** The path the API gives a step's problems under: `definition.steps[1]`. */
 export const stepPath = (index: number) => `definition.steps[${index}]`;
 
-/** The path of a named entry of a map, as the API writes it: `….inputs.amount`, `….headers["X-Id"]`. */
-export const entryPath = (base: string, name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);
-
 /** Whether any problem is about the step at `index` (or something inside it). */
 export const stepHasProblem = (problems: Map<string, string>, index: number) => {
   const base = stepPath(index);

@@ -13,7 +13,8 @@ import { AuthenticationSelect } from '../authorization/authentication-select.tsx
 import { EntriesEditor } from '../authorization/entries-editor.tsx';
 import { Field } from '../ui/field.tsx';
 import { credentialLabel, type Credential, type Integration } from '../authorization/types.ts';
-import { entryPath, moveItem, stepPath } from './model.ts';
+import { fieldPath } from '../../../workflows/step-expressions.ts';
+import { moveItem, stepPath } from './model.ts';
 
 export interface StepEditorProps {
   step: WorkflowStep;
@@ -87,7 +88,7 @@ function MapField(props: { legend: string; nameLabel: string; hint?: string; pat
       feel
       value={props.value}
       onChange={props.onChange}
-      problemOf={(name) => props.problems.get(entryPath(props.path, name))}
+      problemOf={(name) => props.problems.get(fieldPath(props.path, name))}
     />
   );
 }
@@ -136,7 +137,7 @@ function RuleFields(props: StepEditorProps & { step: StepOf<'rule'>; problem: Pr
           const { inputs: _, ...rest } = step;
           props.onChange(Object.keys(inputs).length ? { ...rest, inputs } : rest);
         }}
-        problemOf={(name) => props.problems.get(entryPath(`${stepPath(props.index)}.inputs`, name))}
+        problemOf={(name) => props.problems.get(fieldPath(`${stepPath(props.index)}.inputs`, name))}
       />
     </>
   );
