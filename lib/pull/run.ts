@@ -8,8 +8,11 @@
  * writing leaves the branch partly updated. Before its first write a run
  * records the commit on the task (`applyingCommit`), and writes only if it
  * still holds the task. A later run of the task plans from the branch as it
- * is, so it finishes the update (its summary counts what it changed itself,
- * not what the run before it did); the sweeper leaves such a task to the
+ * is, so it finishes the update; the summary it reports is the one the
+ * first run planned (recorded with the commit), since only that one saw the
+ * branch before the pull (should the remote's branch have moved meanwhile,
+ * the later run pulls the new commit and counts from the branch as it found
+ * it). The sweeper leaves such a task to the
  * message's next delivery while one may come, and only after the last fails
  * it, saying that the branch may be partly updated and the next pull
  * finishes it.
@@ -18,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
-import { isOpenTask, openTaskStates, type Store, type StoredEntity, type Task } from '../store/types.ts';
+import { isOpenTask, openTaskStates, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
 import { workflowRunStopped } from '../workflows/stopped.ts';
 
@@ -89,10 +92,14 @@ async function openRemoteCredential(deps: RunDeps, workspaceId: string, credenti
  * lease and a visibility timeout): should this run die while writing, the
  * sweeper leaves the task to that delivery, which finishes the update.
  */
-function beginApplying(deps: RunDeps, task: Task, commit: string, delivery: Delivery) {
+function beginApplying(deps: RunDeps, task: Task, commit: string, summary: PullSummary, delivery: Delivery) {
   const nextDelivery = delivery.attempt < delivery.maxAttempts && { dueAt: new Date(Date.parse(task.leaseUntil!) + deps.leaseMs).toISOString() };
-  return deps.store.transitionTask(task.taskId, ['in-progress'], { applyingCommit: commit, ...nextDelivery }, { runId: task.runId });
+  const applying = resumes(task, commit) ? {} : { applyingCommit: commit, applyingSummary: summary };
+  return deps.store.transitionTask(task.taskId, ['in-progress'], { ...applying, ...nextDelivery }, { runId: task.runId });
 }
+
+/** Whether this run finishes writing the commit an earlier run of the task began (the remote's branch has not moved since). */
+const resumes = (task: Task, commit: string) => task.applyingCommit === commit && task.applyingSummary !== undefined;
 
 /** Fetches, plans and writes; undefined when the run no longer held the task when it was to write (it wrote nothing). */
 async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
@@ -108,13 +115,13 @@ async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
   ) as Record<EntityType, StoredEntity[]>;
   const plan = planPull(inputs, current, ignoredFolders, new Date().toISOString());
   const changed = entityTypes.filter((type) => plan.writes[type].length + plan.deletions[type].length > 0);
-  if (changed.length > 0 && !(await beginApplying(deps, task, snapshot.commit, delivery))) return undefined;
+  if (changed.length > 0 && !(await beginApplying(deps, task, snapshot.commit, plan.summary, delivery))) return undefined;
   for (const type of entityTypes) {
     if (changed.includes(type)) await deps.store.writeEntities(scopes[type]!, plan.writes[type], plan.deletions[type]);
     // An earlier run may have stopped between writing this type's entities and counting them.
     else if (task.applyingCommit) await deps.store.recount(scopes[type]!);
   }
-  return { commit: snapshot.commit, summary: plan.summary };
+  return { commit: snapshot.commit, summary: resumes(task, snapshot.commit) ? task.applyingSummary! : plan.summary };
 }
 
 /**

@@ -295,6 +295,8 @@ export interface Task {
    * the run that takes it over finishes the update, and failing it says so.
    */
   applyingCommit?: string;
+  /** What the run that set `applyingCommit` planned to change: the summary of the pull, whichever run finishes writing it. */
+  applyingSummary?: PullSummary;
   /** Set for a workflow run; a pull has none. */
   workflowRun?: WorkflowRunTask;
 }

@@ -143,6 +143,9 @@ describe('the queue refusing the message', () => {
 });
 
 describe('a worker that dies', () => {
+  /** Commit B's change from commit A, whichever run finishes writing it: a rule added and three changed, a workflow added and one deleted. */
+  const whole = { rule: counts(1, 3), workflow: counts(1, 0, 1) };
+
   it('before writing: the next delivery takes the task over and completes it', async () => {
     const { client, commit, taskId } = await pendingPull('dies-before-writing');
     const dead = await dyingRun(taskId, dies.beforeWriting(), 200);
@@ -150,7 +153,7 @@ describe('a worker that dies', () => {
     await expectBranch(client, commitA);
     await leaseOver(dead);
     await redeliver(t.runtime, taskId);
-    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: { rule: counts(1, 3), workflow: counts(1, 0, 1) } });
+    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: whole });
     await expectBranch(client, commitB);
   });
 
@@ -173,10 +176,22 @@ describe('a worker that dies', () => {
     expect(await stored(taskId)).toMatchObject({ taskState: 'in-progress', runId: dead.runId });
     await leaseOver(dead);
     await redeliver(t.runtime, taskId);
-    // This run changed what the dead one had not: the workflows.
-    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: { rule: counts(0, 0, 0, 4), workflow: counts(1, 0, 1) } });
+    // This run wrote only what the dead one had not (the workflows), but the pull's summary is the whole change.
+    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: whole });
     await expectBranch(client, commitB);
     expect((await t.runtime.store.getBranchPull('dies-mid-write', 'main'))?.pulledCommit).toBe(commit);
+  });
+
+  it('while writing, the remote moving on before the next delivery: that delivery pulls the new commit and counts from the branch it found', async () => {
+    const { client, repository, taskId } = await pendingPull('dies-then-moved');
+    const dead = await dyingRun(taskId, dies.midWrite(), 300);
+    const commitC = [...commitB, simpleRule('r5', 'Rule r5')];
+    const later = await repos.commit(repository, 'main', entityFiles(commitC));
+    await leaseOver(dead);
+    await redeliver(t.runtime, taskId);
+    // Commit B's rules were written by the dead run; this one added r5 and the workflows' change.
+    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit: later, summary: { rule: counts(1, 0, 0, 4), workflow: counts(1, 0, 1) } });
+    await expectBranch(client, commitC);
   });
 
   it('after writing every rule, before counting them: the next delivery counts them, though it has no rule to write', async () => {
@@ -184,7 +199,7 @@ describe('a worker that dies', () => {
     const dead = await dyingRun(taskId, dies.beforeCounting(), 200);
     await leaseOver(dead);
     await redeliver(t.runtime, taskId);
-    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: { rule: counts(0, 0, 0, 4), workflow: counts(1, 0, 1) } });
+    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: whole });
     await expectBranch(client, commitB);
   });
 
@@ -208,7 +223,7 @@ describe('a worker that dies', () => {
     await expectBranch(client, commitB);
     await leaseOver(dead);
     await redeliver(t.runtime, taskId);
-    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: { rule: counts(0, 0, 0, 4), workflow: counts(0, 0, 0, 1) } });
+    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: whole });
     await expectBranch(client, commitB);
   });
 });

@@ -6,7 +6,7 @@ import { isConditionFailure, setAll, unlessConditionFails } from './expressions.
 import { pick, TableClient, type Item } from './table-client.ts';
 
 const taskFields = [
-  'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt', 'applyingCommit', 'workflowRun',
+  'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt', 'applyingCommit', 'applyingSummary', 'workflowRun',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
