@@ -211,8 +211,8 @@ export class WebConsole extends Construct {
       ],
       destinationBucket: this.bucket,
       destinationKeyPrefix: consoleKeyPrefix,
-      // The names carry no content hash: every file is revalidated (ETag), as the local runtime serves them,
-      // so a new page never runs with an old script and the deployment needs no invalidation.
+      // The page, app.js and app.css carry no content hash (only the chunks do): every file is revalidated (ETag),
+      // as the local runtime serves them, so a new page never runs with an old script and the deployment needs no invalidation.
       cacheControl: [CacheControl.noCache()],
       role: deploymentRole,
       logGroup: deploymentLogs,

@@ -1,7 +1,9 @@
 /**
  * Builds the console: one script bundle (Preact and the typed API client
- * included), one style sheet and the page, in memory. The local runtime
- * serves the result and the stack deploys it, so both ship the same files.
+ * included), one style sheet and the page, in memory. Code that only some
+ * actions need (the FEEL parser, to rename a workflow step) comes in
+ * chunks of its own, loaded on first use. The local runtime serves the
+ * result and the stack deploys it, so both ship the same files.
  */
 import { readFileSync } from 'node:fs';
 import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
@@ -25,6 +27,9 @@ const buildOptions = (options: { minify?: boolean }): BuildOptions & { write: fa
   write: false,
   outdir: '/console',
   format: 'esm',
+  splitting: true,
+  // Flat, so the console's files stay one folder; the hash keeps a page that is open during a deployment from loading another build's chunk.
+  chunkNames: '[name]-[hash]',
   target: ['chrome120', 'firefox120', 'safari17'],
   platform: 'browser',
   jsx: 'automatic',
@@ -45,7 +50,7 @@ function consoleFiles(outputFiles: OutputFile[]): Map<string, ConsoleFile> {
   return files;
 }
 
-/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`). */
+/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css` and the chunks). */
 export async function buildConsole(options: { minify?: boolean } = {}): Promise<Map<string, ConsoleFile>> {
   return consoleFiles((await build(buildOptions(options))).outputFiles);
 }

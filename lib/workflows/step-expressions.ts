@@ -1,7 +1,8 @@
 /**
- * Every FEEL text of a workflow step, with its path: the one list that
- * validation parses and the runner compiles. Apart from ./definition.ts so
- * that running a workflow builds none of its schemas.
+ * Every FEEL text of a workflow step, with its path: the one walk that
+ * validation parses, the runner compiles and the console's step rename
+ * rewrites. Apart from ./definition.ts so that running a workflow builds
+ * none of its schemas.
  */
 import { plainName } from '../engine/feel/names.ts';
 import type { WorkflowStep } from './definition.ts';
@@ -19,24 +20,50 @@ export interface StepExpression {
   key?: string;
 }
 
-const mapExpressions = (group: string, map: Record<string, string>): StepExpression[] =>
-  Object.entries(map).map(([key, text]) => ({ path: fieldPath(group, key), text, group, key }));
+/** What a walk of a step's FEEL makes of each text: the text it is to have. */
+export type ExpressionVisit = (expression: StepExpression) => string;
 
-/** Every FEEL text of a step, with its path: the one list that validation parses and the runner compiles. */
-export function stepExpressions(step: WorkflowStep, base: string): StepExpression[] {
+const visitMap = (group: string, map: Record<string, string>, visit: ExpressionVisit): Record<string, string> =>
+  Object.fromEntries(Object.entries(map).map(([key, text]) => [key, visit({ path: fieldPath(group, key), text, group, key })]));
+
+/**
+ * The step with each FEEL text, in order, replaced by what `visit` makes of
+ * it: the one walk of a step's FEEL, which listing it (`stepExpressions`)
+ * and rewriting it (renaming what it reads) share.
+ */
+export function rewriteStepExpressions<S extends WorkflowStep>(step: S, base: string, visit: ExpressionVisit): S;
+export function rewriteStepExpressions(step: WorkflowStep, base: string, visit: ExpressionVisit): WorkflowStep {
   switch (step.kind) {
     case 'rule':
-      return mapExpressions(`${base}.inputs`, step.inputs ?? {});
+      return step.inputs === undefined ? step : { ...step, inputs: visitMap(`${base}.inputs`, step.inputs, visit) };
     case 'apiRequest': {
       const { query, headers, body } = step.request;
       const at = `${base}.request`;
-      return [...mapExpressions(`${at}.query`, query), ...mapExpressions(`${at}.headers`, headers), ...(body === undefined ? [] : [{ path: `${at}.body`, text: body }])];
+      return {
+        ...step,
+        request: {
+          ...step.request,
+          query: visitMap(`${at}.query`, query, visit),
+          headers: visitMap(`${at}.headers`, headers, visit),
+          ...(body !== undefined && { body: visit({ path: `${at}.body`, text: body }) }),
+        },
+      };
     }
     case 'branch':
-      return step.cases.map((c, j) => ({ path: `${base}.cases[${j}].when`, text: c.when, group: `${base}.cases`, key: String(j) }));
+      return { ...step, cases: step.cases.map((c, j) => ({ ...c, when: visit({ path: `${base}.cases[${j}].when`, text: c.when, group: `${base}.cases`, key: String(j) }) })) };
     case 'transform':
-      return mapExpressions(`${base}.set`, step.set);
+      return { ...step, set: visitMap(`${base}.set`, step.set, visit) };
     case 'end':
-      return mapExpressions(`${base}.output`, step.output);
+      return { ...step, output: visitMap(`${base}.output`, step.output, visit) };
   }
+}
+
+/** Every FEEL text of a step, with its path: the one list that validation parses and the runner compiles. */
+export function stepExpressions(step: WorkflowStep, base: string): StepExpression[] {
+  const found: StepExpression[] = [];
+  rewriteStepExpressions(step, base, (expression) => {
+    found.push(expression);
+    return expression.text;
+  });
+  return found;
 }

@@ -2,10 +2,11 @@
  * The workflow editor's whole-workflow parts in a real browser: the declared
  * inputs (added, moved, deleted by their accessible names), recording and
  * the run's deadline, saved and read back through the API, problems shown at
- * their path; a step renamed with the steps that go to it following, an id
- * refused in place; a step's kind changed after the shared question; a run
- * queued and its task followed to its end, step by step, the following
- * stopped once it ended; axe-core on each, also on a phone.
+ * their path; a step renamed with the steps that go to it and the FEEL that
+ * reads it following, an id refused in place; a step's kind changed after
+ * the shared question; a run queued and its task followed to its end, step
+ * by step, the following stopped once it ended; axe-core on each, also on a
+ * phone.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -89,7 +90,7 @@ describe.skipIf(!!skipReason)('console workflow settings, ids, kinds and queued 
     expectNoPageProblems(page);
   }, 20_000);
 
-  it('renames steps with the steps that go to them following, and refuses an id in place', async () => {
+  it('renames steps with the steps that go to them and the FEEL that reads them following, and refuses an id in place', async () => {
     const call = api(t.runtime);
     const page = await t.signedIn();
     await openWorkflow(page, 'loan-application');
@@ -116,7 +117,14 @@ describe.skipIf(!!skipReason)('console workflow settings, ids, kinds and queued 
     await id.fill('check');
     await id.blur();
     await page.getByRole('heading', { name: /Step check/ }).waitFor();
-    await editor.getByLabel('Case 1 condition (FEEL)').fill('screening.eligible');
+    // The condition read the renamed step: it follows.
+    expect(await editor.getByLabel('Case 1 condition (FEEL)').inputValue()).toBe('screening.eligible');
+
+    // Read as `limit.limit` by the approved end: the step follows, the member stays.
+    await page.getByRole('button', { name: /^limit rule/ }).click();
+    await id.fill('credit');
+    await id.press('Enter');
+    await page.getByRole('heading', { name: /Step credit/ }).waitFor();
 
     await page.getByRole('button', { name: /^declined end/ }).click();
     await id.fill('refused');
@@ -126,9 +134,10 @@ describe.skipIf(!!skipReason)('console workflow settings, ids, kinds and queued 
 
     const saved = (await call<Workflow>('/dev/v1/workflow/loan-application')).body.data.definition;
     expect(saved.start).toBe('screening');
-    expect(saved.steps.map((s) => s.id)).toEqual(['screening', 'check', 'limit', 'approved', 'refused']);
+    expect(saved.steps.map((s) => s.id)).toEqual(['screening', 'check', 'credit', 'approved', 'refused']);
     expect(saved.steps[0]).toMatchObject({ next: 'check' });
-    expect(saved.steps[1]).toMatchObject({ cases: [{ when: 'screening.eligible', next: 'limit' }], otherwise: 'refused' });
+    expect(saved.steps[1]).toMatchObject({ cases: [{ when: 'screening.eligible', next: 'credit' }], otherwise: 'refused' });
+    expect(saved.steps[3]).toMatchObject({ output: { eligible: 'true', limit: 'credit.limit' } });
     expect(await page.locator('svg.step-graph .edge').count()).toBe(4);
     await screenshot(page, 'workflow-steps-renamed');
     expectNoPageProblems(page);

@@ -53,16 +53,27 @@ function children(e: Expr): { expr: Expr; binds?: string }[] {
   }
 }
 
-/** The names `expr` reads from its scope, in the order first read. */
-export function freeNames(expr: Expr, bound: ReadonlySet<string> = new Set(), found = new Set<string>()): Set<string> {
+type NameRead = Extract<Expr, { k: 'var' }>;
+
+/**
+ * The places `expr` reads a name from its scope, in the order read. With
+ * `intoFilters`, a filter's condition is walked too, with `item` bound: the
+ * items' own entries may hide any other name there, which only a run can
+ * tell, so checks leave conditions out and a rename goes into them.
+ */
+export function freeReads(expr: Expr, options: { intoFilters?: boolean } = {}, bound: ReadonlySet<string> = new Set(), found: NameRead[] = []): NameRead[] {
   if (expr.k === 'var') {
-    if (!bound.has(expr.name)) found.add(expr.name);
+    if (!bound.has(expr.name)) found.push(expr);
     return found;
   }
   const scope = new Set(bound);
   for (const child of children(expr)) {
-    freeNames(child.expr, scope, found);
+    freeReads(child.expr, options, scope, found);
     if (child.binds !== undefined) scope.add(child.binds);
   }
+  if (expr.k === 'filter' && options.intoFilters) freeReads(expr.by, options, new Set([...bound, 'item']), found);
   return found;
 }
+
+/** The names `expr` reads from its scope, in the order first read. */
+export const freeNames = (expr: Expr, bound: ReadonlySet<string> = new Set()): Set<string> => new Set(freeReads(expr, {}, bound).map((read) => read.name));

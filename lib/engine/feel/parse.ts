@@ -152,8 +152,24 @@ function unescapeString(raw: string): string {
   });
 }
 
+/** Where a name read sits in the text it was parsed from. */
+export interface NameSpan {
+  from: number;
+  to: number;
+}
+
 class Converter {
-  constructor(private readonly text: string) {}
+  /** With `spans`, every name read is recorded with its place in the text. */
+  constructor(
+    private readonly text: string,
+    private readonly spans?: Map<Expr, NameSpan>,
+  ) {}
+
+  private nameRead(node: SyntaxNode, name: string): Expr {
+    const read: Expr = { k: 'var', name };
+    this.spans?.set(read, { from: node.from, to: node.to });
+    return read;
+  }
 
   private fail(node: SyntaxNode, message: string): never {
     throw new FeelSyntaxError([{ message, ...position(this.text, node.from) }]);
@@ -193,9 +209,9 @@ class Converter {
         return { k: 'var', name: '?' };
       case 'VariableName':
       case 'QualifiedName':
-        return { k: 'var', name: nameOf(this.text, node) };
+        return this.nameRead(node, nameOf(this.text, node));
       case 'BacktickIdentifier':
-        return { k: 'var', name: this.source(node).slice(1, -1) };
+        return this.nameRead(node, this.source(node).slice(1, -1));
       case 'PathExpression': {
         const name = parts[parts.length - 1]!;
         return { k: 'path', of: this.expr(parts[0]!), name: name.name === 'PathName' ? nameOf(this.text, name) : this.source(name) };
@@ -358,7 +374,14 @@ function firstProblem(text: string, error: SyntaxError): FeelSyntaxProblem {
  * Parses strictly first (text without errors, the usual case, costs nothing more); text with errors is parsed again
  * with recovery, to report every problem, while `budget` lasts (without one, always).
  */
-function parse<T>(text: string, top: Top, names: readonly string[], convert: (c: Converter, root: SyntaxNode) => T, budget?: ParseBudget): T {
+function parse<T>(
+  text: string,
+  top: Top,
+  names: readonly string[],
+  convert: (c: Converter, root: SyntaxNode) => T,
+  budget?: ParseBudget,
+  spans?: Map<Expr, NameSpan>,
+): T {
   checkBounds(text);
   if (!text.trim()) throw new FeelSyntaxError([{ message: 'is empty', ...position(text, 0) }]);
   let root: SyntaxNode;
@@ -372,7 +395,7 @@ function parse<T>(text: string, top: Top, names: readonly string[], convert: (c:
     const problems = syntaxProblems(text, root);
     if (problems.length) throw new FeelSyntaxError(problems);
   }
-  return convert(new Converter(text), root);
+  return convert(new Converter(text, spans), root);
 }
 
 /**
@@ -386,6 +409,17 @@ function parse<T>(text: string, top: Top, names: readonly string[], convert: (c:
  */
 export function parseExpression(text: string, names: readonly string[] = [], budget?: ParseBudget): Expr {
   return parse(text, 'Expression', names, (c, root) => c.expr(root), budget);
+}
+
+/**
+ * Parses a FEEL expression, telling where each name it reads sits in the
+ * text: for tools that rewrite names (`./rename.ts`).
+ *
+ * @throws FeelSyntaxError with the first problem only (text with errors is not parsed again to find the others)
+ */
+export function parseExpressionWithSpans(text: string, names: readonly string[] = []): { expr: Expr; spans: ReadonlyMap<Expr, NameSpan> } {
+  const spans = new Map<Expr, NameSpan>();
+  return { expr: parse(text, 'Expression', names, (c, root) => c.expr(root), { recoverable: 0 }, spans), spans };
 }
 
 /**

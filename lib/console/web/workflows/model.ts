@@ -8,6 +8,7 @@
 import { entityIdPattern } from '../../../entities/kinds.ts';
 import type { StepKind, StepOf, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
 import { successors } from '../../../workflows/graph.ts';
+import { rewriteStepExpressions } from '../../../workflows/step-expressions.ts';
 
 export const kindNames: Record<StepKind, string> = {
   rule: 'rule',
@@ -185,24 +186,30 @@ export function stepIdProblem(definition: WorkflowDefinition, index: number, id:
   return undefined;
 }
 
+/** Rewrites one FEEL text so that it reads `to` where it read `from` (`renameReads` of lib/engine/feel/rename.ts, which the page loads on demand). */
+export type RenameReads = (text: string, from: string, to: string, names: readonly string[]) => string;
+
 /**
  * The definition with the step at `index` renamed to `id`, and every
  * reference to it (start, next, a branch's cases and otherwise) following, so
- * that the graph stays connected. FEEL that reads the step's result by name
- * is text, and is left for the save to name.
+ * that the graph stays connected. With `renameReads`, the FEEL that reads the
+ * step's result follows too; without it (or where a text does not parse),
+ * the text is left for the save to name.
  */
-export function renameStep(definition: WorkflowDefinition, index: number, id: string): WorkflowDefinition {
+export function renameStep(definition: WorkflowDefinition, index: number, id: string, renameReads?: RenameReads): WorkflowDefinition {
   const old = definition.steps[index]!.id;
   const to = (ref: string) => (ref === old ? id : ref);
+  const names = [...definition.inputs.map((input) => input.name), ...definition.steps.map((step) => step.id)];
   const steps = definition.steps.map((step, i): WorkflowStep => {
     const renamed = i === index ? { ...step, id } : step;
-    switch (renamed.kind) {
+    const reading = renameReads ? rewriteStepExpressions(renamed, stepPath(i), ({ text }) => renameReads(text, old, id, names)) : renamed;
+    switch (reading.kind) {
       case 'branch':
-        return { ...renamed, cases: renamed.cases.map((c) => ({ ...c, next: to(c.next) })), ...(renamed.otherwise !== undefined && { otherwise: to(renamed.otherwise) }) };
+        return { ...reading, cases: reading.cases.map((c) => ({ ...c, next: to(c.next) })), ...(reading.otherwise !== undefined && { otherwise: to(reading.otherwise) }) };
       case 'end':
-        return renamed;
+        return reading;
       default:
-        return { ...renamed, next: to(renamed.next) };
+        return { ...reading, next: to(reading.next) };
     }
   });
   return { ...definition, start: to(definition.start), steps };

@@ -3,16 +3,29 @@
  * left or Enter is pressed, and only when the id is usable (not empty, not
  * another step's): until then the problem is shown in place and the draft
  * keeps the old id, so that no broken graph is ever saved; every reference
- * to the step follows it. A new kind replaces the step's fields, so it is
+ * to the step follows it, the FEEL that reads its result included (the
+ * parser that takes is a chunk of its own, fetched when a step is first
+ * shown, so opening the console does not wait for it). A new kind replaces the step's fields, so it is
  * asked about first, with the console's shared question.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { StepKind, WorkflowDefinition } from '../../../workflows/definition.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
-import { changeKind, kindNames, renameStep, stepIdProblem, stepPath } from './model.ts';
+import { changeKind, kindNames, renameStep, stepIdProblem, stepPath, type RenameReads } from './model.ts';
 
 const stepKinds = Object.keys(kindNames) as StepKind[];
+
+let feelRename: Promise<RenameReads | undefined> | undefined;
+/** The FEEL rename, fetched once; undefined when it cannot be (a page left open across a deployment asks for a chunk that is gone): the save then names the reads. */
+const loadFeelRename = () =>
+  (feelRename ??= import('../../../engine/feel/rename.ts').then(
+    (module) => module.renameReads,
+    () => {
+      feelRename = undefined;
+      return undefined;
+    },
+  ));
 
 export function StepIdentity(props: { definition: WorkflowDefinition; index: number; problems: Map<string, string>; onChange(definition: WorkflowDefinition): void }) {
   const { definition, index } = props;
@@ -26,8 +39,10 @@ export function StepIdentity(props: { definition: WorkflowDefinition; index: num
   const onward = goesOn && goesOn.kind !== 'end' ? (goesOn.kind === 'branch' ? goesOn.cases[0]!.next : goesOn.next) : undefined;
   const problem = wanted === step.id ? props.problems.get(`${stepPath(index)}.id`) : stepIdProblem(definition, index, wanted);
 
-  const rename = () => {
-    if (wanted !== step.id && !stepIdProblem(definition, index, wanted)) props.onChange(renameStep(definition, index, wanted));
+  useEffect(() => void loadFeelRename(), []);
+  const rename = async () => {
+    if (wanted === step.id || stepIdProblem(definition, index, wanted)) return;
+    props.onChange(renameStep(definition, index, wanted, await loadFeelRename()));
   };
   const closeQuestion = () => {
     setKind(undefined);
@@ -41,11 +56,11 @@ export function StepIdentity(props: { definition: WorkflowDefinition; index: num
         aria-label={`Id and kind of step ${step.id}`}
         onSubmit={(event) => {
           event.preventDefault();
-          rename();
+          void rename();
         }}
       >
-        <Field label="Id" controlClass="code" problem={problem} hint="Enter or leaving the field renames it; the steps that go to it follow.">
-          {(control) => <input value={text} spellcheck={false} onInput={(e) => setText(e.currentTarget.value)} onChange={rename} {...control} />}
+        <Field label="Id" controlClass="code" problem={problem} hint="Enter or leaving the field renames it; the steps that go to it, and the FEEL that reads its result, follow.">
+          {(control) => <input value={text} spellcheck={false} onInput={(e) => setText(e.currentTarget.value)} onChange={() => void rename()} {...control} />}
         </Field>
         <Field label="Kind">
           {(control) => (
