@@ -9,19 +9,18 @@
  */
 import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
-import { errors, type FieldIssue } from '../http/errors.ts';
-import { fieldIssues } from '../http/input.ts';
+import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
 import { entityChecksum } from './checksum.ts';
 import { packPrepared } from './prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
-import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from './kinds.ts';
-import { checkWorkflowIn, type StoredWorkflowCheck } from '../workflows/draft.ts';
+import { workflowKind, type EntityType } from './kinds.ts';
+import { checkWorkflowIn, type StoredWorkflowCheck } from '../workflows/check.ts';
 import { packWorkflow } from '../workflows/load.ts';
 import type { ReferenceStore } from '../workflows/references.ts';
-import { safeParse } from 'zod/mini';
-import { definitionSchemas, entityInputSchema, type EntityInput } from './schema.ts';
+import { recordProblems } from './record-check.ts';
+import type { EntityInput } from './schema.ts';
 import { publishEntity, saveEntity, type PublishResult } from './service.ts';
 
 /** What a save answers: enough to edit again (the checksum) and what it should look at. */
@@ -31,43 +30,15 @@ export interface Saved {
   warnings: Warning[];
 }
 
-/** Warnings kept with a working copy at most; a table with more says how many it left out. */
-export const maxWarningsKept = 50;
-
-
-function keptWarnings(warnings: Warning[]): Warning[] {
-  if (warnings.length <= maxWarningsKept) return warnings;
-  const left = warnings.length - maxWarningsKept + 1;
-  return [...warnings.slice(0, maxWarningsKept - 1), { path: 'definition', message: `and ${left} more warnings like these` }];
-}
-
 /**
  * Validates the whole record a save would store, as an entity of
- * `entityType`: the record schema's issues and, for a rule whose definition
- * has the shape of its kind, every problem the engine finds in it (for a
- * workflow, those `workflow` found: `checkWorkflowIn`). Throws one 400 listing
- * them all; returns the record and, for a rule, its warnings.
+ * `entityType` (`recordProblems`). Throws one 400 listing every problem;
+ * returns the record and, for a rule, its warnings.
  */
 export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>, workflow?: StoredWorkflowCheck): { input: EntityInput; warnings: Warning[] } {
-  const parsed = entityInputSchema.safeParse(candidate);
-  const issues: FieldIssue[] = parsed.success ? [] : fieldIssues(parsed.error.issues, 'body');
-  const kind = String(candidate.type);
-  if (Object.hasOwn(definitionSchemas, kind) && entityTypeOf(kind as EntityInput['type']) !== entityType)
-    issues.push({ in: 'body', field: 'type', message: `must be ${entityType === 'rule' ? ruleKinds.join(', ') : 'workflow'} for a ${entityType}` });
-  let warnings: Warning[] = [];
-  if (isRuleKind(kind)) {
-    const definition = parsed.success ? { success: true as const, data: parsed.data.definition } : safeParse(definitionSchemas[kind], candidate.definition);
-    if (definition.success) {
-      const check = checkRule({ kind, definition: definition.data } as RuleDefinition);
-      issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
-      warnings = keptWarnings(check.warnings);
-    }
-  } else if (kind === workflowKind && workflow?.check) {
-    // Its FEEL and references; the definition's shape and graph problems are the record schema's already.
-    issues.push(...workflow.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
-  }
-  if (issues.length || !parsed.success) throw errors.invalidRequest(issues);
-  return { input: parsed.data, warnings };
+  const { input, issues, warnings } = recordProblems(entityType, candidate, workflow);
+  if (issues.length || !input) throw errors.invalidRequest(issues);
+  return { input, warnings };
 }
 
 /** A workflow's definition checked with what it names as the branch and workspace hold it now (what a save adds to the record's own checks). */

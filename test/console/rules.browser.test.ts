@@ -1,6 +1,7 @@
 /**
  * The rule page in a real browser: a FEEL error from a refused save shown on
- * its cell, analysis warnings on their rows, a conflicting save caught; the
+ * its cell, and as it is typed, before a save; analysis warnings on their
+ * rows, a conflicting save caught; the
  * test panel's trace with the failing cell and its value; the grid's rows and
  * columns added, moved (from the keyboard) and deleted, checked through the
  * API; a publish refused by a failing case, fixed and published; the
@@ -83,6 +84,27 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 20_000 }, (
     await screenshot(page, 'rules-conflict');
     await conflict.getByRole('button', { name: 'Reload the rule' }).click();
     await expect.poll(() => page.getByLabel('Description', { exact: true }).inputValue()).toBe('Changed elsewhere');
+    expectNoPageProblems(page);
+  });
+
+  it('marks FEEL problems as they are typed, before any save, and clears them once fixed', async () => {
+    await openRule(page, 'loan-eligibility');
+    const ageCell = page.getByLabel('Row 2, age', { exact: true });
+    await ageCell.fill('<< 3');
+    await expect.poll(() => describedText(page, 'Row 2, age')).toContain('a unary test (such as "< 18") cannot stand here');
+    expect(await ageCell.getAttribute('aria-invalid')).toBe('true');
+    await ageCell.fill('< 30');
+    await expect.poll(() => ageCell.getAttribute('aria-invalid')).toBeNull();
+
+    await openRule(page, 'age-check');
+    const when = page.getByLabel('When (a FEEL condition)');
+    await when.fill('customer.age <');
+    await expect.poll(() => describedText(page, 'When (a FEEL condition)')).toContain('the expression is incomplete');
+    await screenshot(page, 'rules-problem-as-typed');
+    await when.fill('customer.age < 18');
+    await expect.poll(() => when.getAttribute('aria-invalid')).toBeNull();
+    // Nothing was saved: the page only checked.
+    expect(await page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(0);
     expectNoPageProblems(page);
   });
 

@@ -175,6 +175,33 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     expectNoPageProblems(page);
   }, 20_000);
 
+  it('marks a problem as it is typed, before any save, on its field and its node, and clears it once fixed', async () => {
+    const page = await t.signedIn();
+    await openWorkflow(page, 'checkout');
+    await page.getByRole('button', { name: /^done end/ }).click();
+    const editor = page.locator('#step-editor');
+    const output = editor.getByLabel('Output FEEL 1', { exact: true });
+    const node = page.locator('svg.step-graph [data-step="done"]');
+    const problemOf = async () => {
+      const ids = await output.getAttribute('aria-describedby');
+      return ids ? page.locator(`[id="${ids.split(' ').pop()}"]`).textContent() : null;
+    };
+
+    await output.fill('discount.discount +');
+    await expect.poll(problemOf).toContain('the expression is incomplete');
+    expect(await output.getAttribute('aria-invalid')).toBe('true');
+    expect(await node.getAttribute('class')).toContain('has-problem');
+    await output.fill('refund.discount');
+    await expect.poll(problemOf).toContain('reads "refund", which is neither a workflow input nor a step id');
+    await screenshot(page, 'workflow-problem-as-typed');
+    await output.fill('discount.discount');
+    await expect.poll(() => output.getAttribute('aria-invalid')).toBeNull();
+    expect(await node.getAttribute('class')).not.toContain('has-problem');
+    // Nothing was saved: the page only checked.
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expectNoPageProblems(page);
+  }, 20_000);
+
   it('is accessible and readable on a phone width', async () => {
     const page = await t.signedIn({ width: 390, height: 844 });
     await openWorkflow(page, 'payment-review');

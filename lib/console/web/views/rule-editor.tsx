@@ -4,7 +4,8 @@
  * (a 409 says so and offers to reload); its test panel and saved cases;
  * publishing and the version history with differences; its schedule and
  * executions. Edits stay in the page until saved; the panels that run the
- * rule run what is saved and say so.
+ * rule run what is saved and say so. Once the draft changes, its fields show
+ * what the save's own check says of it as it is typed.
  */
 import '../rules/rules.css';
 import type { ComponentChildren } from 'preact';
@@ -17,6 +18,7 @@ import { Confirm } from '../ui/confirm.tsx';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
+import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { DecisionTableEditor } from '../rules/decision-table-editor.tsx';
 import { noMarks, TextField, WarningList, type Marks, type Touched } from '../rules/marks.tsx';
@@ -70,6 +72,9 @@ function RulePage({ id }: { id: string }) {
   const [savedNotice, setSavedNotice] = useState(false);
   const [conflict, setConflict] = useState(false);
   const [tab, setTab] = useState<Tab>('definition');
+  // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
+  const [editedSinceSave, setEditedSinceSave] = useState(false);
+  const checked = useDraftCheck('rule', editedSinceSave && rule && draft ? { ...recordFields(rule), ...draft } : undefined);
 
   // What a save sent, until the read after it comes back, and the draft as it is now: edits typed while that read was on its way are kept.
   const sent = useRef<Draft | undefined>(undefined);
@@ -81,7 +86,10 @@ function RulePage({ id }: { id: string }) {
     if (!rule) return;
     const typedSince = sent.current && current.current && !sameJson(current.current, sent.current);
     sent.current = undefined;
-    if (!typedSince) setDraft(draftOf(rule));
+    if (!typedSince) {
+      setDraft(draftOf(rule));
+      setEditedSinceSave(false);
+    }
     setMarks({ problems: new Map(), warnings: rule.warnings });
   }, [rule]);
 
@@ -101,6 +109,7 @@ function RulePage({ id }: { id: string }) {
 
   const change = (next: Draft) => {
     setDraft(next);
+    setEditedSinceSave(true);
     setSavedNotice(false);
   };
 
@@ -116,6 +125,7 @@ function RulePage({ id }: { id: string }) {
 
   const save = async () => {
     setSaving(true);
+    setEditedSinceSave(false);
     setSaveError(undefined);
     setSavedNotice(false);
     try {
@@ -153,6 +163,7 @@ function RulePage({ id }: { id: string }) {
   };
 
   const listed = marks.warnings.filter((warning) => !placedInline[kind].test(warning.path));
+  const shown: Marks = checked ? { ...marks, problems: checked } : marks;
 
   return (
     <article class="rule-page" aria-labelledby="rule-title">
@@ -197,14 +208,14 @@ function RulePage({ id }: { id: string }) {
 
       <TabPanel id="definition" selected={tab}>
         <section class="card details" aria-label="Name and description">
-          <TextField label="Name" path="name" marks={marks} value={draft.name} onValue={(name) => change({ ...draft, name })} required />
-          <TextField label="Description" path="description" marks={marks} value={draft.description} onValue={(description) => change({ ...draft, description })} multiline />
+          <TextField label="Name" path="name" marks={shown} value={draft.name} onValue={(name) => change({ ...draft, name })} required />
+          <TextField label="Description" path="description" marks={shown} value={draft.description} onValue={(description) => change({ ...draft, description })} multiline />
         </section>
         <WarningList warnings={listed} />
         <section class="card" aria-label={`${kindLabels[kind]} editor`}>
-          {kind === 'decisionTable' && <DecisionTableEditor definition={draft.definition as TableDefinition} marks={marks} onEdit={edit} />}
-          {kind === 'simpleRule' && <SimpleRuleEditor definition={draft.definition as SimpleDefinition} marks={marks} onEdit={edit} />}
-          {kind === 'ruleSet' && <RuleSetEditor definition={draft.definition as SetDefinition} marks={marks} onEdit={edit} />}
+          {kind === 'decisionTable' && <DecisionTableEditor definition={draft.definition as TableDefinition} marks={shown} onEdit={edit} />}
+          {kind === 'simpleRule' && <SimpleRuleEditor definition={draft.definition as SimpleDefinition} marks={shown} onEdit={edit} />}
+          {kind === 'ruleSet' && <RuleSetEditor definition={draft.definition as SetDefinition} marks={shown} onEdit={edit} />}
         </section>
       </TabPanel>
       <TabPanel id="test" selected={tab}>

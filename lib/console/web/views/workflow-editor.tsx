@@ -5,8 +5,9 @@
  * queued) with each step's status, time and output, and the recorded
  * executions. The draft is edited in memory and saved with the checksum it
  * was read at, so that a change made meanwhile by someone else is refused
- * (409) rather than overwritten; the API's problems are shown in place by
- * their paths, and on the graph's nodes.
+ * (409) rather than overwritten. Problems are shown in place by their
+ * paths, and on the graph's nodes: what the save answered, and once the
+ * draft changes, what the save's own check says of it as it is typed.
  */
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
@@ -18,6 +19,7 @@ import { hrefOf } from '../route.ts';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
+import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { StepGraph, StepList } from '../workflows/graph.tsx';
 import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from '../workflows/model.ts';
@@ -48,6 +50,13 @@ export function WorkflowEditor({ id }: { id: string }) {
   const [warnings, setWarnings] = useState<{ path: string; message: string }[]>([]);
   const [lastRun, setLastRun] = useState<{ run: Run; params: Record<string, unknown> }>();
   const [executionsRound, setExecutionsRound] = useState(0);
+  // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
+  const [editedSinceSave, setEditedSinceSave] = useState(false);
+  const loadedRecord = entity.value;
+  const checked = useDraftCheck(
+    'workflow',
+    editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined,
+  );
 
   useEffect(() => {
     const loaded = entity.value;
@@ -56,6 +65,7 @@ export function WorkflowEditor({ id }: { id: string }) {
     setDraft(definition);
     setChecksum(loaded.checksum);
     setDirty(false);
+    setEditedSinceSave(false);
     setGeneration((g) => g + 1);
     setSelected((s) => (s !== undefined && s < definition.steps.length ? s : Math.max(0, definition.steps.findIndex((step) => step.id === definition.start))));
   }, [entity.value]);
@@ -71,7 +81,7 @@ export function WorkflowEditor({ id }: { id: string }) {
   if (!entity.value || !draft) return <p role="status">Loading the workflow…</p>;
 
   const loaded = entity.value;
-  const problems = saveError instanceof ApiFailure ? saveError.fieldProblems : new Map<string, string>();
+  const problems = checked ?? (saveError instanceof ApiFailure ? saveError.fieldProblems : new Map<string, string>());
   const conflict = saveError instanceof ApiFailure && saveError.status === 409 && saveError.code === 'checksum_mismatch';
   const step = selected === undefined ? undefined : draft.steps[selected];
   const statuses = new Map((lastRun?.run.steps ?? []).map((s) => [s.id, s.status]));
@@ -80,12 +90,14 @@ export function WorkflowEditor({ id }: { id: string }) {
   const change = (next: WorkflowDefinition) => {
     setDraft(next);
     setDirty(true);
+    setEditedSinceSave(true);
     setNotice(undefined);
   };
   const changeStep = (index: number, next: WorkflowStep) => change({ ...draft, steps: draft.steps.map((s, i) => (i === index ? next : s)) });
 
   const save = async () => {
     setSaveError(undefined);
+    setEditedSinceSave(false);
     setNotice(undefined);
     try {
       const saved = await api.data(

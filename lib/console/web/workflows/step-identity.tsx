@@ -12,20 +12,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { StepKind, WorkflowDefinition } from '../../../workflows/definition.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
-import { changeKind, kindNames, renameStep, stepIdProblem, stepPath, type RenameReads } from './model.ts';
+import { onDemand } from '../ui/on-demand.ts';
+import { changeKind, kindNames, renameStep, stepIdProblem, stepPath } from './model.ts';
 
 const stepKinds = Object.keys(kindNames) as StepKind[];
 
-let feelRename: Promise<RenameReads | undefined> | undefined;
-/** The FEEL rename, fetched once; undefined when it cannot be (a page left open across a deployment asks for a chunk that is gone): the save then names the reads. */
-const loadFeelRename = () =>
-  (feelRename ??= import('../../../engine/feel/rename.ts').then(
-    (module) => module.renameReads,
-    () => {
-      feelRename = undefined;
-      return undefined;
-    },
-  ));
+const loadFeelRename = onDemand(() => import('../../../engine/feel/rename.ts'));
 
 export function StepIdentity(props: { definition: WorkflowDefinition; index: number; problems: Map<string, string>; onChange(definition: WorkflowDefinition): void }) {
   const { definition, index } = props;
@@ -42,7 +34,8 @@ export function StepIdentity(props: { definition: WorkflowDefinition; index: num
   useEffect(() => void loadFeelRename(), []);
   const rename = async () => {
     if (wanted === step.id || stepIdProblem(definition, index, wanted)) return;
-    props.onChange(renameStep(definition, index, wanted, await loadFeelRename()));
+    // Without the FEEL rename (its chunk could not be fetched), the save names the reads.
+    props.onChange(renameStep(definition, index, wanted, (await loadFeelRename())?.renameReads));
   };
   const closeQuestion = () => {
     setKind(undefined);
