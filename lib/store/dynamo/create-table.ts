@@ -24,15 +24,31 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   };
 }
 
-/** Creates the table in the embedded DynamoDB unless it exists (a kept data directory already has it). */
+/** How long a new table may take to become active, and how often it is asked: the embedded DynamoDB takes a few milliseconds. */
+const activeWait = { timeoutMs: 10_000, pollMs: 10 };
+
+/**
+ * Creates the table in the embedded DynamoDB unless it exists (a kept data
+ * directory already has it), and returns once it takes writes: a new table
+ * is CREATING at first (in dynalite, until a write of its own status lands
+ * on disk), and a write before then is refused as if there were no table.
+ */
 export async function ensureTable(config: DynamoConfig): Promise<void> {
   const client = new DynamoDBClient(clientConfig(config));
+  const status = async () => (await client.send(new DescribeTableCommand({ TableName: config.tableName }))).Table?.TableStatus;
   try {
-    await client.send(new DescribeTableCommand({ TableName: config.tableName }));
-  } catch (error) {
-    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-    // No time-to-live setting here: the embedded DynamoDB does not implement it.
-    await client.send(new CreateTableCommand(createTableInput(config.tableName)));
+    try {
+      await status();
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+      // No time-to-live setting here: the embedded DynamoDB does not implement it.
+      await client.send(new CreateTableCommand(createTableInput(config.tableName)));
+    }
+    const deadline = Date.now() + activeWait.timeoutMs;
+    while ((await status()) !== 'ACTIVE') {
+      if (Date.now() > deadline) throw new Error(`The table ${config.tableName} was not active ${activeWait.timeoutMs / 1000} s after it was made.`);
+      await new Promise((resolve) => setTimeout(resolve, activeWait.pollMs));
+    }
   } finally {
     client.destroy();
   }
