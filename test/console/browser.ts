@@ -60,8 +60,9 @@ const isLoopback = (url: string) => {
 export const pageProblems = new WeakMap<Page, string[]>();
 
 export function useConsoleBrowser(): ConsoleFixture {
-  // A page's flow waits on the browser and the runtime together: 5 s (vitest's default) is short when the machine is loaded.
-  vi.setConfig({ testTimeout: 30_000 });
+  // A page's flow waits on the browser and the runtime together: vitest's defaults (5 s a test, 1 s a poll) are short when the machine is loaded
+  // (a save's answer took over 1 s while the other worker ran); 5 s a poll is what vitest's own browser mode gives.
+  vi.setConfig({ testTimeout: 30_000, expect: { poll: { timeout: 5_000 } } });
   const fixture = {} as ConsoleFixture;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {

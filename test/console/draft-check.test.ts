@@ -1,7 +1,8 @@
 /**
  * The console's check of a draft as it is typed says what the API's save
  * says: the same problems at the same fields, for rules of each kind and for
- * workflows (whose references the save alone looks up).
+ * workflows (whose references the save alone looks up), and the same
+ * warnings.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { draftProblems } from '../../lib/console/web/draft-check.ts';
@@ -26,7 +27,7 @@ async function bothSay(entityType: 'rule' | 'workflow', record: Json, change: Js
   const refused = await client.update(record.id as string, { checksum: created.body.data.checksum, ...change });
   expect(refused.status, JSON.stringify(refused.body)).toBe(400);
   const saved = new Map(errorsOf(refused).map((issue) => [issue.field, issue.message]));
-  const checked = draftProblems(entityType, { ...recordFields(read), ...change });
+  const checked = draftProblems(entityType, { ...recordFields(read), ...change }).problems;
   return { saved, checked };
 }
 
@@ -97,6 +98,14 @@ describe('the console check of a draft', () => {
   });
 
   it('finds nothing in a draft the save takes', () => {
-    expect(draftProblems('workflow', { ...workflow('dc-fine'), description: '', tags: [] })).toEqual(new Map());
+    expect(draftProblems('workflow', { ...workflow('dc-fine'), description: '', tags: [] })).toEqual({ problems: new Map(), warnings: [] });
+  });
+
+  it('gives the warnings the save keeps', async () => {
+    const record: Json = { ...parcelFee('dc-warnings'), description: '' };
+    const definition = { ...(record.definition as Json), rules: [{ id: 'light', when: ['<= 2'], then: [4.9] }, { id: 'lighter', when: ['<= 1'], then: [3.9] }] };
+    const saved = await clients.rule.create({ ...record, definition });
+    expect(saved.body.data.warnings.length).toBeGreaterThan(0);
+    expect(draftProblems('rule', { ...record, definition }).warnings).toEqual(saved.body.data.warnings);
   });
 });

@@ -8,10 +8,19 @@
  */
 import type { EntityType } from '../../entities/kinds.ts';
 import { recordProblems } from '../../entities/record-check.ts';
+import type { Warning } from '../../store/types.ts';
 import { checkStoredWorkflow } from '../../workflows/check.ts';
 
-/** What a save of `record` would be refused for, by field, as the API's 400 names them (`ApiFailure.fieldProblems`). */
-export function draftProblems(entityType: EntityType, record: Record<string, unknown>): Map<string, string> {
+export interface DraftCheck {
+  /** What a save would be refused for, by field, as the API's 400 names them (`ApiFailure.fieldProblems`). */
+  problems: Map<string, string>;
+  /** What a save would keep as the rule's warnings (the analysis), as a read gives them. */
+  warnings: Warning[];
+}
+
+/** What a save of `record` would answer, short of saving it. */
+export function draftProblems(entityType: EntityType, record: Record<string, unknown>): DraftCheck {
   const workflow = entityType === 'workflow' ? checkStoredWorkflow(record.definition, { graphProblems: false }) : undefined;
-  return new Map(recordProblems(entityType, record, workflow).issues.map((issue) => [issue.field, issue.message]));
+  const { issues, warnings } = recordProblems(entityType, record, workflow);
+  return { problems: new Map(issues.map((issue) => [issue.field, issue.message])), warnings };
 }

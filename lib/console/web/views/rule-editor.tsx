@@ -162,8 +162,8 @@ function RulePage({ id }: { id: string }) {
     change({ ...draft, definition: cases.length ? { ...rest, tests: cases } : rest });
   };
 
-  const listed = marks.warnings.filter((warning) => !placedInline[kind].test(warning.path));
-  const shown: Marks = checked ? { ...marks, problems: checked } : marks;
+  const shown: Marks = checked ?? marks;
+  const listed = shown.warnings.filter((warning) => !placedInline[kind].test(warning.path));
 
   return (
     <article class="rule-page" aria-labelledby="rule-title">

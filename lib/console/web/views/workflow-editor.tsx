@@ -81,7 +81,7 @@ export function WorkflowEditor({ id }: { id: string }) {
   if (!entity.value || !draft) return <p role="status">Loading the workflow…</p>;
 
   const loaded = entity.value;
-  const problems = checked ?? (saveError instanceof ApiFailure ? saveError.fieldProblems : new Map<string, string>());
+  const problems = checked?.problems ?? (saveError instanceof ApiFailure ? saveError.fieldProblems : new Map<string, string>());
   const conflict = saveError instanceof ApiFailure && saveError.status === 409 && saveError.code === 'checksum_mismatch';
   const step = selected === undefined ? undefined : draft.steps[selected];
   const statuses = new Map((lastRun?.run.steps ?? []).map((s) => [s.id, s.status]));
