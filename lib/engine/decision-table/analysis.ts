@@ -2,11 +2,14 @@
  * Save-time analysis of a decision table, the checks users of other tools
  * keep asking for: rows that overlap under `unique` (an error at publish),
  * rows an earlier row shadows under `first` (they can never be the answer),
- * and gaps (input combinations no row covers). Each cell is read as a set of
- * values it accepts: an interval union for number cells, a finite or
- * co-finite set for string and boolean literal cells, everything for `-`.
- * A cell of another form (an expression, a date, a `?` test) cannot be read
- * so: the checks that need that column say nothing rather than guess.
+ * rows with a cell that accepts nothing, and gaps (input combinations no row
+ * covers). Each cell is read as a set of values it accepts: an interval
+ * union for number cells, a finite or co-finite set for string and boolean
+ * literal cells, everything for `-`. A cell of another form (an expression,
+ * a date, a `?` test) cannot be read so: the checks that need that column
+ * say nothing rather than guess. Rows are compared pair by pair, each cell as
+ * runs of its column's input classes (see `Runs`), so a pair costs as much as
+ * its cells' runs, not as the classes, which grow with the rows.
  */
 import { constantNumber, type CompareOp, type UnaryTests } from '../feel/ast.ts';
 import type { PreparedDecisionTable } from '../prepared.ts';
@@ -89,20 +92,16 @@ function readCell(cell: UnaryTests): CellSet | undefined {
   return { k: 'values', values, negated: cell.not };
 }
 
-/** Whether a number lies in an interval. */
-const inInterval = (x: number, { lo, hi }: Interval) =>
-  (lo === null || x > lo.v || (lo.closed && x === lo.v)) && (hi === null || x < hi.v || (hi.closed && x === hi.v));
-
-/** A cell's accepted set tested against one representative value of its column's domain. */
-function accepts(set: CellSet, value: Representative): boolean {
-  if (set.k === 'all') return true;
-  if (set.k === 'numbers') return value.k === 'number' && set.intervals.some((i) => inInterval(value.v, i));
-  if (value.k === 'number') return false;
-  const listed = value.k === 'value' && set.values.has(value.v);
-  return set.negated ? !listed : listed;
-}
-
 type Representative = { k: 'number'; v: number; text: string } | { k: 'value'; v: string | boolean } | { k: 'other' };
+
+/** A column's representatives: for numbers, sorted by value; for literals, each listed value, then "any other". */
+interface Domain {
+  points: Representative[];
+  /** The numbers' values, in order, for binary search. */
+  values: number[];
+  /** Each listed literal's index. */
+  index: Map<string | boolean, number>;
+}
 
 /**
  * Values standing for every class of input a column's cells tell apart: for
@@ -110,34 +109,108 @@ type Representative = { k: 'number'; v: number; text: string } | { k: 'value'; v
  * literals, each listed value and "any other". Two inputs of one class are
  * accepted by exactly the same cells.
  */
-function representatives(sets: CellSet[]): Representative[] | undefined {
+function domainOf(sets: CellSet[]): Domain | undefined {
   const kinds = new Set(sets.filter((s) => s.k !== 'all').map((s) => s.k));
   if (kinds.size > 1) return undefined;
+  let points: Representative[];
   if (kinds.has('numbers')) {
     const ends = [...new Set(sets.flatMap((s) => (s.k === 'numbers' ? s.intervals.flatMap((i) => [i.lo?.v, i.hi?.v]) : [])).filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
-    if (ends.length === 0) return [{ k: 'number', v: 0, text: 'any number' }];
-    const points: Representative[] = [{ k: 'number', v: ends[0]! - 1, text: `< ${ends[0]}` }];
+    points = ends.length === 0 ? [{ k: 'number', v: 0, text: 'any number' }] : [{ k: 'number', v: ends[0]! - 1, text: `< ${ends[0]}` }];
     ends.forEach((end, i) => {
       points.push({ k: 'number', v: end, text: `${end}` });
       const next = ends[i + 1];
       points.push(next === undefined ? { k: 'number', v: end + 1, text: `> ${end}` } : { k: 'number', v: (end + next) / 2, text: `(${end}..${next})` });
     });
-    return points;
+  } else {
+    const listed = [...new Set(sets.flatMap((s) => (s.k === 'values' ? [...s.values] : [])))];
+    points = [...listed.map((v): Representative => ({ k: 'value', v })), { k: 'other' }];
   }
-  const listed = [...new Set(sets.flatMap((s) => (s.k === 'values' ? [...s.values] : [])))];
-  return [...listed.map((v): Representative => ({ k: 'value', v })), { k: 'other' }];
+  return {
+    points,
+    values: points.flatMap((p) => (p.k === 'number' ? [p.v] : [])),
+    index: new Map(points.flatMap((p, i) => (p.k === 'value' ? [[p.v, i] as const] : []))),
+  };
 }
 
 const describe = (r: Representative) => (r.k === 'number' ? r.text : r.k === 'value' ? JSON.stringify(r.v) : 'any other value');
 
-/** Whether some input satisfies both cells. */
-function intersects(a: CellSet, b: CellSet, domain: Representative[]): boolean {
-  return domain.some((r) => accepts(a, r) && accepts(b, r));
+/**
+ * The representatives a cell accepts, as runs of their indices: sorted,
+ * disjoint and not touching, flat (`[from, to, from, to, ...]`, ends
+ * included). A number interval accepts one run of the sorted
+ * representatives, found by binary search; so a cell is read in time
+ * logarithmic in its column's domain, and two cells are compared in time
+ * linear in their runs, not in the domain, which grows with the rows.
+ */
+type Runs = number[];
+
+/** The first index whose value lies at or above `lo`. */
+function firstAbove(values: number[], lo: Bound): number {
+  if (lo === null) return 0;
+  let [a, b] = [0, values.length];
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (values[m]! > lo.v || (lo.closed && values[m] === lo.v)) b = m;
+    else a = m + 1;
+  }
+  return a;
 }
 
-/** Whether every input `inner` accepts, `outer` accepts too. */
-function covers(outer: CellSet, inner: CellSet, domain: Representative[]): boolean {
-  return domain.every((r) => !accepts(inner, r) || accepts(outer, r));
+/** The last index whose value lies at or below `hi` (-1 when none does). */
+function lastBelow(values: number[], hi: Bound): number {
+  if (hi === null) return values.length - 1;
+  let [a, b] = [0, values.length];
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (values[m]! > hi.v || (!hi.closed && values[m] === hi.v)) b = m;
+    else a = m + 1;
+  }
+  return a - 1;
+}
+
+function merged(spans: [number, number][]): Runs {
+  const runs: Runs = [];
+  for (const [from, to] of spans.sort((x, y) => x[0] - y[0])) {
+    if (from > to) continue;
+    if (runs.length > 0 && from <= runs[runs.length - 1]! + 1) runs[runs.length - 1] = Math.max(runs[runs.length - 1]!, to);
+    else runs.push(from, to);
+  }
+  return runs;
+}
+
+function runsOf(set: CellSet, domain: Domain): Runs {
+  const last = domain.points.length - 1;
+  if (set.k === 'all') return [0, last];
+  if (set.k === 'numbers') return merged(set.intervals.map((i) => [firstAbove(domain.values, i.lo), lastBelow(domain.values, i.hi)]));
+  const listed = [...set.values].map((v) => domain.index.get(v)!).sort((a, b) => a - b);
+  if (!set.negated) return merged(listed.map((i) => [i, i]));
+  // Everything but the listed values: the gaps between them, "any other" included.
+  return merged([...listed, last + 1].map((i, n) => [n === 0 ? 0 : listed[n - 1]! + 1, i - 1]));
+}
+
+/** Whether some input satisfies both cells. */
+function intersects(a: Runs, b: Runs): boolean {
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i + 1]! < b[j]!) i += 2;
+    else if (b[j + 1]! < a[i]!) j += 2;
+    else return true;
+  }
+  return false;
+}
+
+/** Whether every input `inner` accepts, `outer` accepts too (an inner run lies within one outer run, since outer runs do not touch). */
+function covers(outer: Runs, inner: Runs): boolean {
+  let i = 0;
+  for (let j = 0; j < inner.length; j += 2) {
+    while (i < outer.length && outer[i + 1]! < inner[j]!) i += 2;
+    if (i >= outer.length || outer[i]! > inner[j]! || outer[i + 1]! < inner[j + 1]!) return false;
+  }
+  return true;
+}
+
+function accepts(runs: Runs, index: number): boolean {
+  for (let i = 0; i < runs.length && runs[i]! <= index; i += 2) if (index <= runs[i + 1]!) return true;
+  return false;
 }
 
 /**
@@ -150,43 +223,47 @@ export function analyzeDecisionTable(table: PreparedDecisionTable): TableAnalysi
   const warnings: Finding[] = [];
   const publishErrors: Finding[] = [];
   const columns = table.inputs.map((_, c) => table.rows.map((row) => readCell(row.cells[c]!)));
-  const domains = columns.map((cells) => (cells.every((c) => c !== undefined) ? representatives(cells as CellSet[]) : undefined));
-  const readable = domains.every((d) => d !== undefined);
-  if (!readable || table.rows.length > analysisLimits.maxRowsCompared) return { warnings, publishErrors };
-  const sets = (row: number) => columns.map((cells) => cells[row]!) as CellSet[];
+  const domains = columns.map((cells) => (cells.every((c) => c !== undefined) ? domainOf(cells as CellSet[]) : undefined));
+  if (!domains.every((d) => d !== undefined) || table.rows.length > analysisLimits.maxRowsCompared) return { warnings, publishErrors };
+  const cells = table.rows.map((_, r) => columns.map((column, c) => runsOf(column[r]!, domains[c]!)));
   const rowName = (r: number) => `row ${r + 1}${table.rows[r]!.id ? ` (${table.rows[r]!.id})` : ''}`;
 
-  for (let j = 1; j < table.rows.length; j++) {
-    const b = sets(j);
+  for (let j = 0; j < cells.length; j++) {
+    const b = cells[j]!;
+    const empty = b.findIndex((runs) => runs.length === 0);
+    if (empty >= 0) {
+      warnings.push({ path: `definition.rules[${j}]`, message: `can never match: its ${table.inputs[empty]!.label} cell accepts no value` });
+      continue;
+    }
     for (let i = 0; i < j; i++) {
-      const a = sets(i);
-      if (table.hitPolicy === 'unique' && a.every((cell, c) => intersects(cell, b[c]!, domains[c]!)))
+      const a = cells[i]!;
+      if (table.hitPolicy === 'unique' && a.every((runs, c) => intersects(runs, b[c]!)))
         publishErrors.push({ path: `definition.rules[${j}]`, message: `overlaps ${rowName(i)}: some input matches both, which the hit policy "unique" forbids` });
-      if (table.hitPolicy === 'first' && a.every((cell, c) => covers(cell, b[c]!, domains[c]!))) {
+      if (table.hitPolicy === 'first' && a.every((runs, c) => covers(runs, b[c]!))) {
         warnings.push({ path: `definition.rules[${j}]`, message: `can never be the answer: every input it matches, ${rowName(i)} above it matches first` });
         break;
       }
     }
   }
-  if (!table.outputs.some((o) => o.default)) warnings.push(...gaps(table, columns as CellSet[][], domains as Representative[][]));
+  if (!table.outputs.some((o) => o.default)) warnings.push(...gaps(table, cells, domains as Domain[]));
   return { warnings, publishErrors };
 }
 
 /** Input combinations (by class) that no row covers. */
-function gaps(table: PreparedDecisionTable, columns: CellSet[][], domains: Representative[][]): Finding[] {
-  const combinations = domains.reduce((n, d) => n * d.length, 1);
+function gaps(table: PreparedDecisionTable, cells: Runs[][], domains: Domain[]): Finding[] {
+  const combinations = domains.reduce((n, d) => n * d.points.length, 1);
   if (combinations > analysisLimits.maxCombinations) return [];
   const found: string[] = [];
-  const pick: Representative[] = [];
+  const pick: number[] = [];
   const walk = (c: number): void => {
     if (found.length >= analysisLimits.maxGapsReported) return;
     if (c === domains.length) {
-      const covered = table.rows.some((_, r) => columns.every((cells, col) => accepts(cells[r]!, pick[col]!)));
-      if (!covered) found.push(pick.map((r, col) => `${table.inputs[col]!.label} ${describe(r)}`).join(', '));
+      const covered = cells.some((row) => row.every((runs, col) => accepts(runs, pick[col]!)));
+      if (!covered) found.push(pick.map((p, col) => `${table.inputs[col]!.label} ${describe(domains[col]!.points[p]!)}`).join(', '));
       return;
     }
-    for (const r of domains[c]!) {
-      pick[c] = r;
+    for (let p = 0; p < domains[c]!.points.length; p++) {
+      pick[c] = p;
       walk(c + 1);
     }
   };

@@ -1,7 +1,12 @@
 /** The save-time analysis: overlaps under unique, rows shadowed under first, and gaps, for number ranges and enumerated strings. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkRule } from '../../../lib/engine/authoring.ts';
 import type { DecisionTableDefinition } from '../../../lib/engine/definitions.ts';
+import { compileUnaryTests, rootEnv } from '../../../lib/engine/feel/compile.ts';
+import { parseUnaryTests } from '../../../lib/engine/feel/parse.ts';
+import type { FeelValue } from '../../../lib/engine/feel/values.ts';
+import { clock } from '../feel/helpers.ts';
 
 const check = (hitPolicy: DecisionTableDefinition['hitPolicy'], rules: string[][], extra: Partial<DecisionTableDefinition> = {}) =>
   checkRule({
@@ -63,5 +68,76 @@ describe('gaps', () => {
 
   it('are left unsaid when a column holds cells the analysis cannot read', () => {
     expect(check('first', [['? > 18', '-']]).warnings).toEqual([]);
+  });
+});
+
+/**
+ * The analysis against the engine itself: random tables over a number and a
+ * string column, each cell matched by the engine against a grid of inputs
+ * that holds every class the analysis tells apart (the integer ends 0..6, a
+ * point between each two, and points beyond; every listed string and one
+ * never listed). Rows overlap, shadow, never match and leave gaps exactly
+ * where the grid says they do.
+ */
+describe('against the engine on every class of input', () => {
+  const end = fc.integer({ min: 0, max: 6 });
+  const numberCell = fc.oneof(
+    fc.constant('-'),
+    fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '!='), end).map(([op, n]) => `${op} ${n}`),
+    end.map(String),
+    fc.tuple(fc.constantFrom('[', '('), end, end, fc.constantFrom(']', ')')).map(([open, a, b, close]) => `${open}${Math.min(a, b)}..${Math.max(a, b)}${close}`),
+    fc.tuple(end, end).map(([a, b]) => `< ${Math.min(a, b)}, > ${Math.max(a, b)}`),
+  );
+  const word = fc.constantFrom('"x"', '"y"', '"z"');
+  const stringCell = fc.oneof(
+    fc.constant('-'),
+    fc.uniqueArray(word, { minLength: 1, maxLength: 2 }).map((words) => words.join(', ')),
+    fc.uniqueArray(word, { minLength: 1, maxLength: 2 }).map((words) => `not(${words.join(', ')})`),
+  );
+  const tables = fc.record({
+    hitPolicy: fc.constantFrom('unique' as const, 'first' as const),
+    rules: fc.array(fc.tuple(numberCell, stringCell), { minLength: 1, maxLength: 8 }),
+  });
+  const numbers = Array.from({ length: 17 }, (_, i) => i / 2 - 1);
+  const strings = ['x', 'y', 'z', 'never listed'];
+  const inputs = numbers.flatMap((age) => strings.map((level) => [age, level] as const));
+  const env = rootEnv({}, { clock });
+  const compiled = new Map<string, ReturnType<typeof compileUnaryTests>>();
+  /** Whether the engine matches `value` with the cell: each cell's text compiled once. */
+  const matches = (cell: string, value: FeelValue) => {
+    let test = compiled.get(cell);
+    if (!test) compiled.set(cell, (test = compileUnaryTests(parseUnaryTests(cell))));
+    return test(value, env);
+  };
+
+  it('finds the overlaps, shadowed and empty rows, and gaps the grid shows', () => {
+    fc.assert(
+      fc.property(tables, ({ hitPolicy, rules }) => {
+        const matched = rules.map(([age, level]) => inputs.map(([a, l]) => matches(age, a) && matches(level, l)));
+        const overlaps: { path: string; message: string }[] = [];
+        const shadowed: { path: string; message: string }[] = [];
+        for (let j = 0; j < rules.length; j++) {
+          if (!matched[j]!.some(Boolean)) {
+            shadowed.push({ path: `definition.rules[${j}]`, message: expect.stringMatching(/^can never match: its (age|level) cell accepts no value$/) });
+            continue;
+          }
+          for (let i = 0; i < j; i++) {
+            if (hitPolicy === 'unique' && inputs.some((_, k) => matched[i]![k] && matched[j]![k]))
+              overlaps.push({ path: `definition.rules[${j}]`, message: expect.stringContaining(`overlaps row ${i + 1} (r${i + 1})`) });
+            if (hitPolicy === 'first' && inputs.every((_, k) => !matched[j]![k] || matched[i]![k])) {
+              shadowed.push({ path: `definition.rules[${j}]`, message: expect.stringContaining(`row ${i + 1} (r${i + 1}) above it matches first`) });
+              break;
+            }
+          }
+        }
+        const uncovered = inputs.some((_, k) => !matched.some((row) => row[k]));
+        const { problems, warnings, publishProblems } = check(hitPolicy, rules);
+        expect(problems).toEqual([]);
+        expect(publishProblems).toEqual(overlaps);
+        expect(warnings.filter((w) => w.path !== 'definition.rules')).toEqual(shadowed);
+        expect(warnings.some((w) => w.path === 'definition.rules')).toBe(uncovered);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
