@@ -6,6 +6,7 @@
  * parser; nothing that only evaluates imports it.
  */
 import type { DecisionTableDefinition, DeclaredInput, OutputEntry, RuleDefinition, RuleSetDefinition, SimpleRuleDefinition, ValueType } from './definitions.ts';
+import { briefList } from './brief-list.ts';
 import { isReference } from './definitions.ts';
 import type { Expr, UnaryTests } from './feel/ast.ts';
 import { freeNames } from './feel/names.ts';
@@ -68,7 +69,7 @@ class Collector {
   private checkNames(path: string, expr: Expr, bound: readonly string[]) {
     if (!this.declared) return;
     for (const name of freeNames(expr, new Set(bound)))
-      if (!this.declared.has(name)) this.add(path, `"${name}" is not a declared input (declared: ${[...this.declared].join(', ') || 'none'})`);
+      if (!this.declared.has(name)) this.add(path, `"${name}" is not a declared input (declared: ${briefList([...this.declared]) || 'none'})`);
   }
 }
 
@@ -176,7 +177,7 @@ function prepareDecisionTable(c: Collector, d: DecisionTableDefinition): Prepare
       const prepared = output(c, path, entry, d.outputs[o]?.type);
       const allowed = d.outputs[o]?.allowedValues;
       const value = literalValue(prepared);
-      if (allowed && value !== undefined && value !== null && !allowed.includes(value)) c.add(path, `${JSON.stringify(value)} is not one of the output's allowed values (${allowed.map((v) => JSON.stringify(v)).join(', ')})`);
+      if (allowed && value !== undefined && value !== null && !allowed.includes(value)) c.add(path, `${JSON.stringify(value)} is not one of the output's allowed values (${briefList(allowed.map((v) => JSON.stringify(v)))})`);
       return prepared;
     });
     return { ...(row.id && { id: row.id }), cells, cellTexts: row.when, outputs: rowOutputs };

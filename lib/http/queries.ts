@@ -1,11 +1,15 @@
 /** Request schemas every kind of operation shares (zod/mini, as in every API function); a list's paging is in ./paging.ts. */
 import * as z from 'zod/mini';
+import { briefList } from '../engine/brief-list.ts';
 
 /** For operations that take no query parameters: any given are ignored. */
 export const emptyQuery = z.object({});
 
+/** The problem of a body with fields its operation does not know, naming them (a few, however many were sent). */
+export const unknownFields = (keys: readonly string[]) => `unknown fields: ${briefList(keys)}`;
+
 /** A JSON object body whose unknown fields are refused by name: a misspelt "valeu" must not pass unnoticed. */
 export const strictBody = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : 'must be a JSON object'),
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFields(issue.keys) : 'must be a JSON object'),
   });

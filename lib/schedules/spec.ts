@@ -27,6 +27,7 @@
 import * as z from 'zod/mini';
 import { cronFieldNames, maxExpressionLength, maxFieldLength, monthsWithoutDays, parseField, runTimes, toSchedulerExpression, type CronFieldName, type CronFields, type CronPlan } from './cron.ts';
 import { jsonBoundsProblem } from '../http/json-bounds.ts';
+import { unknownFields } from '../http/queries.ts';
 import { checkTimeZone, formatInZone, formatUtc, maxZoneNameLength } from './zone.ts';
 
 export const scheduleUnits = ['minute', 'hour', 'day', 'week', 'month'] as const;
@@ -56,7 +57,7 @@ export type BodyMode = 'strict' | 'lenient';
 const object = <S extends z.core.$ZodLooseShape>(mode: BodyMode, shape: S, what: string) =>
   mode === 'strict'
     ? z.strictObject(shape, {
-        error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown fields: ${issue.keys.join(', ')}` : `must be ${what}`),
+        error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFields(issue.keys) : `must be ${what}`),
       })
     : z.object(shape, { error: `must be ${what}` });
 

@@ -44,6 +44,20 @@ describe('checkRule', () => {
     expect(problems).toEqual([{ path: 'definition.rules[0].then[0]', message: '"C" is not one of the output\'s allowed values ("A", "B")' }]);
   });
 
+  it('names twenty allowed values at most, each cut short, in that refusal', () => {
+    const allowedValues = Array.from({ length: 1_000 }, (_, i) => `${i}`.padEnd(1_000, 'v'));
+    const { problems } = checkRule({
+      kind: 'decisionTable',
+      definition: {
+        inputs: [{ id: 'x', expression: 'x', type: 'number' }],
+        outputs: [{ id: 'band', name: 'band', type: 'string', allowedValues }],
+        rules: [{ when: ['-'], then: ['"C"'] }],
+      },
+    });
+    expect(problems).toEqual([{ path: 'definition.rules[0].then[0]', message: expect.stringMatching(/^"C" is not one of the output's allowed values \("0v{61}…, .* and 980 more\)$/) }]);
+    expect(problems[0]!.message.length).toBeLessThan(1_500);
+  });
+
   it('checks simple rules and rule sets, where later entries may read earlier outputs', () => {
     expect(checkRule({ kind: 'simpleRule', definition: { when: 'total >', then: { fee: 0 } } }).problems).toEqual([
       { path: 'definition.when', message: 'the expression is incomplete at line 1, column 8' },
@@ -63,6 +77,22 @@ describe('checkRule', () => {
       { path: 'definition.rules[1].when', message: '"unknown" is not a declared input (declared: payment, risk, flag, x)' },
       { path: 'definition.rules[2].id', message: '"a" names another entry too' },
     ]);
+  });
+
+  it('lists at most 20 declared names in a problem, saying how many more there are', () => {
+    const { problems } = checkRule({
+      kind: 'ruleSet',
+      definition: {
+        strategy: 'allMatch',
+        parameters: [{ name: 'x', type: 'number' }],
+        rules: [
+          { id: 'reads', when: 'unknown', then: [{ set: 'y', value: 1 }] },
+          ...Array.from({ length: 30 }, (_, i) => ({ id: `e${i}`, when: 'x > 1', then: [{ set: `out${i}`, value: 1 }] })),
+        ],
+      },
+    });
+    const names = ['x', 'y', ...Array.from({ length: 18 }, (_, i) => `out${i}`)].join(', ');
+    expect(problems).toEqual([{ path: 'definition.rules[0].when', message: `"unknown" is not a declared input (declared: ${names} and 12 more)` }]);
   });
 
   it('parses names with spaces when they are declared', () => {

@@ -55,6 +55,14 @@ describe('unknown query parameters', () => {
 });
 
 describe('unknown body fields', () => {
+  it('are named twenty at most, however many are sent, so the refusal stays small', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`field${i}-${'x'.repeat(100)}`, i]));
+    const response = await t.api('/dev/v1/remote/pull', { method: 'POST', branch: 'staging', body: JSON.stringify(fields) });
+    expectFailure(response, 400, 'invalid_request', {});
+    expect(response.body.message).toMatch(/unknown fields: field0-x{56}…, field1-x{56}…, /);
+    expect(response.body.message.length).toBeLessThan(2_000);
+  });
+
   it('are a 400 on the /dev/v1 pull, which takes no fields', async () => {
     const response = await t.api('/dev/v1/remote/pull', { method: 'POST', branch: 'staging', body: '{"force":true}' });
     // The pull's errors carry data {} (spec 7); the message names the field.
