@@ -1,8 +1,9 @@
 /**
  * Builds the console: one script bundle (Preact and the typed API client
  * included), one style sheet and the page, in memory. Code that only some
- * actions need (the FEEL parser, to rename a workflow step) comes in
- * chunks of its own, loaded on first use. The local runtime serves the
+ * actions need comes apart, loaded on first use: the draft check as a
+ * worker's script, the FEEL rename of a workflow step as a chunk, and what
+ * they share (the FEEL parser) as chunks both import. The local runtime serves the
  * result and the stack deploys it, so both ship the same files.
  */
 import { readFileSync } from 'node:fs';
@@ -22,7 +23,8 @@ const contentTypes: Record<string, string> = {
 };
 
 const buildOptions = (options: { minify?: boolean }): BuildOptions & { write: false } => ({
-  entryPoints: { app: new URL('main.tsx', web).pathname },
+  // The draft check runs in a worker of its own (web/draft-check-worker.ts), started by its name.
+  entryPoints: { app: new URL('main.tsx', web).pathname, 'draft-check-worker': new URL('draft-check-worker.ts', web).pathname },
   bundle: true,
   write: false,
   outdir: '/console',
@@ -50,7 +52,7 @@ function consoleFiles(outputFiles: OutputFile[]): Map<string, ConsoleFile> {
   return files;
 }
 
-/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css` and the chunks). */
+/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`, `draft-check-worker.js` and the chunks). */
 export async function buildConsole(options: { minify?: boolean } = {}): Promise<Map<string, ConsoleFile>> {
   return consoleFiles((await build(buildOptions(options))).outputFiles);
 }

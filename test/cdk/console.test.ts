@@ -172,7 +172,7 @@ describe('deployment', () => {
   const outdir = mkdtempSync(join(tmpdir(), 'rules-console-'));
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-  it('uploads the built index.html, app.js, app.css and chunks under console/, revalidated on every load', async () => {
+  it('uploads the built index.html, app.js, app.css, the worker and the chunks under console/, revalidated on every load', async () => {
     // A stack of the console alone, so that its asset is built (the service's functions are not).
     const app = new App({ outdir, context: JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context, builtinCloudFormationValidation: false });
     const probe = new Stack(app, 'ConsoleProbe');
@@ -185,10 +185,10 @@ describe('deployment', () => {
     expect(consoleKeyPrefix).toBe('console/');
     const [zip] = deployment.Properties.SourceObjectKeys as string[];
     const folder = join(outdir, `asset.${zip!.replace(/\.zip$/, '')}`);
-    // The very files the local runtime serves: the page, its script and style, and the chunks loaded on demand.
+    // The very files the local runtime serves: the page, its script and style, the draft check's worker, and the chunks loaded on demand.
     const built = await buildConsole();
     expect(readdirSync(folder).sort()).toEqual([...built.keys()].sort());
-    expect([...built.keys()]).toEqual(expect.arrayContaining(['app.css', 'app.js', 'index.html', expect.stringMatching(/^rename-\w+\.js$/)]));
+    expect([...built.keys()]).toEqual(expect.arrayContaining(['app.css', 'app.js', 'draft-check-worker.js', 'index.html', expect.stringMatching(/^rename-\w+\.js$/)]));
     for (const [name, file] of built) expect(readFileSync(join(folder, name)).equals(file.body), name).toBe(true);
   }, 30_000);
 });

@@ -90,6 +90,40 @@ describe.skipIf(!!skipReason)('console workflow settings, ids, kinds and queued 
     expectNoPageProblems(page);
   }, 20_000);
 
+  it('keeps what is typed while the read after a save is on its way, and saves it again at once', async () => {
+    const call = api(t.runtime);
+    const created = await call('/dev/v1/workflow', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'typed-after-save', name: 'Typed after save', type: 'workflow', definition: { start: 'done', steps: [{ id: 'done', kind: 'end', output: {} }] } }),
+    });
+    expect(created.status).toBe(201);
+    const page = await t.signedIn();
+    await openWorkflow(page, 'typed-after-save');
+    const timeout = page.getByRole('region', { name: 'Workflow settings' }).getByLabel('Run timeout (ms)');
+    // The reads that follow the first save are held until the page has been typed in and saved again.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let saves = 0;
+    await page.route('**/dev/v1/workflow/typed-after-save', async (route) => {
+      if (route.request().method() === 'PATCH') saves++;
+      else if (saves > 0) await held;
+      await route.continue();
+    });
+    await timeout.fill('40000');
+    await saveDraft(page);
+    await timeout.fill('45000');
+    // Saved again before the first save's read came back: with the checksum the first save answered, not a conflict.
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect.poll(() => saves).toBe(2);
+    release();
+    await expect.poll(async () => (await call<Workflow>('/dev/v1/workflow/typed-after-save')).body.data.definition.timeoutMs).toBe(45_000);
+    await expect.poll(() => page.getByRole('button', { name: 'Save draft' }).isDisabled()).toBe(true);
+    expect(await timeout.inputValue()).toBe('45000');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.unroute('**/dev/v1/workflow/typed-after-save');
+    expectNoPageProblems(page);
+  }, 20_000);
+
   it('renames steps with the steps that go to them and the FEEL that reads them following, and refuses an id in place', async () => {
     const call = api(t.runtime);
     const page = await t.signedIn();

@@ -3,8 +3,9 @@
  * as it is typed: `recordProblems`, the function the API refuses a save with,
  * so the page and the API cannot disagree. A workflow is checked without the
  * workspace's lookups (whether the rules, integrations and credentials it
- * names exist is the save's to say). Loaded on demand, as a chunk of its own:
- * it holds the schemas, the engine's checks and the FEEL parser.
+ * names exist is the save's to say). It runs in a worker
+ * (`./draft-check-worker.ts`), which holds the schemas, the engine's checks
+ * and the FEEL parser, so the page neither loads them to open nor waits on them.
  */
 import type { EntityType } from '../../entities/kinds.ts';
 import { recordProblems } from '../../entities/record-check.ts';

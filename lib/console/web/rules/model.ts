@@ -84,20 +84,6 @@ export function allowedOf(text: string, previous: OutputEntry | undefined): { ok
   return { ok: false, error: 'Not a FEEL literal: write a string with its quotes ("gold"), a number, true or false.' };
 }
 
-/** The same JSON value, whatever the order of object keys (how a case's expected output is compared with what came). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** The definition of a record the API served, as its kind's type: the API checked it against that kind's schema when it was saved. */
 export const definitionOf = (record: { definition: Record<string, unknown> }): AnyDefinition => record.definition as unknown as AnyDefinition;

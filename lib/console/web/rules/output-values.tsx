@@ -10,7 +10,8 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { OutputEntry } from '../../../engine/definitions.ts';
 import { MarkedInput, TextField, type Marks, type Touched } from './marks.tsx';
-import { allowedOf, allowedText, entryOf, entryText, sameJson } from './model.ts';
+import { sameJson } from '../ui/json.ts';
+import { allowedOf, allowedText, entryOf, entryText } from './model.ts';
 import { moved, without } from './reorder.ts';
 
 interface AllowedValuesProps {

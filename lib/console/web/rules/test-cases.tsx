@@ -9,8 +9,8 @@ import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
-import { compact, parseJson, parseObject, pretty } from '../ui/json.ts';
-import { sameJson, type RuleRecord, type SavedCase } from './model.ts';
+import { compact, parseJson, parseObject, pretty, sameJson } from '../ui/json.ts';
+import type { RuleRecord, SavedCase } from './model.ts';
 import { replaced, without } from './reorder.ts';
 
 interface Props {

@@ -28,3 +28,18 @@ export function compact(value: unknown): string {
   const line = JSON.stringify(value) ?? 'undefined';
   return line.length <= 48 ? line : pretty(value);
 }
+
+/** The same JSON value, whatever the order of object keys (a case's expected output and what came; a draft and what was sent). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}

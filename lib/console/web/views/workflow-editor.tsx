@@ -11,7 +11,7 @@
  */
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
@@ -19,6 +19,7 @@ import { hrefOf } from '../route.ts';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
+import { sameJson } from '../ui/json.ts';
 import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { StepGraph, StepList } from '../workflows/graph.tsx';
@@ -58,12 +59,21 @@ export function WorkflowEditor({ id }: { id: string }) {
     editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined,
   );
 
+  // What a save sent, until the read after it comes back, and the draft as it is now: edits typed while that read was on its way are kept.
+  const sent = useRef<WorkflowDefinition | undefined>(undefined);
+  const current = useRef(draft);
+  current.current = draft;
+
+  // Each read of the workflow (the first, a reload, the read after a save) is what the page edits from then on.
   useEffect(() => {
     const loaded = entity.value;
     if (!loaded) return;
     const definition = loaded.definition as unknown as WorkflowDefinition;
-    setDraft(definition);
+    const typedSince = sent.current && current.current && !sameJson(current.current, sent.current);
+    sent.current = undefined;
     setChecksum(loaded.checksum);
+    if (typedSince) return;
+    setDraft(definition);
     setDirty(false);
     setEditedSinceSave(false);
     setGeneration((g) => g + 1);
@@ -104,7 +114,10 @@ export function WorkflowEditor({ id }: { id: string }) {
         api.client.PATCH('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum, definition: draft as unknown as Record<string, unknown> } }),
       );
       setWarnings(saved.warnings);
+      // The next save names this checksum, even before the read after this one comes back.
+      setChecksum(saved.checksum);
       setNotice('Draft saved.');
+      sent.current = draft;
       entity.reload();
     } catch (failure) {
       setSaveError(failure);
