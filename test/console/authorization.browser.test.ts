@@ -184,6 +184,21 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     expectNoPageProblems(page);
   }, 20_000);
 
+  it('moves the focus into a panel in the task that opens it, so keys typed at once land in the panel', async () => {
+    const page = await t.signedIn();
+    await openAuthorization(page);
+    // One task to click and let the page render; the next looks where the focus is (an effect after paint would not have moved it yet).
+    const focused = await page.evaluate(async () => {
+      const open = [...document.querySelectorAll('button')].find((b) => b.textContent === 'New integration')!;
+      open.click();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const active = document.activeElement as HTMLInputElement | null;
+      return active && document.querySelector(`label[for="${active.id}"]`)?.textContent;
+    });
+    expect(focused).toBe('Name');
+    expectNoPageProblems(page);
+  });
+
   it('is keyboard usable, accessible and readable on a phone width', async () => {
     const page = await t.signedIn({ width: 390, height: 844 });
     await openAuthorization(page);

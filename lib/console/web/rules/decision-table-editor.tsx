@@ -7,7 +7,7 @@
  * edited from the keyboard alone; problems and warnings are shown on the cell
  * (or row) their path names.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { aggregations, hitPolicies, valueTypes, type Aggregation, type HitPolicy, type ValueType } from '../../../engine/definitions.ts';
 import { MarkedInput, markOf, TextField, type Marks, type Touched } from './marks.tsx';
 import { entryOf, entryText, type TableDefinition } from './model.ts';
@@ -33,7 +33,7 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
   const grid = useRef<HTMLTableElement>(null);
   // After a move, focus follows the moved row or column: the button of the same action at its new place.
   const focusNext = useRef<string | undefined>(undefined);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusNext.current) return;
     const button = grid.current?.querySelector<HTMLButtonElement>(`button[aria-label="${focusNext.current}"]`);
     focusNext.current = undefined;

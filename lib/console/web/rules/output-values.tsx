@@ -7,7 +7,7 @@
  * nothing half-typed is ever saved as something else. The default is an
  * output entry like a cell, and keeps the cells' round-trip rule.
  */
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { OutputEntry } from '../../../engine/definitions.ts';
 import { MarkedInput, TextField, type Marks, type Touched } from './marks.tsx';
 import { sameJson } from '../ui/json.ts';
@@ -40,7 +40,7 @@ export function AllowedValues({ values, path, context, marks, onValues }: Allowe
   const textsNow = list.map((_, i) => texts[i]);
   // After an add, a move or a delete, focus goes where the keyboard user expects it (by accessible name, within this list).
   const focusNext = useRef<string | undefined>(undefined);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusNext.current) return;
     const target = box.current?.querySelector<HTMLElement>(`[aria-label="${CSS.escape(focusNext.current)}"]`);
     focusNext.current = undefined;

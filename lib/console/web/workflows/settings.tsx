@@ -5,7 +5,7 @@
  * like the steps and saved with them, so that the API's problems come back
  * by path (`definition.inputs[1].name`) and are shown at their field.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { valueTypes, type ValueType } from '../../../engine/definitions.ts';
 import { workflowLimits } from '../../../workflows/limits.ts';
 import type { WorkflowDefinition } from '../../../workflows/definition.ts';
@@ -20,7 +20,7 @@ export function WorkflowSettings(props: { definition: WorkflowDefinition; proble
   const section = useRef<HTMLElement>(null);
   // After a move, an add or a delete the row under the focus changes: this names (by data-focus) where the focus goes next.
   const [focus, setFocus] = useState<string>();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focus) return;
     section.current?.querySelector<HTMLElement>(`[data-focus="${focus}"]`)?.focus();
     setFocus(undefined);
