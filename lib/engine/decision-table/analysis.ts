@@ -144,29 +144,22 @@ const describe = (r: Representative) => (r.k === 'number' ? r.text : r.k === 'va
  */
 type Runs = number[];
 
-/** The first index whose value lies at or above `lo`. */
-function firstAbove(values: number[], lo: Bound): number {
-  if (lo === null) return 0;
+/** The first index whose value is `past` (`values.length` when none is), the values sorted: a lower-bound binary search. */
+function firstPast(values: number[], past: (v: number) => boolean): number {
   let [a, b] = [0, values.length];
   while (a < b) {
     const m = (a + b) >> 1;
-    if (values[m]! > lo.v || (lo.closed && values[m] === lo.v)) b = m;
+    if (past(values[m]!)) b = m;
     else a = m + 1;
   }
   return a;
 }
 
-/** The last index whose value lies at or below `hi` (-1 when none does). */
-function lastBelow(values: number[], hi: Bound): number {
-  if (hi === null) return values.length - 1;
-  let [a, b] = [0, values.length];
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if (values[m]! > hi.v || (!hi.closed && values[m] === hi.v)) b = m;
-    else a = m + 1;
-  }
-  return a - 1;
-}
+/** The indices of the sorted values an interval holds, as one span (empty when `from > to`). */
+const spanOf = (values: number[], { lo, hi }: Interval): [number, number] => [
+  lo === null ? 0 : firstPast(values, (v) => v > lo.v || (lo.closed && v === lo.v)),
+  hi === null ? values.length - 1 : firstPast(values, (v) => v > hi.v || (!hi.closed && v === hi.v)) - 1,
+];
 
 function merged(spans: [number, number][]): Runs {
   const runs: Runs = [];
@@ -181,7 +174,7 @@ function merged(spans: [number, number][]): Runs {
 function runsOf(set: CellSet, domain: Domain): Runs {
   const last = domain.points.length - 1;
   if (set.k === 'all') return [0, last];
-  if (set.k === 'numbers') return merged(set.intervals.map((i) => [firstAbove(domain.values, i.lo), lastBelow(domain.values, i.hi)]));
+  if (set.k === 'numbers') return merged(set.intervals.map((interval) => spanOf(domain.values, interval)));
   const listed = [...set.values].map((v) => domain.index.get(v)!).sort((a, b) => a - b);
   if (!set.negated) return merged(listed.map((i) => [i, i]));
   // Everything but the listed values: the gaps between them, "any other" included.
