@@ -37,17 +37,19 @@ export async function ensureTable(config: DynamoConfig): Promise<void> {
   const client = new DynamoDBClient(clientConfig(config));
   const status = async () => (await client.send(new DescribeTableCommand({ TableName: config.tableName }))).Table?.TableStatus;
   try {
+    let state: string | undefined;
     try {
-      await status();
+      state = await status();
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
       // No time-to-live setting here: the embedded DynamoDB does not implement it.
       await client.send(new CreateTableCommand(createTableInput(config.tableName)));
     }
     const deadline = Date.now() + activeWait.timeoutMs;
-    while ((await status()) !== 'ACTIVE') {
+    while (state !== 'ACTIVE') {
       if (Date.now() > deadline) throw new Error(`The table ${config.tableName} was not active ${activeWait.timeoutMs / 1000} s after it was made.`);
-      await new Promise((resolve) => setTimeout(resolve, activeWait.pollMs));
+      if (state !== undefined) await new Promise((resolve) => setTimeout(resolve, activeWait.pollMs));
+      state = await status();
     }
   } finally {
     client.destroy();
