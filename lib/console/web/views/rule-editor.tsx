@@ -20,6 +20,7 @@ import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
 import { sameJson } from '../ui/json.ts';
 import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
+import { useSentDraft } from '../ui/use-sent-draft.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { DecisionTableEditor } from '../rules/decision-table-editor.tsx';
 import { noMarks, TextField, WarningList, type Marks, type Touched } from '../rules/marks.tsx';
@@ -77,16 +78,13 @@ function RulePage({ id }: { id: string }) {
   const [editedSinceSave, setEditedSinceSave] = useState(false);
   const checked = useDraftCheck('rule', editedSinceSave && rule && draft ? { ...recordFields(rule), ...draft } : undefined);
 
-  // What a save sent, until the read after it comes back, and the draft as it is now: edits typed while that read was on its way are kept.
-  const sent = useRef<Draft | undefined>(undefined);
-  const current = useRef(draft);
-  current.current = draft;
+  // Edits typed while the read after a save was on its way are kept.
+  const sentDraft = useSentDraft(draft);
 
   // Each read of the rule (the first, a reload, the read after a save) is what the page edits from then on.
   useEffect(() => {
     if (!rule) return;
-    const typedSince = sent.current && current.current && !sameJson(current.current, sent.current);
-    sent.current = undefined;
+    const typedSince = sentDraft.typedSinceSent();
     if (!typedSince) {
       setDraft(draftOf(rule));
       setEditedSinceSave(false);
@@ -138,7 +136,7 @@ function RulePage({ id }: { id: string }) {
       );
       setMarks({ problems: new Map(), warnings: answer.warnings });
       setSavedNotice(true);
-      sent.current = draft;
+      sentDraft.sent(draft);
       loaded.reload();
     } catch (failure) {
       setSaveError(failure);

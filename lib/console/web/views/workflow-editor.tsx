@@ -11,7 +11,7 @@
  */
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
@@ -19,8 +19,8 @@ import { hrefOf } from '../route.ts';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
-import { sameJson } from '../ui/json.ts';
 import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
+import { useSentDraft } from '../ui/use-sent-draft.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { StepGraph, StepList } from '../workflows/graph.tsx';
 import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from '../workflows/model.ts';
@@ -59,18 +59,15 @@ export function WorkflowEditor({ id }: { id: string }) {
     editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined,
   );
 
-  // What a save sent, until the read after it comes back, and the draft as it is now: edits typed while that read was on its way are kept.
-  const sent = useRef<WorkflowDefinition | undefined>(undefined);
-  const current = useRef(draft);
-  current.current = draft;
+  // Edits typed while the read after a save was on its way are kept.
+  const sentDraft = useSentDraft(draft);
 
   // Each read of the workflow (the first, a reload, the read after a save) is what the page edits from then on.
   useEffect(() => {
     const loaded = entity.value;
     if (!loaded) return;
     const definition = loaded.definition as unknown as WorkflowDefinition;
-    const typedSince = sent.current && current.current && !sameJson(current.current, sent.current);
-    sent.current = undefined;
+    const typedSince = sentDraft.typedSinceSent();
     setChecksum(loaded.checksum);
     if (typedSince) return;
     setDraft(definition);
@@ -117,7 +114,7 @@ export function WorkflowEditor({ id }: { id: string }) {
       // The next save names this checksum, even before the read after this one comes back.
       setChecksum(saved.checksum);
       setNotice('Draft saved.');
-      sent.current = draft;
+      sentDraft.sent(draft);
       entity.reload();
     } catch (failure) {
       setSaveError(failure);
