@@ -663,7 +663,8 @@ async function pairRunner() {
 function ownUnderForeignIds(): [Probe, number][] {
   const slot = (kind: SlotKind, value: string): Slot => ({ kind, value });
   const [table, simple, set, flow] = [bIds.table, bIds.simple, bIds.set, bIds.flow].map((id) => slot('entity', id)) as [Slot, Slot, Slot, Slot];
-  const [stepRule, stepCall] = [slot('step', bIds.stepRule), slot('step', bIds.stepCall)];
+  // 'done' too: random probes ask for it as a step slot, so A's workflow under its ghost id must have the ghost of 'done'.
+  const [stepRule, stepCall, done] = [slot('step', bIds.stepRule), slot('step', bIds.stepCall), slot('step', 'done')];
   const repo = slot('repo', w.bRepoUrl);
   const p = (operationId: RouteName, slots: Slot[], render: Probe['render'], status: number): [Probe, number] => [{ operationId, slots, render }, status];
   const post = (path: string, body: unknown = {}): Request => ({ method: 'POST', path, body });
@@ -677,7 +678,7 @@ function ownUnderForeignIds(): [Probe, number][] {
     ...[table, simple, set].map((rule) => p('publishEntity', [rule], (v) => post(ruleAt(v, rule, 'publish')), 201)),
     p(
       'createEntity',
-      [flow, stepRule, stepCall, table],
+      [flow, stepRule, stepCall, done, table],
       (v, nonce) =>
         post(
           '/dev/v1/workflow',
@@ -687,8 +688,8 @@ function ownUnderForeignIds(): [Probe, number][] {
               start: v(stepRule),
               steps: [
                 { id: v(stepRule), kind: 'rule', ruleId: v(table), next: v(stepCall) },
-                { id: v(stepCall), kind: 'apiRequest', request: { method: 'GET', url: `${w.aProvider.origin}/a-flow` }, next: 'done' },
-                { id: 'done', kind: 'end', output: { own: `${v(stepRule)}.aOwn`, ok: `${v(stepCall)}.body.ok` } },
+                { id: v(stepCall), kind: 'apiRequest', request: { method: 'GET', url: `${w.aProvider.origin}/a-flow` }, next: v(done) },
+                { id: v(done), kind: 'end', output: { own: `${v(stepRule)}.aOwn`, ok: `${v(stepCall)}.body.ok` } },
               ],
               settings: { recordExecutions: true },
             },
