@@ -24,7 +24,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { failureEnvelope, requestIdHeader } from '../lib/http/envelope.ts';
 import type { GatewayAnswer } from '../lib/http/gateway-responses.ts';
-import type { Route } from '../lib/http/routes.ts';
+import type { Route } from '../lib/http/route.ts';
 import type { Throttle } from './limits.ts';
 
 /** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */

@@ -1,7 +1,7 @@
 /** The API-key credential operations: workspace-wide, so no branch. */
 import { pageQuerySchema } from '../http/paging.ts';
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { createCredentialSchema, testCredentialSchema, updateCredentialSchema } from './schema.ts';
 
 const credentialRead = {

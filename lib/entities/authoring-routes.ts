@@ -4,7 +4,7 @@
  * functions bundle none of these bodies.
  */
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { createEntitySchema, publishEntitySchema, updateEntitySchema } from './authoring-schema.ts';
 
 const onEntity = { path: '/dev/v1/{entityType}/{entityId}', branch: 'optional', query: emptyQuery, tableAccess: 'readWrite' } as const;

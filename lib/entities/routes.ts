@@ -1,5 +1,5 @@
 /** The rule and workflow operations (spec 4.1, 4.2, 9): legacy paths and their /dev/v1 replacements. */
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { getQuerySchema, legacyListQuerySchema, listQuerySchema } from './queries.ts';
 
 const listEntities = {

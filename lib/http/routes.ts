@@ -7,10 +7,8 @@
  * its code, and a function imports only its area's, so that it bundles only
  * the schemas it uses.
  */
-import type * as z from 'zod/mini';
 import { credentialRoutes } from '../credentials/routes.ts';
 import { authoringRoutes } from '../entities/authoring-routes.ts';
-import type { EntityType } from '../entities/kinds.ts';
 import { entityRoutes } from '../entities/routes.ts';
 import { integrationRoutes } from '../integrations/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
@@ -18,43 +16,7 @@ import { pullRoutes } from '../pull/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
 import { workspaceRoutes } from '../workspaces/routes.ts';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface Route {
-  operationId: string;
-  method: HttpMethod;
-  /** In API Gateway's form: `{name}` is a path parameter. */
-  path: string;
-  /** The file in `functions/` (without extension) whose `handler` serves the route. */
-  handler: string;
-  summary: string;
-  /** What a user needs to know to call it, in a sentence or two (the OpenAPI document's description). */
-  description: string;
-  deprecated?: boolean;
-  branch: 'none' | 'optional' | 'required';
-  /** For paths with `{entityType}`: the types it serves, when not all (`entityRef` in ./params.ts refuses the others). */
-  entityTypes?: readonly EntityType[];
-  query: z.ZodMiniObject;
-  /** The JSON body it takes, if any. */
-  body?: z.ZodMiniType;
-  /** What the function may do to the table; the stack grants exactly this (and, for 'none', does not name the table). */
-  tableAccess: 'none' | 'read' | 'readWrite';
-  /** What it may do with the credentials key: seal values, open them, or both. */
-  keyAccess?: 'encrypt' | 'decrypt' | 'encryptDecrypt';
-  /**
-   * Whether it calls out to providers (through lib/outbound), and for whom:
-   * 'trying' for a person trying a draft, step, credential or integration
-   * (throttled low: cdk/limits.ts), 'serving' for consumers' executions.
-   */
-  outbound?: 'trying' | 'serving';
-  /** Whether it queues pull tasks. */
-  queueAccess?: 'send';
-  /** Whether it creates, replaces or deletes rule schedules in EventBridge Scheduler (lib/schedules): the stack grants it that on its own schedule groups, and names the schedules' target. */
-  schedulerAccess?: boolean;
-  /** Errors carry `data` {} (null for 401) instead of details, as spec 7 has it for the pull. */
-  bareErrors?: boolean;
-}
+import type { Route } from './route.ts';
 
 const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
 

@@ -1,7 +1,7 @@
 /** The REST integration operations: workspace-wide, like credentials, so no branch. */
 import { pageQuerySchema } from '../http/paging.ts';
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { createIntegrationSchema, integrationLimits, testIntegrationSchema, updateIntegrationSchema } from './schema.ts';
 
 const integrationRead = {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 
 export const localStage = 'local';
 

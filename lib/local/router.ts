@@ -1,4 +1,4 @@
-import type { HttpMethod, Route } from '../http/routes.ts';
+import type { HttpMethod, Route } from '../http/route.ts';
 
 export type Match =
   | { route: Route; pathParameters: Record<string, string> }

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { EngineError, type EngineErrorCode } from '../engine/errors.ts';
 import { errors, fromEngineError, type ApiError } from '../http/errors.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 
 export type ErrorName = keyof typeof errors;
 

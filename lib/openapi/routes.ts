@@ -1,6 +1,6 @@
 /** The contract itself: this service's OpenAPI document, served by the API it describes. */
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 
 export const contractRoutes = {
   getOpenApi: {

@@ -1,7 +1,7 @@
 /** Remote pull (spec 4.4), its task tracking, and the remote's configuration. */
 import * as z from 'zod/mini';
 import { emptyQuery, strictBody } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { putRemoteSchema } from './remote.ts';
 
 /** Spec 4.4: no body or an empty one; a body that is not JSON is refused, any JSON is ignored. */

@@ -5,7 +5,7 @@
  * the schemas it parses, not the test and step-test bodies or the paging query.
  */
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { workflowLimits } from '../workflows/limits.ts';
 import { executeSchema } from './schema.ts';
 

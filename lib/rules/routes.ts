@@ -8,7 +8,7 @@
  * only when a workflow is run).
  */
 import { pageQuerySchema } from '../http/paging.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { executionRetentionDays } from '../store/types.ts';
 import { testStepSchema } from '../workflows/schema.ts';
 import { callsProviders, executeEntityRoute, onEntity } from './execute-route.ts';

@@ -6,7 +6,7 @@
  * functions bundle the body schema and the Scheduler client.
  */
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 import { legacyScheduleBodySchema, scheduleBodySchema } from './spec.ts';
 
 const save = {

@@ -1,6 +1,6 @@
 /** What a key may read of its workspace itself: its branches (the console's branch switcher lists them). */
 import { emptyQuery } from '../http/queries.ts';
-import type { Route } from '../http/routes.ts';
+import type { Route } from '../http/route.ts';
 
 export const workspaceRoutes = {
   listBranches: {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routeList, routes, type HttpMethod, type Route } from '../../lib/http/routes.ts';
+import { routeList, routes } from '../../lib/http/routes.ts';
+import type { HttpMethod, Route } from '../../lib/http/route.ts';
 import { createRouter } from '../../lib/local/router.ts';
 
 /** A route of the service with another method and path: the router looks at nothing else. */
