@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { buildConsoleSync } from '../lib/console/build.ts';
 import { consolePath, consoleSecurityHeaders } from '../lib/console/headers.ts';
 import { routeList } from '../lib/http/routes.ts';
-import { stageName } from './rest-api.ts';
+import { stageName } from '../lib/deployment/names.ts';
 import { projectRoot } from './service-function.ts';
 
 /**

@@ -25,10 +25,8 @@ import type { Construct } from 'constructs';
 import { failureEnvelope, requestIdHeader } from '../lib/http/envelope.ts';
 import type { GatewayAnswer } from '../lib/http/gateway-responses.ts';
 import type { Route } from '../lib/http/route.ts';
+import { stageName } from '../lib/deployment/names.ts';
 import type { Throttle } from './limits.ts';
-
-/** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */
-export const stageName = 'api';
 
 /** The stage alarms when at least this many responses in one 5-minute period are 5XX. */
 export const serverErrorAlarmThreshold = 5;

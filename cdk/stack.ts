@@ -19,17 +19,17 @@ import type { Construct } from 'constructs';
 import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-responses.ts';
 import { routeList } from '../lib/http/routes.ts';
 import type { Route } from '../lib/http/route.ts';
+import { stackOutputs as outputNames } from '../lib/deployment/names.ts';
 import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';
 import { WebConsole } from './console.ts';
 import { defaultLimits, type ServiceLimits } from './limits.ts';
-import { stackOutputs as outputNames } from './outputs.ts';
 import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi } from './rest-api.ts';
 import { PullPipeline } from './pull-pipeline.ts';
 import { RuleSchedules } from './rule-schedules.ts';
 import { ServiceFunction } from './service-function.ts';
 import { indexArnsOf, serviceTable } from './service-table.ts';
 
-export { stackName as stackId, stackOutputs as outputNames } from './outputs.ts';
+export { stackName as stackId, stackOutputs as outputNames } from '../lib/deployment/names.ts';
 
 export type TableAccess = Route['tableAccess'];
 

@@ -1,7 +1,7 @@
 /** Which table the CLI works on: the local runtime's, a named one, or a deployed stack's. */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoConfig } from '../store/dynamo/client.ts';
-import { stackOutputs } from '../../cdk/outputs.ts';
+import { stackOutputs } from '../deployment/names.ts';
 import { localTableName } from '../local/runtime.ts';
 
 export interface TargetOptions {

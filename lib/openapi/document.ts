@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
-import { stageName } from '../../cdk/rest-api.ts';
+import { stageName } from '../deployment/names.ts';
 import { entityTypes } from '../entities/kinds.ts';
 import { entityIdSchema } from '../entities/records.ts';
 import type { FailedCase, FieldIssue, PathProblem } from '../http/errors.ts';

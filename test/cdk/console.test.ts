@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiPathPatterns, consoleKeyPrefix, securityHeadersBehaviors, WebConsole } from '../../cdk/console.ts';
-import { stageName } from '../../cdk/rest-api.ts';
+import { stageName } from '../../lib/deployment/names.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { buildConsole } from '../../lib/console/build.ts';
 import { consolePath, consoleSecurityHeaders, contentSecurityPolicy } from '../../lib/console/headers.ts';

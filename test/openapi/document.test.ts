@@ -6,7 +6,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { stageName } from '../../cdk/rest-api.ts';
+import { stageName } from '../../lib/deployment/names.ts';
 import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/http/patterns.ts';
 import { routeList } from '../../lib/http/routes.ts';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };

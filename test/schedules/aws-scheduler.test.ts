@@ -8,7 +8,7 @@
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAwsScheduler } from '../../lib/schedules/aws-scheduler.ts';
-import { startSchedulerEndpoint, type SchedulerEndpoint } from '../../lib/schedules/scheduler-endpoint.ts';
+import { startSchedulerEndpoint, type SchedulerEndpoint } from '../../lib/local/scheduler-endpoint.ts';
 import { deploymentOf, type RuleScheduler, type ScheduleDeployment } from '../../lib/schedules/scheduler.ts';
 import { parseScheduleBody } from '../../lib/schedules/spec.ts';
 

@@ -9,14 +9,14 @@
  * and tests assert the exact requests that client sends.
  *
  * Expressions are checked against the cron forms this service writes
- * (cron.ts), which are stricter than Scheduler's: an expression outside
+ * (lib/schedules/cron.ts), which are stricter than Scheduler's: an expression outside
  * them is a bug here, and fails loudly.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseSchedulerExpression, maxExpressionLength } from './cron.ts';
-import type { LocalScheduler } from './local-scheduler.ts';
-import { checkTimeZone } from './zone.ts';
+import { parseSchedulerExpression, maxExpressionLength } from '../schedules/cron.ts';
+import type { LocalScheduler } from './scheduler.ts';
+import { checkTimeZone } from '../schedules/zone.ts';
 
 export interface RecordedRequest {
   /** CreateSchedule, UpdateSchedule, GetSchedule, DeleteSchedule, CreateScheduleGroup, GetScheduleGroup, DeleteScheduleGroup, or Unknown. */

@@ -16,8 +16,8 @@ import {
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSchedulerEndpoint, type SchedulerEndpoint } from '../../lib/schedules/scheduler-endpoint.ts';
-import type { LocalScheduleEntry } from '../../lib/schedules/local-scheduler.ts';
+import { startSchedulerEndpoint, type SchedulerEndpoint } from '../../lib/local/scheduler-endpoint.ts';
+import type { LocalScheduleEntry } from '../../lib/local/scheduler.ts';
 
 let endpoint: SchedulerEndpoint;
 let client: SchedulerClient;

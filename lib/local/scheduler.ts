@@ -2,7 +2,7 @@
  * Rule schedules in the local runtime: the same schedules as on AWS, fired
  * in-process. It reads the expression Scheduler would be sent (not the
  * body it came from), so it runs what was deployed, on the same cron and
- * daylight-saving semantics (cron.ts, zone.ts), within the start and end
+ * daylight-saving semantics (lib/schedules/cron.ts and zone.ts), within the start and end
  * dates, and not while disabled. Each due time calls the handler with the
  * event the Lambda function would get: the target input with Scheduler's
  * context attributes filled in.
@@ -11,7 +11,7 @@
  * than a minute overdue (the process was suspended) are skipped, not
  * replayed. Schedules live in memory.
  */
-import { parseSchedulerExpression, runTimes, type CronPlan } from './cron.ts';
+import { parseSchedulerExpression, runTimes, type CronPlan } from '../schedules/cron.ts';
 import {
   checkGroupPrefix,
   defaultGroupPrefix,
@@ -21,8 +21,8 @@ import {
   type DeployedSchedule,
   type RuleScheduler,
   type ScheduleKey,
-} from './scheduler.ts';
-import { formatUtc } from './zone.ts';
+} from '../schedules/scheduler.ts';
+import { formatUtc } from '../schedules/zone.ts';
 
 /** One schedule as the Scheduler API carries it. */
 export interface LocalScheduleEntry {

@@ -10,8 +10,8 @@
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAwsScheduler } from '../../lib/schedules/aws-scheduler.ts';
-import { createLocalScheduler, type LocalRunContext, type LocalSchedulerOptions } from '../../lib/schedules/local-scheduler.ts';
-import { startSchedulerEndpoint } from '../../lib/schedules/scheduler-endpoint.ts';
+import { createLocalScheduler, type LocalRunContext, type LocalSchedulerOptions } from '../../lib/local/scheduler.ts';
+import { startSchedulerEndpoint } from '../../lib/local/scheduler-endpoint.ts';
 import { deploymentOf, parseScheduledRun, type ScheduleDeployment } from '../../lib/schedules/scheduler.ts';
 import { parseScheduleBody, scheduleView } from '../../lib/schedules/spec.ts';
 

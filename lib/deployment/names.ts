@@ -1,4 +1,9 @@
-/** The deployed stack's name and output keys: the stack declares them and the CLI reads them, so this file imports nothing. */
+/**
+ * The names a deployed stack and its clients share: the stack declares its
+ * outputs and its API stage with them, and the CLI and the OpenAPI document
+ * read them. They live in lib, not cdk/, so that no runtime code imports
+ * the stack's code; this file imports nothing.
+ */
 export const stackName = 'RulesService';
 
 export const stackOutputs = {
@@ -10,3 +15,6 @@ export const stackOutputs = {
   /** `https://<distribution domain>/console/`: the API is under the same origin. */
   consoleUrl: 'ConsoleUrl',
 } as const;
+
+/** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */
+export const stageName = 'api';
