@@ -86,12 +86,14 @@ export const demoProviderSeed = {
   },
 } as const;
 
-/** What the user did since (took the name, revoked the credential) wins over the seed. */
+/** The refusals that mean the user did something since (took the name, revoked the credential): what they did wins over the seed. */
+const userChangedSince = new Set(['credential_name_taken', 'integration_name_taken', 'credential_revoked']);
+
 async function unlessRefused(create: Promise<unknown>) {
   try {
     await create;
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 409)) throw error;
+    if (!(error instanceof ApiError && userChangedSince.has(error.code))) throw error;
   }
 }
 
