@@ -107,9 +107,9 @@ export class RulesServiceStack extends Stack {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            'The function authorizes, not API Gateway: it checks the Service-API-Key header where the operation needs a key (lib/auth), so that a missing or bad key gets the envelope 401 of spec 5.1 and 7; GET /openapi.json, the public contract, needs none.',
+            'The function authorizes, not API Gateway: it checks the Service-API-Key header where the operation needs a key (lib/auth), so that a missing or bad key gets the envelope 401 (data null); GET /openapi.json, the public contract, needs none.',
         },
-        { id: 'AwsSolutions-COG4', reason: 'No Cognito user pool: callers are workspaces, known by their service API key (spec 5.1); the public contract needs no caller at all.' },
+        { id: 'AwsSolutions-COG4', reason: 'No Cognito user pool: callers are workspaces, known by their service API key; the public contract needs no caller at all.' },
       );
     }
     for (const method of notAllowedMethods) {

@@ -1,4 +1,4 @@
-/** The rule and workflow operations (spec 4.1, 4.2, 9): legacy paths and their /dev/v1 replacements. */
+/** The rule and workflow operations: the legacy /dev list and get, kept for their old clients, and their /dev/v1 replacements. */
 import type { Route } from '../http/route.ts';
 import { getQuerySchema, legacyListQuerySchema, listQuerySchema } from './queries.ts';
 

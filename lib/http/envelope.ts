@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
-/** The response body of every operation (spec 2.2). */
+/** The response body of every operation (code, data, message and the four paging fields, 0 when unpaged). */
 export interface Envelope {
   code: string;
   data: unknown;

@@ -16,7 +16,7 @@ const integer = (min: number, max: number, fallback: number, description: string
 
 const maxPageSize = 100;
 
-/** Paging as every list has it (spec 4.1 and 8). */
+/** Paging as every list has it (pageNo from 1, pageSize 10 unless asked otherwise). */
 export const pageQuerySchema = z.object({
   pageNo: integer(1, 1_000_000, 1, 'page number, from 1'),
   pageSize: integer(1, maxPageSize, 10, 'items per page'),

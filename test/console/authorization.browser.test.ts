@@ -1,5 +1,5 @@
 /**
- * The Authorization view in a real browser (spec 5.2): a credential made with
+ * The Authorization view in a real browser: a credential made with
  * "New Authentication" (API Key, header) is listed with its last characters
  * and never its value, rotated, tested against the loopback provider and
  * revoked; an integration is made (its credential from the drop-down's

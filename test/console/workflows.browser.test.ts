@@ -1,5 +1,5 @@
 /**
- * The workflow editor in a real browser (spec 5.2 from the step's side):
+ * The workflow editor in a real browser (a credential made and chosen from the step's side):
  * payment-review's steps as a graph; its API-request step sent to the
  * loopback provider's URL with a credential made from the step's own
  * authentication drop-down ("Create Authentication"), selected, saved, and

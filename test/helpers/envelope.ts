@@ -1,4 +1,4 @@
-/** Assertions on the response envelope (spec 2.2) that every test of the HTTP surface shares. */
+/** Assertions on the response envelope that every test of the HTTP surface shares. */
 import { expect } from 'vitest';
 import type { ApiResponse } from './api.ts';
 

@@ -1,4 +1,4 @@
-/** Service-API-Key on every operation (spec 5.1, 7): 401s with null data, checked before anything else. */
+/** Service-API-Key on every operation: 401s with null data, checked before anything else. */
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { createApiKey, revokeApiKey } from '../../lib/workspaces/admin.ts';

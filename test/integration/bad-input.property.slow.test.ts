@@ -341,7 +341,7 @@ async function exchange(method: string, path: string, note: string, send: () => 
   return answer;
 }
 
-/** The envelope every answer has (spec 2.2); a HEAD answer has only the headers. */
+/** The envelope every answer has; a HEAD answer has only the headers. */
 function expectEnvelopeShape(answer: Answer, method: string, sent: Sent) {
   const problem = (what: string) => new Error(`${what}: ${describeSent(sent)} answered ${JSON.stringify(answer.envelope)?.slice(0, 300)}`);
   if (!/^application\/json\b/.test(answer.headers['content-type'] ?? '')) throw problem(`content type ${answer.headers['content-type']}`);

@@ -1,4 +1,4 @@
-/** Service-Branch on list and get (spec 5.1, 7): optional, the default branch when absent, 400 when invalid or unknown. */
+/** Service-Branch on list and get: optional, the default branch when absent, 400 when invalid or unknown. */
 import { describe, expect, it } from 'vitest';
 import { idsOf } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';

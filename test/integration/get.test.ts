@@ -1,4 +1,4 @@
-/** GET /dev/{entityType}/{entityId} and GET /dev/v1/{entityType}/{entityId} (spec 4.2, 9). */
+/** GET /dev/{entityType}/{entityId} and GET /dev/v1/{entityType}/{entityId}: the legacy path and its replacement. */
 import { describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityDetailSchema, entityRecordSchema } from '../../lib/entities/records.ts';

@@ -1,4 +1,4 @@
-/** GET /dev/{entityType} and GET /dev/v1/{entityType} (spec 4.1, 8, 9). */
+/** GET /dev/{entityType} and GET /dev/v1/{entityType}: the legacy path and its replacement, paged by pageNo and pageSize. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importEntities } from '../../lib/entities/import.ts';
 import { entitySummarySchema } from '../../lib/entities/records.ts';

@@ -2,7 +2,7 @@
  * Remote pull through the local HTTP runtime against a real Git server on
  * loopback: what a pull adds, updates, deletes and leaves alone, that a bad
  * commit changes nothing, one open pull per branch, and the envelopes of the
- * pull and task operations (spec 4.4, 7).
+ * pull and task operations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';

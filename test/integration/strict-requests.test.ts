@@ -65,7 +65,7 @@ describe('unknown body fields', () => {
 
   it('are a 400 on the /dev/v1 pull, which takes no fields', async () => {
     const response = await t.api('/dev/v1/remote/pull', { method: 'POST', branch: 'staging', body: '{"force":true}' });
-    // The pull's errors carry data {} (spec 7); the message names the field.
+    // The pull's errors carry data {}, as they always have; the message names the field.
     expectFailure(response, 400, 'invalid_request', {});
     expect(response.body.message).toMatch(/unknown fields: force/);
   });

@@ -2,7 +2,7 @@
  * The authentication drop-down of a connector (an integration, or an
  * API-request step calling a full URL): the workspace's active credentials,
  * and "Create Authentication", which opens the New Authentication form in
- * place and, once the credential is made, selects it (spec 5.2, step 1 and 3).
+ * place and, once the credential is made, selects it.
  */
 import { useRef, useState } from 'preact/hooks';
 import { NewAuthenticationForm } from './new-authentication.tsx';

@@ -1,5 +1,5 @@
 /**
- * The workspace's credentials (spec 5.2): a table of what each is (name, key,
+ * The workspace's credentials: a table of what each is (name, key,
  * placement, the last characters of its value, status, when it was rotated or
  * revoked) and what can be done with one: rotate its value, test it against a
  * provider URL, revoke it. Values are typed into password fields, sent, and

@@ -1,5 +1,5 @@
 /**
- * "New Authentication" (spec 5.2): an API Key credential made of a Key, named
+ * "New Authentication": an API Key credential made of a Key, named
  * exactly as the provider names it, a Value, and where the key goes. The same
  * form serves the Authorization page and the API-request step's drop-down, so
  * a credential is made the same way wherever a person starts.

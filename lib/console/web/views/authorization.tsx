@@ -1,5 +1,5 @@
 /**
- * The security area (spec 5.2): the workspace's credentials, made with "New
+ * The security area: the workspace's credentials, made with "New
  * Authentication", rotated, tested against a provider and revoked; and the
  * integrations that place them on calls. Both lists are read here once, so a
  * credential made from an integration's drop-down shows in the table at once.

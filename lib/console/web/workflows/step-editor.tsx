@@ -3,7 +3,7 @@
  * under their paths (`definition.steps[1].request.url`). An API request names
  * an integration and a path (the integration brings its credential) or a full
  * URL with the step's own credential, chosen in the authentication drop-down,
- * where "Create Authentication" makes one in place (spec 5.2).
+ * where "Create Authentication" makes one in place.
  *
  * Not a <form>: the New Authentication form opens inside it, and forms do not
  * nest. Changes go to the draft in memory; the editor's Save sends them.

@@ -2,7 +2,8 @@
  * "Test this step": runs the selected step of the saved draft on a context a
  * person gives (the inputs and earlier steps' results by id), against its
  * provider for an API request, and shows its status, output or error, and
- * where a run would go next (spec 5.2, step 4).
+ * where a run would go next: the last step of setting up a credential, trying
+ * it on the provider.
  */
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
