@@ -20,8 +20,8 @@ import {
   versionPartition,
   workspaceKey,
 } from '../keys.ts';
+import { RevisionConflict } from '../revision-retry.ts';
 import {
-  RevisionConflict,
   describeRef,
   type ApiKey,
   type Branch,

@@ -1,0 +1,24 @@
+/** Secrets that workflow steps send to other services, kept sealed: the store never holds a value in the clear. */
+import type { SealedSecret } from '../../credentials/sealing.ts';
+
+export type CredentialPlacement = 'header' | 'query';
+
+/** An API-key credential as stored: the value only sealed (see lib/credentials/sealing.ts). */
+export interface StoredCredential {
+  id: string;
+  workspaceId: string;
+  name: string;
+  type: 'apiKey';
+  key: string;
+  placement: CredentialPlacement;
+  description: string;
+  /** The value's last characters at most, for people to recognise it. */
+  valueHint: string;
+  /** Absent once revoked: a revoked credential can never be sent again. */
+  secret?: SealedSecret;
+  createdAt: string;
+  updatedAt: string;
+  rotatedAt?: string;
+  revokedAt?: string;
+  revision: number;
+}
