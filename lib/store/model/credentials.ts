@@ -1,7 +1,9 @@
 /** Secrets that workflow steps send to other services, kept sealed: the store never holds a value in the clear. */
 import type { SealedSecret } from '../../credentials/sealing.ts';
 
-export type CredentialPlacement = 'header' | 'query';
+/** Where a credential's key goes on a request: lib/credentials/placement.ts checks what each place accepts. */
+export const credentialPlacements = ['header', 'query'] as const;
+export type CredentialPlacement = (typeof credentialPlacements)[number];
 
 /** An API-key credential as stored: the value only sealed (see lib/credentials/sealing.ts). */
 export interface StoredCredential {
