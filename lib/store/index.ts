@@ -6,7 +6,8 @@ import { DynamoExecutionStore } from './dynamo/executions.ts';
 import { DynamoIntegrationStore } from './dynamo/integrations.ts';
 import { DynamoNameClaimStore } from './dynamo/name-claims.ts';
 import { DynamoScheduleStore } from './dynamo/schedules.ts';
-import { DynamoStore } from './dynamo/store.ts';
+import { DynamoDirectoryStore } from './dynamo/directory.ts';
+import { DynamoEntityStore } from './dynamo/entities.ts';
 import { DynamoTaskStore } from './dynamo/tasks.ts';
 import type { DirectoryStore, Store } from './types.ts';
 
@@ -15,7 +16,7 @@ export { tableDefinition } from './table.ts';
 
 export function createStore(config: DynamoConfig): Store {
   const client = createDocumentClient(config);
-  const parts = [DynamoStore, DynamoCredentialStore, DynamoIntegrationStore, DynamoNameClaimStore, DynamoTaskStore, DynamoExecutionStore, DynamoScheduleStore].map((Part) => new Part(client, config.tableName));
+  const parts = [DynamoDirectoryStore, DynamoEntityStore, DynamoCredentialStore, DynamoIntegrationStore, DynamoNameClaimStore, DynamoTaskStore, DynamoExecutionStore, DynamoScheduleStore].map((Part) => new Part(client, config.tableName));
   // One object with every part's methods, bound, so callers see a single store.
   return Object.fromEntries(
     parts.flatMap((part) =>
