@@ -6,7 +6,8 @@
 import * as z from 'zod/mini';
 import { strictBody } from '../http/queries.ts';
 import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../http/patterns.ts';
-import { headerNamePattern, placements } from './placement.ts';
+import { credentialPlacements } from '../store/types.ts';
+import { headerNamePattern } from './placement.ts';
 
 /** No surrounding whitespace, no control characters. */
 const trimmedTextPattern = new RegExp(`^[^\\s${cc}]([^${cc}]*[^\\s${cc}])?$`);
@@ -32,7 +33,7 @@ const value = z.string().check(
   z.maxLength(4096, { error: 'must be at most 4096 characters' }),
   z.regex(cleanValuePattern, { error: 'must hold no surrounding whitespace, control characters or line breaks' }),
 );
-const placement = z.enum(placements, { error: 'must be header or query' });
+const placement = z.enum(credentialPlacements, { error: 'must be header or query' });
 
 export const createCredentialSchema = strictBody({
   name: itemName,

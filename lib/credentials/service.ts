@@ -6,7 +6,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
-import { retryOnRevisionConflict, type CredentialStore, type NameClaimStore, type StoredCredential } from '../store/types.ts';
+import { retryOnRevisionConflict } from '../store/revision-retry.ts';
+import type { CredentialStore, NameClaimStore, StoredCredential } from '../store/types.ts';
 import { claimName, pageByName, putNew } from '../workspaces/named-items.ts';
 import { createTtlCache } from '../store/ttl-cache.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';

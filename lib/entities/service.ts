@@ -8,10 +8,9 @@ import { entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
+import { RevisionConflict, retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {
-  RevisionConflict,
   describeRef,
-  retryOnRevisionConflict,
   ruleScopeOf,
   type EntityRef,
   type EntityStore,

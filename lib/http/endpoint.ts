@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { $ZodType, output } from 'zod/v4/core';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
 import { EngineError } from '../engine/errors.ts';
-import { RevisionConflict } from '../store/types.ts';
+import { RevisionConflict } from '../store/revision-retry.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';

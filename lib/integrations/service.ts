@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus } from '../outbound/index.ts';
-import { retryOnRevisionConflict, type CredentialStore, type IntegrationStore, type NameClaimStore, type StoredIntegration } from '../store/types.ts';
+import { retryOnRevisionConflict } from '../store/revision-retry.ts';
+import type { CredentialStore, IntegrationStore, NameClaimStore, StoredIntegration } from '../store/types.ts';
 import { claimName, pageByName, putNew } from '../workspaces/named-items.ts';
 import { callApi, CallFailure, forgetIntegration, type ApiCallerDeps, type CallFailureKind } from './call.ts';
 import { integrationLimits, type CreateIntegration, type TestIntegration, type UpdateIntegration } from './schema.ts';

@@ -39,7 +39,7 @@ export interface RaisedError {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const errorsFile = resolve(root, 'lib/http/errors.ts');
 const engineErrorsFile = resolve(root, 'lib/engine/errors.ts');
-const storeTypesFile = resolve(root, 'lib/store/types.ts');
+const revisionRetryFile = resolve(root, 'lib/store/revision-retry.ts');
 /** Declarations in errors.ts not followed: the answers to domain failures, which the envelope of every function names (each failure is found where it is raised). */
 const engineAnswerDeclarations = ['engineErrorAnswers', 'fromEngineError', 'fromRevisionConflict'];
 const functionFile = (route: Pick<Route, 'handler'>) => resolve(root, 'functions', `${route.handler}.ts`);
@@ -91,7 +91,7 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
   const isRevisionConflictClass = (node: ts.NewExpression) =>
     ts.findAncestor(node, ts.isFunctionDeclaration)?.name?.text === 'retryOnRevisionConflict' &&
     (symbolOf(node.expression)?.declarations?.some(
-      (declaration) => ts.isClassDeclaration(declaration) && declaration.name?.text === 'RevisionConflict' && declaration.getSourceFile().fileName === storeTypesFile,
+      (declaration) => ts.isClassDeclaration(declaration) && declaration.name?.text === 'RevisionConflict' && declaration.getSourceFile().fileName === revisionRetryFile,
     ) ??
       false);
   const skipped = program

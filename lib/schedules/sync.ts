@@ -25,7 +25,8 @@
  *   scheduler with its body and the store with the other's; the next save
  *   of another body, or a delete, converges that too.
  */
-import { RevisionConflict, retryOnRevisionConflict, type RuleScope, type ScheduleStore, type StoredRuleSchedule } from '../store/types.ts';
+import { RevisionConflict, retryOnRevisionConflict } from '../store/revision-retry.ts';
+import type { RuleScope, ScheduleStore, StoredRuleSchedule } from '../store/types.ts';
 import { deploymentOf, type RuleScheduler } from './scheduler.ts';
 import type { PreparedSchedule } from './spec.ts';
 

@@ -2,28 +2,84 @@
 import { cachedDirectory } from './cached-directory.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
 import { DynamoCredentialStore } from './dynamo/credentials.ts';
+import { DynamoDirectoryStore } from './dynamo/directory.ts';
+import { DynamoEntityStore } from './dynamo/entities.ts';
 import { DynamoExecutionStore } from './dynamo/executions.ts';
 import { DynamoIntegrationStore } from './dynamo/integrations.ts';
 import { DynamoNameClaimStore } from './dynamo/name-claims.ts';
 import { DynamoScheduleStore } from './dynamo/schedules.ts';
-import { DynamoStore } from './dynamo/store.ts';
 import { DynamoTaskStore } from './dynamo/tasks.ts';
 import type { DirectoryStore, Store } from './types.ts';
 
 export * from './types.ts';
 export { tableDefinition } from './table.ts';
 
+/** One object with every part's methods, each bound by name, so that callers see a single store and the compiler checks each method against its port. */
 export function createStore(config: DynamoConfig): Store {
   const client = createDocumentClient(config);
-  const parts = [DynamoStore, DynamoCredentialStore, DynamoIntegrationStore, DynamoNameClaimStore, DynamoTaskStore, DynamoExecutionStore, DynamoScheduleStore].map((Part) => new Part(client, config.tableName));
-  // One object with every part's methods, bound, so callers see a single store.
-  return Object.fromEntries(
-    parts.flatMap((part) =>
-      Object.getOwnPropertyNames(Object.getPrototypeOf(part))
-        .filter((name) => name !== 'constructor')
-        .map((name) => [name, (part as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(part)]),
-    ),
-  ) as unknown as Store;
+  const directory = new DynamoDirectoryStore(client, config.tableName);
+  const entities = new DynamoEntityStore(client, config.tableName);
+  const executions = new DynamoExecutionStore(client, config.tableName);
+  const schedules = new DynamoScheduleStore(client, config.tableName);
+  const tasks = new DynamoTaskStore(client, config.tableName);
+  const names = new DynamoNameClaimStore(client, config.tableName);
+  const credentials = new DynamoCredentialStore(client, config.tableName);
+  const integrations = new DynamoIntegrationStore(client, config.tableName);
+  return {
+    getWorkspace: directory.getWorkspace.bind(directory),
+    createWorkspace: directory.createWorkspace.bind(directory),
+    getBranch: directory.getBranch.bind(directory),
+    createBranch: directory.createBranch.bind(directory),
+    listBranches: directory.listBranches.bind(directory),
+    getApiKeyByHash: directory.getApiKeyByHash.bind(directory),
+    createApiKey: directory.createApiKey.bind(directory),
+    listApiKeys: directory.listApiKeys.bind(directory),
+    updateApiKey: directory.updateApiKey.bind(directory),
+
+    listEntities: entities.listEntities.bind(entities),
+    getEntity: entities.getEntity.bind(entities),
+    getEntityHead: entities.getEntityHead.bind(entities),
+    getEntityHeads: entities.getEntityHeads.bind(entities),
+    getVersion: entities.getVersion.bind(entities),
+    listVersions: entities.listVersions.bind(entities),
+    putEntity: entities.putEntity.bind(entities),
+    writeEntities: entities.writeEntities.bind(entities),
+    recount: entities.recount.bind(entities),
+    listEntityStates: entities.listEntityStates.bind(entities),
+    putVersion: entities.putVersion.bind(entities),
+    deleteEntity: entities.deleteEntity.bind(entities),
+    deleteVersions: entities.deleteVersions.bind(entities),
+
+    putExecution: executions.putExecution.bind(executions),
+    listExecutions: executions.listExecutions.bind(executions),
+
+    getSchedule: schedules.getSchedule.bind(schedules),
+    putSchedule: schedules.putSchedule.bind(schedules),
+    deleteSchedule: schedules.deleteSchedule.bind(schedules),
+    scanSchedules: schedules.scanSchedules.bind(schedules),
+
+    getTask: tasks.getTask.bind(tasks),
+    createTask: tasks.createTask.bind(tasks),
+    transitionTask: tasks.transitionTask.bind(tasks),
+    listOverdueTasks: tasks.listOverdueTasks.bind(tasks),
+    getRemote: tasks.getRemote.bind(tasks),
+    putRemote: tasks.putRemote.bind(tasks),
+    getBranchPull: tasks.getBranchPull.bind(tasks),
+    claimBranchPull: tasks.claimBranchPull.bind(tasks),
+    releaseBranchPull: tasks.releaseBranchPull.bind(tasks),
+
+    claimName: names.claimName.bind(names),
+    releaseName: names.releaseName.bind(names),
+
+    getCredential: credentials.getCredential.bind(credentials),
+    listCredentials: credentials.listCredentials.bind(credentials),
+    putCredential: credentials.putCredential.bind(credentials),
+
+    getIntegration: integrations.getIntegration.bind(integrations),
+    listIntegrations: integrations.listIntegrations.bind(integrations),
+    putIntegration: integrations.putIntegration.bind(integrations),
+    deleteIntegration: integrations.deleteIntegration.bind(integrations),
+  };
 }
 
 let fromEnv: { store: Store; directory: DirectoryStore } | undefined;

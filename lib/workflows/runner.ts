@@ -13,6 +13,7 @@ import { compileExpression, rootEnv, type Evaluator } from '../engine/feel/compi
 import { toPlain, type FeelContext, type FeelValue } from '../engine/feel/values.ts';
 import { convertParams } from '../engine/compile.ts';
 import { describeProviderStatus } from '../outbound/provider-status.ts';
+import type { StepRecord } from '../store/types.ts';
 import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from './api-call.ts';
 import type { StepOf, WorkflowDefinition, WorkflowStep } from './definition.ts';
 import { fieldPath, stepExpressions } from './step-expressions.ts';
@@ -34,13 +35,9 @@ export interface RunOptions {
   maxSteps?: number;
 }
 
-export interface StepResult {
-  id: string;
+/** A step as the run's answer gives it, and so as its execution records it: the stored shape, of the kinds a definition has. */
+export interface StepResult extends StepRecord {
   type: WorkflowStep['kind'];
-  status: 'succeeded' | 'failed' | 'skipped';
-  durationMs: number;
-  output?: unknown;
-  error?: string;
 }
 
 export interface WorkflowRun {

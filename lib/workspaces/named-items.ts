@@ -4,7 +4,8 @@
  * it is written, which makes a retried create safe; and lists by name.
  */
 import type { ApiError } from '../http/errors.ts';
-import { RevisionConflict, type NameClaimStore, type NamedKind } from '../store/types.ts';
+import { RevisionConflict } from '../store/revision-retry.ts';
+import type { NameClaimStore, NamedKind } from '../store/types.ts';
 
 export interface Named {
   id: string;

@@ -6,7 +6,7 @@ import type { DynamoConfig } from '../../lib/store/dynamo/client.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
-import { claimDeltas, claimToken, type CountClaim } from '../../lib/store/dynamo/store.ts';
+import { claimDeltas, claimToken, type CountClaim } from '../../lib/store/dynamo/entity-counters.ts';
 import { counterKey, entityKey, entityPartition } from '../../lib/store/keys.ts';
 import { createStore, type Store } from '../../lib/store/index.ts';
 

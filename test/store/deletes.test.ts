@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
-import { RevisionConflict } from '../../lib/store/index.ts';
+import { RevisionConflict } from '../../lib/store/revision-retry.ts';
 import { leaveCountClaim, ruleOfKind, ruleTotals, useEmbeddedStore } from '../helpers/store.ts';
 
 const fixture = useEmbeddedStore('deletes');

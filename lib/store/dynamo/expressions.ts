@@ -1,4 +1,4 @@
-import { RevisionConflict } from '../types.ts';
+import { RevisionConflict } from '../revision-retry.ts';
 
 /** Builds `SET #a0 = :a0, ...` for every defined field, with name and value placeholders. */
 export function setAll(fields: Record<string, unknown>) {

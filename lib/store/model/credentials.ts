@@ -1,0 +1,26 @@
+/** Secrets that workflow steps send to other services, kept sealed: the store never holds a value in the clear. */
+import type { SealedSecret } from '../../credentials/sealing.ts';
+
+/** Where a credential's key goes on a request: lib/credentials/placement.ts checks what each place accepts. */
+export const credentialPlacements = ['header', 'query'] as const;
+export type CredentialPlacement = (typeof credentialPlacements)[number];
+
+/** An API-key credential as stored: the value only sealed (see lib/credentials/sealing.ts). */
+export interface StoredCredential {
+  id: string;
+  workspaceId: string;
+  name: string;
+  type: 'apiKey';
+  key: string;
+  placement: CredentialPlacement;
+  description: string;
+  /** The value's last characters at most, for people to recognise it. */
+  valueHint: string;
+  /** Absent once revoked: a revoked credential can never be sent again. */
+  secret?: SealedSecret;
+  createdAt: string;
+  updatedAt: string;
+  rotatedAt?: string;
+  revokedAt?: string;
+  revision: number;
+}

@@ -1,0 +1,62 @@
+/** Work done outside the request that asked for it (a pull, a queued workflow run), kept so that users can follow it and a dead run is taken over. */
+
+export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
+
+/** The states of a task that has not ended: a run may still take it, the sweeper may still end it. */
+export const openTaskStates: TaskState[] = ['pending', 'in-progress'];
+export const isOpenTask = (task: Pick<Task, 'taskState'>) => openTaskStates.includes(task.taskState);
+
+export interface PullSummary {
+  /** Per entity type: how the pull changed the branch. */
+  rule: ChangeCounts;
+  workflow: ChangeCounts;
+  /** Top-level folders of the repository that hold no entities, ignored. */
+  ignoredFolders: string[];
+}
+
+export interface ChangeCounts {
+  added: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+}
+
+/** What a task that runs a workflow holds: the version it runs, its params, and the run when it ended. */
+export interface WorkflowRunTask {
+  workflowId: string;
+  version: string;
+  executionId: string;
+  /** As JSON text: any JSON a caller sent stores as it came. */
+  paramsJson: string;
+  resultJson?: string;
+}
+
+/** A remote pull task (spec 2.3 and 3), or an asynchronous workflow run, with what users need to follow it. */
+export interface Task {
+  taskId: string;
+  workspaceId: string;
+  branch: string;
+  taskState: TaskState;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  commit?: string;
+  summary?: PullSummary;
+  error?: string;
+  /** While in progress: until when the current run holds it; a run found past it is taken as dead. */
+  leaseUntil?: string;
+  /** Identifies the run that holds the task, so only it can finish it. */
+  runId?: string;
+  /** When the sweeper may end it if it is still open; for a run, its lease, for a retry, after the next delivery. */
+  dueAt?: string;
+  /**
+   * A pull's commit, set by a run before it writes the first entity: a task
+   * that stopped with it set may have left the branch partly updated, so
+   * the run that takes it over finishes the update, and failing it says so.
+   */
+  applyingCommit?: string;
+  /** What the run that set `applyingCommit` planned to change: the summary of the pull, whichever run finishes writing it. */
+  applyingSummary?: PullSummary;
+  /** Set for a workflow run; a pull has none. */
+  workflowRun?: WorkflowRunTask;
+}

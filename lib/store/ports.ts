@@ -1,0 +1,156 @@
+/**
+ * The store's ports: what the domain may ask of persistence, and in what
+ * shapes it asks and is answered. The DynamoDB adapter in `./dynamo`
+ * implements them; nothing outside `lib/store` touches the SDK.
+ */
+import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
+import type { StoredCredential } from './model/credentials.ts';
+import type { ApiKey, Branch, Workspace } from './model/directory.ts';
+import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
+import type { Execution, ExecutionScope, RuleScope } from './model/executions.ts';
+import type { StoredIntegration } from './model/integrations.ts';
+import type { NameClaim, NamedKind } from './model/name-claims.ts';
+import type { RemoteConfig } from './model/remote.ts';
+import type { StoredRuleSchedule } from './model/schedules.ts';
+import type { Task, TaskState } from './model/tasks.ts';
+
+export interface ListQuery extends EntityScope {
+  pageNo: number;
+  pageSize: number;
+  name?: string;
+  kind?: string;
+  status?: EntityStatus;
+  sortBy: 'name' | 'createdAt' | 'updatedAt';
+  sortDir: 'asc' | 'desc';
+}
+
+export interface Page<T> {
+  items: T[];
+  totalCount: number;
+}
+
+export interface DirectoryStore {
+  getWorkspace(id: string): Promise<Workspace | undefined>;
+  /** Creates the workspace unless it exists; returns what is stored. */
+  createWorkspace(workspace: Workspace): Promise<Workspace>;
+  getBranch(workspaceId: string, name: string): Promise<Branch | undefined>;
+  createBranch(branch: Branch): Promise<Branch>;
+  listBranches(workspaceId: string): Promise<Branch[]>;
+  getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
+  createApiKey(hash: string, key: ApiKey): Promise<void>;
+  listApiKeys(workspaceId: string): Promise<ApiKey[]>;
+  /** Sets revokedAt or expiresAt; returns the updated key, undefined when the workspace has no such key. */
+  updateApiKey(workspaceId: string, keyId: string, change: Pick<ApiKey, 'revokedAt'> | Pick<ApiKey, 'expiresAt'>): Promise<ApiKey | undefined>;
+}
+
+export interface EntityStore {
+  listEntities(query: ListQuery): Promise<Page<Summary>>;
+  getEntity(ref: EntityRef): Promise<StoredEntity | undefined>;
+  /** The working copy's latest published version label ('' when never published) and creation time: all that running its latest version reads, in a narrow read. */
+  getEntityHead(ref: EntityRef): Promise<Pick<StoredEntity, 'version' | 'createdAt'> | undefined>;
+  /** `getEntityHead` of many entities in one request (at most 100), in the order asked: what a workflow run reads of itself and the rules it runs. */
+  getEntityHeads(refs: EntityRef[]): Promise<(Pick<StoredEntity, 'version' | 'createdAt'> | undefined)[]>;
+  getVersion(ref: EntityRef, version: string): Promise<StoredVersion | undefined>;
+  listVersions(ref: EntityRef): Promise<VersionInfo[]>;
+  /**
+   * Writes a working copy if the stored revision is still `expectedRevision`
+   * (0: the entity must not exist). Throws RevisionConflict otherwise.
+   */
+  putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind): Promise<void>;
+  /**
+   * Bulk path (pulls, benchmarks): writes many working copies of one branch and
+   * type and deletes others, in batches, without revision checks, then
+   * recounts the branch if anything changed.
+   */
+  writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[], deletions?: string[]): Promise<void>;
+  /** Sets the branch's counters from the index: the repair after bulk writes. */
+  recount(scope: EntityScope): Promise<void>;
+  /** Every working copy of a branch and type, for a pull to compare with. */
+  listEntityStates(scope: EntityScope): Promise<StoredEntity[]>;
+  /** Stores a published snapshot unless that version exists; returns false when it did. */
+  putVersion(ref: EntityRef, record: StoredVersion, info: VersionInfo): Promise<boolean>;
+  /**
+   * Deletes a working copy and takes it off the branch's counters, exactly
+   * once however often it is called; returns false when there was none. A
+   * delete that stopped half way is finished when it is retried, or by the
+   * next write that changes the entity (the delete came first).
+   */
+  deleteEntity(ref: EntityRef): Promise<boolean>;
+  /** Deletes every published version of an entity. */
+  deleteVersions(ref: EntityRef): Promise<void>;
+}
+
+export interface ExecutionStore {
+  /**
+   * Records an execution, with the time it will be kept until; returns the
+   * record. With `once`, only if no execution of the same key (start time,
+   * or scheduled time, and id) is recorded: undefined when one is.
+   */
+  putExecution(scope: ExecutionScope, execution: Omit<Execution, 'expiresAt'>, options?: { once?: boolean }): Promise<Execution | undefined>;
+  /** One page of a rule's (or workflow's) executions not yet expired at `now`, newest first, with their total. */
+  listExecutions(scope: ExecutionScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
+}
+
+export interface ScheduleStore {
+  /** Read consistently: a save compares with what is stored. */
+  getSchedule(scope: RuleScope): Promise<StoredRuleSchedule | undefined>;
+  /** Writes if the stored revision is still `expectedRevision` (0: none stored); RevisionConflict otherwise. */
+  putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number): Promise<void>;
+  /** Deletes if the stored revision is still `expectedRevision`; RevisionConflict otherwise. */
+  deleteSchedule(scope: RuleScope, expectedRevision: number): Promise<void>;
+  /** Every stored schedule, by a Scan of the whole table: for the local runtime's restart only, never a function's. */
+  scanSchedules(): Promise<{ scope: RuleScope; schedule: StoredRuleSchedule }[]>;
+}
+
+export interface TaskStore {
+  getTask(taskId: string): Promise<Task | undefined>;
+  /** Writes a new task (pending). */
+  createTask(task: Task): Promise<void>;
+  /**
+   * Moves a task to new fields if it is in one of `from` states (and, with
+   * `runId`, still held by that run); returns the updated task, or undefined
+   * when the condition did not hold.
+   */
+  transitionTask(taskId: string, from: TaskState[], change: Partial<Task>, options?: { runId?: string; leaseExpiredBefore?: string }): Promise<Task | undefined>;
+  /** Open tasks (pending or in progress) whose deadline is before `now`: what the sweeper ends. */
+  listOverdueTasks(now: string): Promise<string[]>;
+  getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;
+  putRemote(workspaceId: string, remote: RemoteConfig): Promise<void>;
+  /** The branch's current pull task, and its last pulled commit. */
+  getBranchPull(workspaceId: string, branch: string): Promise<{ activeTaskId?: string; pulledCommit?: string } | undefined>;
+  /** Makes `taskId` the branch's active task if the active one is still `expected`; false otherwise. */
+  claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined): Promise<boolean>;
+  /** Ends the branch's active task (if it is this one), recording the pulled commit when given. */
+  releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
+}
+
+/** Names unique per workspace and kind: each is claimed by its own item before what bears it is written. */
+export interface NameClaimStore {
+  /**
+   * Claims a name (case-insensitive) for `holderId` unless another holds it;
+   * returns the claim as it stands. With `replacing`, takes the claim over from that holder only.
+   */
+  claimName(kind: NamedKind, workspaceId: string, name: string, holderId: string, replacing?: string): Promise<NameClaim>;
+  /** Gives a name up, if `holderId` still holds it. */
+  releaseName(kind: NamedKind, workspaceId: string, name: string, holderId: string): Promise<void>;
+}
+
+export interface CredentialStore {
+  getCredential(workspaceId: string, id: string, options?: { withSecret?: boolean }): Promise<StoredCredential | undefined>;
+  /** Every credential of the workspace, without secrets, by id. */
+  listCredentials(workspaceId: string): Promise<StoredCredential[]>;
+  /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
+  putCredential(credential: StoredCredential, expectedRevision: number): Promise<void>;
+}
+
+export interface IntegrationStore {
+  getIntegration(workspaceId: string, id: string): Promise<StoredIntegration | undefined>;
+  /** Every integration of the workspace, by id. */
+  listIntegrations(workspaceId: string): Promise<StoredIntegration[]>;
+  /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
+  putIntegration(integration: StoredIntegration, expectedRevision: number): Promise<void>;
+  /** Deletes if the stored revision is still `expectedRevision`; RevisionConflict otherwise. */
+  deleteIntegration(workspaceId: string, id: string, expectedRevision: number): Promise<void>;
+}
+
+export type Store = DirectoryStore & EntityStore & CredentialStore & IntegrationStore & NameClaimStore & TaskStore & ExecutionStore & ScheduleStore;
