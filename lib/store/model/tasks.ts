@@ -31,7 +31,7 @@ export interface WorkflowRunTask {
   resultJson?: string;
 }
 
-/** A remote pull task (spec 2.3 and 3), or an asynchronous workflow run, with what users need to follow it. */
+/** A remote pull task, or an asynchronous workflow run, with what users need to follow it: its state (pending, in-progress, then completed or failed) and what came of it. */
 export interface Task {
   taskId: string;
   workspaceId: string;
