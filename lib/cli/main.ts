@@ -154,8 +154,6 @@ async function author(
 }
 
 export async function main(argv = process.argv.slice(2)) {
-  // Node 20 is fine for local use (Lambda runs Node 22); the SDK's notice about its future Node 22 minimum is noise here.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   try {
     console.log(await runCli(argv));
   } catch (error) {
