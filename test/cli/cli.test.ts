@@ -3,22 +3,38 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
-import { runCli, UsageError } from '../../lib/cli/main.ts';
+import { main, runCli, UsageError } from '../../lib/cli/main.ts';
 import { ImportRejected } from '../../lib/entities/import.ts';
 import type { Store } from '../../lib/store/index.ts';
 import { simpleRule, workflow } from '../helpers/entities.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
+import { closedPort } from '../outbound/servers.ts';
 
 const fixture = useEmbeddedStore('cli-test');
 let store: Store;
+let target: string[];
 let cli: (...args: string[]) => Promise<string>;
 
 beforeAll(() => {
   ({ store } = fixture);
-  cli = (...args) => runCli([...args, '--endpoint', fixture.dynamo.endpoint, '--table', fixture.config.tableName], {});
+  target = ['--endpoint', fixture.dynamo.endpoint, '--table', fixture.config.tableName];
+  cli = (...args) => runCli([...args, ...target], {});
 });
+
+/** What the `rules` command prints on standard error, and its exit code. */
+async function rules(...args: string[]) {
+  const stderr: unknown[] = [];
+  const printed = vi.spyOn(console, 'error').mockImplementation((line) => void stderr.push(line));
+  try {
+    await main(args);
+    return { stderr: stderr.join('\n'), exitCode: process.exitCode };
+  } finally {
+    printed.mockRestore();
+    process.exitCode = undefined;
+  }
+}
 
 describe('workspaces and branches', () => {
   it('creates a workspace with its default branch, idempotently', async () => {
@@ -162,6 +178,23 @@ describe('authoring', () => {
     expect(JSON.parse(await cli('workflow', 'publish', 'acme', 'trunk', 'cli-flow'))).toMatchObject({ version: 'v1' });
     await expect(cli('rule', 'create', 'acme', 'nope', join(dir, 'fee.json'))).rejects.toThrow(/has no branch "nope"/);
     await expect(cli('rule', 'frobnicate', 'acme', 'trunk')).rejects.toThrow(UsageError);
+  });
+});
+
+describe('a DynamoDB that is not there', () => {
+  it("says to start the local runtime, or which option names another table, when the local runtime's table is the target", async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    const explained = `nothing answers at ${endpoint}, the local runtime's DynamoDB: start the runtime with \`npm start\` in another shell, or work on another table with --stack NAME (a deployed stack's) or --table NAME`;
+    expect(await rules('branch', 'list', 'acme', '--endpoint', endpoint)).toEqual({ stderr: `rules: ${explained}`, exitCode: 1 });
+    // The default target, at the endpoint a runtime started with DYNAMODB_PORT has.
+    await expect(runCli(['branch', 'list', 'acme'], { DYNAMODB_ENDPOINT: endpoint })).rejects.toThrow(explained);
+  });
+
+  it('names the endpoint and the table it was given', async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    await expect(runCli(['key', 'list', 'acme', '--endpoint', endpoint, '--table', 'rules-staging'], {})).rejects.toThrow(
+      `nothing answers at ${endpoint} (--endpoint or DYNAMODB_ENDPOINT), the DynamoDB of table rules-staging: start it, or pass the endpoint it listens on`,
+    );
   });
 });
 
