@@ -20,6 +20,8 @@ export const usage = `Usage: rules <command> [options]
 
 Commands:
   workspace create <workspace> [--name NAME] [--default-branch BRANCH]
+                                                                   run again, answers the workspace; refused if it
+                                                                   exists with another name or default branch
   branch add <workspace> <branch>
   branch list <workspace>
   key create <workspace> [--label LABEL] [--expires-at ISO-DATE]   prints the key once; only its hash is kept

@@ -37,11 +37,31 @@ async function rules(...args: string[]) {
 }
 
 describe('workspaces and branches', () => {
-  it('creates a workspace with its default branch, idempotently', async () => {
-    const created = JSON.parse(await cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'trunk'));
+  const acme = ['workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'trunk'];
+
+  it('creates a workspace with its default branch; the same create again answers it', async () => {
+    const created = JSON.parse(await cli(...acme));
     expect(created).toMatchObject({ id: 'acme', name: 'Acme', defaultBranch: 'trunk' });
-    expect(JSON.parse(await cli('workspace', 'create', 'acme'))).toEqual(created);
+    expect(JSON.parse(await cli(...acme))).toEqual(created);
     expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['trunk']);
+  });
+
+  it('refuses a create asking for another name or default branch than the workspace has, and changes nothing', async () => {
+    const stored = await store.getWorkspace('acme');
+    await expect(cli('workspace', 'create', 'acme', '--name', 'Acme Corp', '--default-branch', 'trunk')).rejects.toThrow(
+      'workspace "acme" already exists, with name "Acme" (not "Acme Corp"): nothing changed',
+    );
+    // Without --name the name asked for is the id, as it would be for a new workspace.
+    await expect(cli('workspace', 'create', 'acme')).rejects.toThrow(
+      'workspace "acme" already exists, with name "Acme" (not "acme") and default branch "trunk" (not "main"): nothing changed',
+    );
+    await expect(cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'main')).rejects.toThrow(/with default branch "trunk" \(not "main"\)/);
+    expect(await store.getWorkspace('acme')).toEqual(stored);
+    expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['trunk']);
+    expect(await rules('workspace', 'create', 'acme', '--name', 'Acme Corp', '--default-branch', 'trunk', ...target)).toEqual({
+      stderr: 'rules: workspace "acme" already exists, with name "Acme" (not "Acme Corp"): nothing changed',
+      exitCode: 1,
+    });
   });
 
   it('adds branches, refusing names git would refuse and unknown workspaces', async () => {
