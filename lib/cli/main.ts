@@ -22,6 +22,7 @@ Commands:
   workspace create <workspace> [--name NAME] [--default-branch BRANCH]
                                                                    run again, answers the workspace; refused if it
                                                                    exists with another name or default branch
+  workspace list                                                   every workspace, by id
   branch add <workspace> <branch>
   branch list <workspace>
   key create <workspace> [--label LABEL] [--expires-at ISO-DATE]   prints the key once; only its hash is kept
@@ -100,6 +101,8 @@ async function command(store: Store, positionals: string[], values: Values, from
       const workspace = await createWorkspace(store, { id: arg(1, 'workspace'), name: values.name, defaultBranch: values['default-branch'] });
       return json(workspace);
     }
+    case 'workspace list':
+      return json(await store.listWorkspaces());
     case 'branch add':
       return json(await addBranch(store, arg(1, 'workspace'), arg(2, 'branch')));
     case 'branch list':

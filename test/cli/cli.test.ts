@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { main, runCli, UsageError } from '../../lib/cli/main.ts';
 import { ImportRejected } from '../../lib/entities/import.ts';
+import { addClientPlugin } from '../../lib/store/dynamo/client.ts';
 import type { Store } from '../../lib/store/index.ts';
 import { simpleRule, workflow } from '../helpers/entities.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
@@ -62,6 +63,37 @@ describe('workspaces and branches', () => {
       stderr: 'rules: workspace "acme" already exists, with name "Acme" (not "Acme Corp"): nothing changed',
       exitCode: 1,
     });
+  });
+
+  it('lists every workspace by id, reading the table page after page', async () => {
+    await cli('workspace', 'create', 'zeta', '--name', 'Zeta');
+    await cli('workspace', 'create', 'beta');
+    // A Scan page of one item, so that the three workspaces (and the branches between them) take many pages.
+    let scans = 0;
+    const remove = addClientPlugin({
+      applyToStack: (stack) =>
+        stack.add(
+          (next, context) => (args) => {
+            if (context.commandName === 'ScanCommand') {
+              scans++;
+              (args.input as { Limit?: number }).Limit = 1;
+            }
+            return next(args);
+          },
+          { step: 'initialize', name: 'scanPagesOfOne' },
+        ),
+    });
+    try {
+      const listed = JSON.parse(await cli('workspace', 'list'));
+      expect(listed.map((w: { id: string; name: string; defaultBranch: string }) => [w.id, w.name, w.defaultBranch])).toEqual([
+        ['acme', 'Acme', 'trunk'],
+        ['beta', 'beta', 'main'],
+        ['zeta', 'Zeta', 'main'],
+      ]);
+      expect(scans).toBeGreaterThan(3);
+    } finally {
+      remove();
+    }
   });
 
   it('adds branches, refusing names git would refuse and unknown workspaces', async () => {

@@ -19,6 +19,7 @@ import {
   versionKey,
   versionPartition,
   workspaceKey,
+  workspaceSortKey,
 } from '../keys.ts';
 import {
   RevisionConflict,
@@ -54,12 +55,17 @@ export class DynamoStore extends TableClient implements DirectoryStore, EntitySt
   // Workspaces, branches and API keys
 
   async getWorkspace(id: string) {
-    return (await this.get(workspaceKey(id), ['id', 'name', 'defaultBranch', 'createdAt'])) as Workspace | undefined;
+    return (await this.get(workspaceKey(id), workspaceFields)) as Workspace | undefined;
+  }
+
+  async listWorkspaces() {
+    const items = await this.scanAll({ FilterExpression: 'SK = :sk', ...projection(workspaceFields), ExpressionAttributeValues: { ':sk': workspaceSortKey } });
+    return (items as unknown as Workspace[]).sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async createWorkspace(workspace: Workspace) {
     const stored = await this.putIfAbsent({ ...workspaceKey(workspace.id), ...workspace });
-    return pick(stored, ['id', 'name', 'defaultBranch', 'createdAt']) as Workspace;
+    return pick(stored, workspaceFields) as Workspace;
   }
 
   async getBranch(workspaceId: string, name: string) {
@@ -522,6 +528,7 @@ function entityAttributes(ref: EntityRef, entity: StoredEntity, kind: EntityKind
   };
 }
 
+const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt'] as const;
 const apiKeyFields = ['keyId', 'workspaceId', 'label', 'createdAt', 'expiresAt', 'revokedAt'] as const;
 
 const toSummary = (item: Item) => pick(item, summaryFields) as unknown as Summary;
