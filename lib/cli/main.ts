@@ -14,12 +14,15 @@ import { getRemote, putRemote } from '../pull/remote.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
 import { readImportSources, readJsonFile } from './files.ts';
-import { defaultLocalEndpoint, resolveTarget } from './target.ts';
+import { defaultLocalEndpoint, explainRefusal, resolveTarget } from './target.ts';
 
 export const usage = `Usage: rules <command> [options]
 
 Commands:
   workspace create <workspace> [--name NAME] [--default-branch BRANCH]
+                                                                   run again, answers the workspace; refused if it
+                                                                   exists with another name or default branch
+  workspace list                                                   every workspace, by id
   branch add <workspace> <branch>
   branch list <workspace>
   key create <workspace> [--label LABEL] [--expires-at ISO-DATE]   prints the key once; only its hash is kept
@@ -67,26 +70,39 @@ export class UsageError extends Error {}
 
 const cliActor = 'cli';
 
+const parse = (args: string[]) => parseArgs({ args, options, allowPositionals: true, strict: true });
+type Values = ReturnType<typeof parse>['values'];
+
 /** Runs one command; returns what it prints. Throws UsageError or the operation's error. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const { values, positionals } = parse(argv);
+  if (values.help || !positionals[0] || positionals[0] === 'help') return usage;
+  const target = await resolveTarget(values, env);
+  try {
+    // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
+    return await command(createStore(target), positionals, values, env.INIT_CWD || process.cwd());
+  } catch (error) {
+    throw explainRefusal(error, target);
+  }
+}
+
+/** One command on the target's store; `from` is the folder that relative paths start from. */
+async function command(store: Store, positionals: string[], values: Values, from: string): Promise<string> {
   const [group, action, ...rest] = positionals;
-  if (values.help || !group || group === 'help') return usage;
   const arg = (i: number, name: string) => {
     const value = [action, ...rest][i];
     if (!value) throw new UsageError(`missing <${name}>\n\n${usage}`);
     return value;
   };
-  const store = createStore(await resolveTarget(values, env));
   const json = (value: unknown) => JSON.stringify(value, null, 2);
-  // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
-  const from = env.INIT_CWD || process.cwd();
 
   switch (`${group} ${group === 'import' ? '' : action}`.trim()) {
     case 'workspace create': {
       const workspace = await createWorkspace(store, { id: arg(1, 'workspace'), name: values.name, defaultBranch: values['default-branch'] });
       return json(workspace);
     }
+    case 'workspace list':
+      return json(await store.listWorkspaces());
     case 'branch add':
       return json(await addBranch(store, arg(1, 'workspace'), arg(2, 'branch')));
     case 'branch list':
@@ -154,8 +170,6 @@ async function author(
 }
 
 export async function main(argv = process.argv.slice(2)) {
-  // Node 20 is fine for local use (Lambda runs Node 22); the SDK's notice about its future Node 22 minimum is noise here.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   try {
     console.log(await runCli(argv));
   } catch (error) {

@@ -27,3 +27,17 @@ export async function resolveTarget(options: TargetOptions, env: NodeJS.ProcessE
   if (tableName && !options.local) return { tableName, endpoint: options.endpoint ?? env.DYNAMODB_ENDPOINT, region };
   return { tableName: localTableName, endpoint: options.endpoint ?? env.DYNAMODB_ENDPOINT ?? defaultLocalEndpoint, region };
 }
+
+/**
+ * A refused connection said as what to do: the SDK's error names only the address (`connect ECONNREFUSED
+ * 127.0.0.1:8000`), not the runtime that is not running nor the options that choose another table. Other errors pass.
+ */
+export function explainRefusal(error: unknown, target: DynamoConfig): unknown {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ECONNREFUSED' || !target.endpoint) return error;
+  const message =
+    target.tableName === localTableName
+      ? `nothing answers at ${target.endpoint}, the local runtime's DynamoDB: start the runtime with \`npm start\` in another shell, ` +
+        "or work on another table with --stack NAME (a deployed stack's) or --table NAME"
+      : `nothing answers at ${target.endpoint} (--endpoint or DYNAMODB_ENDPOINT), the DynamoDB of table ${target.tableName}: start it, or pass the endpoint it listens on`;
+  return new Error(message, { cause: error });
+}

@@ -27,6 +27,7 @@ export function createStore(config: DynamoConfig): Store {
   const integrations = new DynamoIntegrationStore(client, config.tableName);
   return {
     getWorkspace: directory.getWorkspace.bind(directory),
+    listWorkspaces: directory.listWorkspaces.bind(directory),
     createWorkspace: directory.createWorkspace.bind(directory),
     getBranch: directory.getBranch.bind(directory),
     createBranch: directory.createBranch.bind(directory),

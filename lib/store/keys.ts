@@ -14,7 +14,9 @@ export interface ItemKey {
 /** Sorts below every printable character, so "ab" < "ab c" < "abc" hold in the index as they do by name. */
 const nameIdSeparator = '\u0001';
 
-export const workspaceKey = (workspaceId: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: 'WORKSPACE' });
+/** Only workspace items have this sort key: a Scan filtered on it finds every workspace. */
+export const workspaceSortKey = 'WORKSPACE';
+export const workspaceKey = (workspaceId: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: workspaceSortKey });
 export const branchKey = (workspaceId: string, branch: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: `BRANCH:${branch}` });
 export const branchPrefix = 'BRANCH:';
 

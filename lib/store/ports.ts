@@ -31,6 +31,8 @@ export interface Page<T> {
 
 export interface DirectoryStore {
   getWorkspace(id: string): Promise<Workspace | undefined>;
+  /** Every workspace, by id, by a Scan of the whole table: for the operator's CLI, never a function's. */
+  listWorkspaces(): Promise<Workspace[]>;
   /** Creates the workspace unless it exists; returns what is stored. */
   createWorkspace(workspace: Workspace): Promise<Workspace>;
   getBranch(workspaceId: string, name: string): Promise<Branch | undefined>;

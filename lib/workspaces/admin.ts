@@ -12,16 +12,29 @@ function assertBranchName(name: string) {
   if (!isValidBranchName(name)) throw new Error(`"${name}" is not a valid branch name (git ref rules)`);
 }
 
-/** Creates a workspace with its default branch; running it again changes nothing. */
+/**
+ * Creates a workspace with its default branch. Safe to retry: the same create
+ * again answers the stored workspace (and makes its default branch, should a
+ * try have stopped before it). A create that asks for another name or default
+ * branch than the stored workspace has is refused: answering it would hand the
+ * caller a workspace other than the one it asked for.
+ */
 export async function createWorkspace(store: DirectoryStore, input: { id: string; name?: string; defaultBranch?: string }): Promise<Workspace> {
   if (!workspaceIdPattern.test(input.id)) throw new Error(`"${input.id}" is not a valid workspace id: lower-case letters, digits and "-", at most 63`);
-  const defaultBranch = input.defaultBranch ?? 'main';
-  assertBranchName(defaultBranch);
+  const asked = { name: input.name ?? input.id, defaultBranch: input.defaultBranch ?? 'main' };
+  assertBranchName(asked.defaultBranch);
   const createdAt = now();
-  const workspace = await store.createWorkspace({ id: input.id, name: input.name ?? input.id, defaultBranch, createdAt });
+  const workspace = await store.createWorkspace({ id: input.id, ...asked, createdAt });
+  const differences = (['name', 'defaultBranch'] as const).filter((field) => workspace[field] !== asked[field]);
+  if (differences.length > 0) {
+    const described = differences.map((field) => `${fieldLabels[field]} "${workspace[field]}" (not "${asked[field]}")`).join(' and ');
+    throw new Error(`workspace "${input.id}" already exists, with ${described}: nothing changed`);
+  }
   await store.createBranch({ workspaceId: workspace.id, name: workspace.defaultBranch, createdAt });
   return workspace;
 }
+
+const fieldLabels = { name: 'name', defaultBranch: 'default branch' };
 
 async function requireWorkspace(store: DirectoryStore, workspaceId: string) {
   const workspace = await store.getWorkspace(workspaceId);

@@ -3,29 +3,97 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
-import { runCli, UsageError } from '../../lib/cli/main.ts';
+import { main, runCli, UsageError } from '../../lib/cli/main.ts';
 import { ImportRejected } from '../../lib/entities/import.ts';
+import { addClientPlugin } from '../../lib/store/dynamo/client.ts';
 import type { Store } from '../../lib/store/index.ts';
 import { simpleRule, workflow } from '../helpers/entities.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
+import { closedPort } from '../outbound/servers.ts';
 
 const fixture = useEmbeddedStore('cli-test');
 let store: Store;
+let target: string[];
 let cli: (...args: string[]) => Promise<string>;
 
 beforeAll(() => {
   ({ store } = fixture);
-  cli = (...args) => runCli([...args, '--endpoint', fixture.dynamo.endpoint, '--table', fixture.config.tableName], {});
+  target = ['--endpoint', fixture.dynamo.endpoint, '--table', fixture.config.tableName];
+  cli = (...args) => runCli([...args, ...target], {});
 });
 
+/** What the `rules` command prints on standard error, and its exit code. */
+async function rules(...args: string[]) {
+  const stderr: unknown[] = [];
+  const printed = vi.spyOn(console, 'error').mockImplementation((line) => void stderr.push(line));
+  try {
+    await main(args);
+    return { stderr: stderr.join('\n'), exitCode: process.exitCode };
+  } finally {
+    printed.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
 describe('workspaces and branches', () => {
-  it('creates a workspace with its default branch, idempotently', async () => {
-    const created = JSON.parse(await cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'trunk'));
+  const acme = ['workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'trunk'];
+
+  it('creates a workspace with its default branch; the same create again answers it', async () => {
+    const created = JSON.parse(await cli(...acme));
     expect(created).toMatchObject({ id: 'acme', name: 'Acme', defaultBranch: 'trunk' });
-    expect(JSON.parse(await cli('workspace', 'create', 'acme'))).toEqual(created);
+    expect(JSON.parse(await cli(...acme))).toEqual(created);
     expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['trunk']);
+  });
+
+  it('refuses a create asking for another name or default branch than the workspace has, and changes nothing', async () => {
+    const stored = await store.getWorkspace('acme');
+    await expect(cli('workspace', 'create', 'acme', '--name', 'Acme Corp', '--default-branch', 'trunk')).rejects.toThrow(
+      'workspace "acme" already exists, with name "Acme" (not "Acme Corp"): nothing changed',
+    );
+    // Without --name the name asked for is the id, as it would be for a new workspace.
+    await expect(cli('workspace', 'create', 'acme')).rejects.toThrow(
+      'workspace "acme" already exists, with name "Acme" (not "acme") and default branch "trunk" (not "main"): nothing changed',
+    );
+    await expect(cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'main')).rejects.toThrow(/with default branch "trunk" \(not "main"\)/);
+    expect(await store.getWorkspace('acme')).toEqual(stored);
+    expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['trunk']);
+    expect(await rules('workspace', 'create', 'acme', '--name', 'Acme Corp', '--default-branch', 'trunk', ...target)).toEqual({
+      stderr: 'rules: workspace "acme" already exists, with name "Acme" (not "Acme Corp"): nothing changed',
+      exitCode: 1,
+    });
+  });
+
+  it('lists every workspace by id, reading the table page after page', async () => {
+    await cli('workspace', 'create', 'zeta', '--name', 'Zeta');
+    await cli('workspace', 'create', 'beta');
+    // A Scan page of one item, so that the three workspaces (and the branches between them) take many pages.
+    let scans = 0;
+    const remove = addClientPlugin({
+      applyToStack: (stack) =>
+        stack.add(
+          (next, context) => (args) => {
+            if (context.commandName === 'ScanCommand') {
+              scans++;
+              (args.input as { Limit?: number }).Limit = 1;
+            }
+            return next(args);
+          },
+          { step: 'initialize', name: 'scanPagesOfOne' },
+        ),
+    });
+    try {
+      const listed = JSON.parse(await cli('workspace', 'list'));
+      expect(listed.map((w: { id: string; name: string; defaultBranch: string }) => [w.id, w.name, w.defaultBranch])).toEqual([
+        ['acme', 'Acme', 'trunk'],
+        ['beta', 'beta', 'main'],
+        ['zeta', 'Zeta', 'main'],
+      ]);
+      expect(scans).toBeGreaterThan(3);
+    } finally {
+      remove();
+    }
   });
 
   it('adds branches, refusing names git would refuse and unknown workspaces', async () => {
@@ -162,6 +230,23 @@ describe('authoring', () => {
     expect(JSON.parse(await cli('workflow', 'publish', 'acme', 'trunk', 'cli-flow'))).toMatchObject({ version: 'v1' });
     await expect(cli('rule', 'create', 'acme', 'nope', join(dir, 'fee.json'))).rejects.toThrow(/has no branch "nope"/);
     await expect(cli('rule', 'frobnicate', 'acme', 'trunk')).rejects.toThrow(UsageError);
+  });
+});
+
+describe('a DynamoDB that is not there', () => {
+  it("says to start the local runtime, or which option names another table, when the local runtime's table is the target", async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    const explained = `nothing answers at ${endpoint}, the local runtime's DynamoDB: start the runtime with \`npm start\` in another shell, or work on another table with --stack NAME (a deployed stack's) or --table NAME`;
+    expect(await rules('branch', 'list', 'acme', '--endpoint', endpoint)).toEqual({ stderr: `rules: ${explained}`, exitCode: 1 });
+    // The default target, at the endpoint a runtime started with DYNAMODB_PORT has.
+    await expect(runCli(['branch', 'list', 'acme'], { DYNAMODB_ENDPOINT: endpoint })).rejects.toThrow(explained);
+  });
+
+  it('names the endpoint and the table it was given', async () => {
+    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    await expect(runCli(['key', 'list', 'acme', '--endpoint', endpoint, '--table', 'rules-staging'], {})).rejects.toThrow(
+      `nothing answers at ${endpoint} (--endpoint or DYNAMODB_ENDPOINT), the DynamoDB of table rules-staging: start it, or pass the endpoint it listens on`,
+    );
   });
 });
 

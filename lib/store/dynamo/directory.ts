@@ -4,11 +4,11 @@
  * open, and kept warm in a function by ../cached-directory.ts.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { apiKeyKey, apiKeysOfWorkspace, branchKey, branchPrefix, workspaceKey } from '../keys.ts';
+import { apiKeyKey, apiKeysOfWorkspace, branchKey, branchPrefix, workspaceKey, workspaceSortKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
 import type { ApiKey, Branch, DirectoryStore, Workspace } from '../types.ts';
 import { setAll } from './expressions.ts';
-import { pick, TableClient } from './table-client.ts';
+import { pick, projection, TableClient } from './table-client.ts';
 
 const { byName } = tableDefinition.indexes;
 const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt'] as const;
@@ -18,6 +18,11 @@ const apiKeyFields = ['keyId', 'workspaceId', 'label', 'createdAt', 'expiresAt',
 export class DynamoDirectoryStore extends TableClient implements DirectoryStore {
   async getWorkspace(id: string) {
     return (await this.get(workspaceKey(id), workspaceFields)) as Workspace | undefined;
+  }
+
+  async listWorkspaces() {
+    const items = await this.scanAll({ FilterExpression: 'SK = :sk', ...projection(workspaceFields), ExpressionAttributeValues: { ':sk': workspaceSortKey } });
+    return (items as unknown as Workspace[]).sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async createWorkspace(workspace: Workspace) {

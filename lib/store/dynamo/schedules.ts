@@ -4,7 +4,7 @@
  * overwrite each other unseen. inputParam is kept as JSON text, as execution
  * params are: any JSON a caller sent stores as it came.
  */
-import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredSchedule } from '../../schedules/spec.ts';
 import { scheduleKey, schedulesPrefix } from '../keys.ts';
 import type { RuleScope, ScheduleStore, StoredRuleSchedule } from '../types.ts';
@@ -49,16 +49,8 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
   }
 
   async scanSchedules() {
-    const found: { scope: RuleScope; schedule: StoredRuleSchedule }[] = [];
-    let ExclusiveStartKey: Item | undefined;
-    do {
-      const page = await this.client.send(
-        new ScanCommand({ TableName: this.tableName, FilterExpression: 'begins_with(PK, :prefix)', ExpressionAttributeValues: { ':prefix': schedulesPrefix }, ExclusiveStartKey }),
-      );
-      for (const item of page.Items ?? []) found.push({ scope: scopeOf(item), schedule: fromItem(item) });
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return found;
+    const items = await this.scanAll({ FilterExpression: 'begins_with(PK, :prefix)', ExpressionAttributeValues: { ':prefix': schedulesPrefix } });
+    return items.map((item) => ({ scope: scopeOf(item), schedule: fromItem(item) }));
   }
 
   async deleteSchedule(scope: RuleScope, expectedRevision: number) {

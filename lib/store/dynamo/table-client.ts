@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from './expressions.ts';
 
 export type Item = Record<string, unknown>;
@@ -46,14 +46,24 @@ export class TableClient {
     });
   }
 
-  protected async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
-    const items: Item[] = [];
-    let ExclusiveStartKey: Item | undefined;
-    do {
-      const page = await this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
+  protected queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    return allPages((ExclusiveStartKey) => this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey })));
   }
+
+  /** Every item of the table that `input` keeps: a read of the whole table, for the operator's tools and the local runtime, never a function. */
+  protected scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promise<Item[]> {
+    return allPages((ExclusiveStartKey) => this.client.send(new ScanCommand({ ...input, TableName: this.tableName, ExclusiveStartKey })));
+  }
+}
+
+/** DynamoDB answers a Query or Scan a page (at most 1 MB) at a time: reads on from where each page stopped until none is left. */
+async function allPages(read: (start: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await read(start);
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
