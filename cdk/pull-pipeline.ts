@@ -12,7 +12,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterAlarm, deadLetterQueue } from './dead-letters.ts';
 import { ServiceFunction } from './service-function.ts';
-import { taskDelivery } from '../lib/pull/delivery.ts';
+import { taskDelivery } from '../lib/tasks/delivery.ts';
 
 const workerTimeout = Duration.minutes(5);
 /** A run holds its task a little longer than the worker may run, so a live run is never taken over. */

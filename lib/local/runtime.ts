@@ -17,7 +17,7 @@ import { seedDemo, seedDemoProvider, seedDemoRemote } from './seed.ts';
 import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
-import { taskDelivery } from '../pull/delivery.ts';
+import { taskDelivery } from '../tasks/delivery.ts';
 
 export const localTableName = 'rules-local';
 

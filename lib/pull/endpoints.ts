@@ -2,7 +2,7 @@
 import { endpoint } from '../http/endpoint.ts';
 import { taskIdParam } from '../http/params.ts';
 import { storeFromEnv } from '../store/index.ts';
-import { queueFromEnv } from './queue.ts';
+import { queueFromEnv } from '../tasks/queue.ts';
 import { getTask, taskView } from './remote.ts';
 import type { pullRoutes } from './routes.ts';
 import { startPull } from './start.ts';

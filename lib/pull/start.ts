@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
-import type { TaskQueue } from './queue.ts';
+import type { TaskQueue } from '../tasks/queue.ts';
 
 export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue, 'send'> }, workspaceId: string, branch: string): Promise<Task> {
   if (!(await deps.store.getRemote(workspaceId))) throw errors.remoteNotConfigured();

@@ -2,7 +2,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../http/logger.ts';
 import type { Task } from '../store/types.ts';
-import type { TaskMessage, TaskQueue } from './queue.ts';
+import type { TaskMessage, TaskQueue } from '../tasks/queue.ts';
 import { runPullTask, type RunDeps } from './run.ts';
 
 /**

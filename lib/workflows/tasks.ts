@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { convertParams } from '../engine/compile.ts';
-import type { TaskQueue } from '../pull/queue.ts';
+import type { TaskQueue } from '../tasks/queue.ts';
 import { newExecutionId, withoutOutputs } from '../rules/executions.ts';
 import { type EntityRef, type EntityStore, type Task, type TaskStore } from '../store/types.ts';
 import { publishedWorkflow } from './load.ts';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyringFromEnv } from '../../lib/credentials/keyring.ts';
 import { openCredential } from '../../lib/credentials/service.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import { taskDelivery } from '../../lib/pull/delivery.ts';
+import { taskDelivery } from '../../lib/tasks/delivery.ts';
 import { fetchBranch } from '../../lib/pull/git-remote.ts';
 import { runPullTask, sweepTasks, type RunDeps } from '../../lib/pull/run.ts';
 import { startPull } from '../../lib/pull/start.ts';
