@@ -22,6 +22,7 @@ import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import { isOpenTask, openTaskStates, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
+import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
 import { workflowRunStopped } from '../workflows/stopped.ts';
 
@@ -36,13 +37,6 @@ export interface RunDeps {
   openCredential(workspaceId: string, credentialId: string): Promise<OutboundCredential>;
   /** How long a run may hold a task: longer than the worker's time limit. */
   leaseMs: number;
-}
-
-export interface Delivery {
-  /** 1 for the first receive of the message. */
-  attempt: number;
-  /** The receive after which the queue gives the message to its dead-letter queue. */
-  maxAttempts: number;
 }
 
 /** Failures worth another delivery: network trouble and throttling, not a bad repository. */
@@ -125,14 +119,13 @@ async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
 }
 
 /**
- * Runs one delivery of a task's message. Returns "retry" when the message
- * should come back (a transient failure before its last delivery);
- * "dead-letter" when a transient failure lasted to the last delivery: the
- * task is failed and the message is reported failed once more, so the queue
- * moves it to the dead-letter queue (which raises an alarm); "done"
- * otherwise, including for a task that another run holds or that has ended.
+ * Runs one delivery of a pull task's message. Returns "retry" when the
+ * message should come back (a transient failure before its last delivery);
+ * "dead-letter" when a transient failure lasted to the last delivery (the
+ * task is failed); "done" otherwise, including for a task that another run
+ * holds or that has ended.
  */
-export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<'done' | 'retry' | 'dead-letter'> {
+export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<DeliveryOutcome> {
   const found = await deps.store.getTask(taskId);
   if (!found || !isOpenTask(found)) return 'done';
   const task = await claim(deps.store, found, deps.leaseMs);

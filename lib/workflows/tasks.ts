@@ -1,6 +1,6 @@
 /**
- * Asynchronous workflow runs, on the task model, queue and worker of the
- * remote pull: `execute` with `async: true` writes a pending task naming the
+ * Asynchronous workflow runs, a kind of task on the queue and worker of
+ * lib/tasks: `execute` with `async: true` writes a pending task naming the
  * version to run and sends its id; the worker claims it (in progress, under a
  * lease), runs it with the workflow's whole deadline rather than the
  * synchronous one, and ends it completed (the run succeeded) or failed (a
