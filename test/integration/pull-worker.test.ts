@@ -246,11 +246,12 @@ describe('a run that died', () => {
 
   it('leaves a fresh pending task alone, and fails one whose message never arrived past its deadline', async () => {
     await workspace('never-delivered', { main: files });
-    const { sweepTasks } = await import('../../lib/pull/run.ts');
+    const { sweepTasks } = await import('../../lib/tasks/sweeper.ts');
+    const { sweptKinds } = await import('../../functions/pull-sweeper.ts');
     const pending = await startPull({ store: t.runtime.store, queue: silentQueue }, 'never-delivered', 'main');
-    expect(await sweepTasks(t.runtime.store)).toBe(0);
+    expect(await sweepTasks(t.runtime.store, sweptKinds)).toBe(0);
     expect((await stored(pending.taskId)).taskState).toBe('pending');
-    expect(await sweepTasks(t.runtime.store, new Date(Date.now() + 2 * 3600_000))).toBe(1);
+    expect(await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.now() + 2 * 3600_000))).toBe(1);
     expect(await stored(pending.taskId)).toMatchObject({ taskState: 'failed', error: expect.stringMatching(/never reached/) });
   });
 });
