@@ -41,8 +41,8 @@ export interface LocalRuntimeOptions {
   schedulerNow?: () => number;
 }
 
-const worker = { handler: 'pull-worker' };
-const sweeper = { handler: 'pull-sweeper' };
+const worker = { handler: 'task-worker' };
+const sweeper = { handler: 'task-sweeper' };
 const scheduledRun = { handler: 'run-scheduled-rule' };
 /** What the stack gives the schedule functions; here only names: the local scheduler calls the scheduled-run function itself. */
 const localScheduleTarget = {

@@ -9,7 +9,7 @@
  * the next pull brings it to the new commit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweptKinds } from '../../functions/pull-sweeper.ts';
+import { sweptKinds } from '../../functions/task-sweeper.ts';
 import { keyringFromEnv } from '../../lib/credentials/keyring.ts';
 import { openCredential } from '../../lib/credentials/service.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';

@@ -11,7 +11,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Handler } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sweptKinds } from '../../functions/pull-sweeper.ts';
+import { sweptKinds } from '../../functions/task-sweeper.ts';
 import { lambdaContext } from '../../lib/local/proxy-event.ts';
 import { demoWorkspaceId } from '../../lib/local/seed.ts';
 import { handlerOf } from '../../lib/local/server.ts';
