@@ -12,11 +12,9 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterAlarm, deadLetterQueue } from './dead-letters.ts';
 import { ServiceFunction } from './service-function.ts';
-import { taskDelivery } from '../lib/tasks/delivery.ts';
+import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
 
-const workerTimeout = Duration.minutes(5);
-/** A run holds its task a little longer than the worker may run, so a live run is never taken over. */
-const leaseMs = workerTimeout.toMilliseconds() + 30_000;
+const workerTimeout = Duration.millis(taskTimes.workerTimeoutMs);
 
 export interface TaskPipelineProps {
   /** Environment every function of the pipeline needs (table name, key id). */
@@ -54,8 +52,7 @@ export class TaskPipeline extends Construct {
       environment: {
         ...props.environment,
         MAX_RECEIVE_COUNT: String(taskDelivery.maxReceiveCount),
-        PULL_LEASE_MS: String(leaseMs),
-        PULL_RETRY_BASE_SECONDS: String(taskDelivery.retryBaseSeconds),
+        TASK_RETRY_BASE_SECONDS: String(taskDelivery.retryBaseSeconds),
         // The worker delays a retry by changing the received message's visibility.
         TASK_QUEUE_URL: this.queue.queueUrl,
       },

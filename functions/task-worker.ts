@@ -7,7 +7,7 @@ import { invocationLogging, logger } from '../lib/http/logger.ts';
 import { fetchBranch } from '../lib/pull/git-remote.ts';
 import { runPullTask, type RunDeps } from '../lib/pull/run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
-import { taskDelivery } from '../lib/tasks/delivery.ts';
+import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
 import type { TaskKinds } from '../lib/tasks/kinds.ts';
 import { queueFromEnv } from '../lib/tasks/queue.ts';
 import { handleTaskMessages, type TaskRunner } from '../lib/tasks/worker.ts';
@@ -15,21 +15,18 @@ import { runDeps } from '../lib/workflows/endpoints.ts';
 import { runWorkflowTask } from '../lib/workflows/tasks.ts';
 
 const { store } = storeFromEnv();
-const leaseMs = Number(process.env.PULL_LEASE_MS ?? 6 * 60_000);
-/** The worker's own time limit is the lease less 30 s (cdk/pull-pipeline.ts); a run ends a little before it. */
-const workflowRunMs = leaseMs - 35_000;
 
 const pullDeps: RunDeps = {
   store,
   fetchBranch,
   openCredential: (workspaceId, credentialId) => openCredential({ store, keyring: keyringFromEnv() }, workspaceId, credentialId),
-  leaseMs,
+  leaseMs: taskTimes.leaseMs,
 };
 
 /** Each kind of task the queue carries, and what runs it. */
 const runners: TaskKinds<TaskRunner> = {
   pull: (task, delivery) => runPullTask(pullDeps, task.taskId, delivery),
-  workflowRun: (task) => runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs, runMs: workflowRunMs }),
+  workflowRun: (task) => runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs: taskTimes.leaseMs, runMs: taskTimes.workflowRunMs }),
 };
 
 export const handler = middy<SQSEvent>()
@@ -37,7 +34,7 @@ export const handler = middy<SQSEvent>()
   .handler((event) =>
     handleTaskMessages({ store, runners }, event, {
       maxAttempts: Number(process.env.MAX_RECEIVE_COUNT ?? taskDelivery.maxReceiveCount),
-      baseDelaySeconds: Number(process.env.PULL_RETRY_BASE_SECONDS ?? taskDelivery.retryBaseSeconds),
+      baseDelaySeconds: Number(process.env.TASK_RETRY_BASE_SECONDS ?? taskDelivery.retryBaseSeconds),
       queue: queueFromEnv(),
     }),
   );

@@ -17,6 +17,7 @@ import { failureEnvelope, requestIdHeader } from '../../lib/http/envelope.ts';
 import { gatewayResponses, methodNotAllowed } from '../../lib/http/gateway-responses.ts';
 import { routeList, type Route } from '../../lib/http/routes.ts';
 import { allIndexes, tableDefinition } from '../../lib/store/table.ts';
+import { taskTimes } from '../../lib/tasks/delivery.ts';
 
 /** The feature flags of cdk.json, so the tests build what `cdk synth` builds. */
 const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
@@ -152,8 +153,9 @@ describe('functions', () => {
     const worker = resources[logicalId(stack.tasks.worker.function)]!.Properties;
     expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.tasks.deadLetters), 'Arn'] }, maxReceiveCount: 3 });
     expect(queue.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
-    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', PULL_RETRY_BASE_SECONDS: '5', TABLE_NAME: { Ref: tableId } });
-    expect(Number(worker.Environment.Variables.PULL_LEASE_MS)).toBeGreaterThan(worker.Timeout * 1000);
+    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', TASK_RETRY_BASE_SECONDS: '5', TABLE_NAME: { Ref: tableId } });
+    // The time limit the worker function reckons its lease and workflow runs from (lib/tasks/delivery.ts) is the one it is deployed with.
+    expect(worker.Timeout * 1000).toBe(taskTimes.workerTimeoutMs);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(stack.tasks.worker.function) },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'Arn'] },
