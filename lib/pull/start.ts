@@ -1,5 +1,5 @@
 /**
- * Starting a pull (spec 4.4): the task is written as pending before its
+ * Starting a pull, as both forms of the pull operation do: the task is written as pending before its
  * message is sent, a branch runs one pull at a time, and a message that cannot
  * be sent fails the task rather than leaving it pending forever.
  */

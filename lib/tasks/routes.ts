@@ -9,6 +9,7 @@ export const taskRoutes = {
     path: '/dev/v1/tasks/{taskId}',
     handler: 'get-task',
     summary: 'Follow a task',
+    // As published when pulls were the only tasks: a new text is a change of the API document (lib/openapi/openapi.json).
     description: 'A pull task: pending, in-progress, then completed (with the commit and what changed) or failed (with why).',
     branch: 'none',
     query: emptyQuery,
