@@ -17,7 +17,7 @@
  *   a rule answers in milliseconds, a synchronous workflow run is bounded at
  *   25 s, and workflows that wait on slow providers are meant to run with
  *   `async: true`, on the task queue's bounded workers.
- * - The pull worker is bounded by its event source (lib/pull/delivery.ts).
+ * - The task worker is bounded by its event source (lib/tasks/delivery.ts).
  * - The scheduled-run function is invoked by Scheduler, which has no
  *   concurrency setting: only a reservation bounds it. A reservation fails
  *   the deployment on an account that cannot keep 100 unreserved besides

@@ -24,10 +24,10 @@ import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';
 import { WebConsole } from './console.ts';
 import { defaultLimits, type ServiceLimits } from './limits.ts';
 import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi } from './rest-api.ts';
-import { PullPipeline } from './pull-pipeline.ts';
 import { RuleSchedules } from './rule-schedules.ts';
 import { ServiceFunction } from './service-function.ts';
 import { indexArnsOf, serviceTable } from './service-table.ts';
+import { TaskPipeline } from './task-pipeline.ts';
 
 export { stackName as stackId, stackOutputs as outputNames } from '../lib/deployment/names.ts';
 
@@ -53,7 +53,7 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 export class RulesServiceStack extends Stack {
   readonly table: Table;
   readonly credentialsKey: Key;
-  readonly pull: PullPipeline;
+  readonly tasks: TaskPipeline;
   readonly schedules: RuleSchedules;
   readonly api: RestApi;
   readonly alarms: AlarmNotifications;
@@ -74,7 +74,8 @@ export class RulesServiceStack extends Stack {
       // Retained with the table: without the key, the sealed values kept there could never be opened.
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    this.pull = new PullPipeline(this, 'Pull', {
+    // 'Pull', the id it had when it carried pulls alone: the queues' logical ids derive from it (./task-pipeline.ts).
+    this.tasks = new TaskPipeline(this, 'Pull', {
       environment: { TABLE_NAME: this.table.tableName, CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn },
       grant: (fn, needs) => {
         this.grantTable(fn, needs.table);
@@ -107,9 +108,9 @@ export class RulesServiceStack extends Stack {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            'The function authorizes, not API Gateway: it checks the Service-API-Key header where the operation needs a key (lib/auth), so that a missing or bad key gets the envelope 401 (data null); GET /openapi.json, the public contract, needs none.',
+            'The function authorizes, not API Gateway: it checks the Service-API-Key header where the operation needs a key (lib/auth), so that a missing or bad key gets the enveloped 401 of the service, whose code says what is wrong with the key; GET /openapi.json, the public contract, needs none.',
         },
-        { id: 'AwsSolutions-COG4', reason: 'No Cognito user pool: callers are workspaces, known by their service API key; the public contract needs no caller at all.' },
+        { id: 'AwsSolutions-COG4', reason: 'No Cognito user pool: callers are workspaces, known by their service API key (the Service-API-Key header); the public contract needs no caller at all.' },
       );
     }
     for (const method of notAllowedMethods) {
@@ -158,7 +159,7 @@ export class RulesServiceStack extends Stack {
       environment: {
         ...(route.tableAccess !== 'none' && { TABLE_NAME: this.table.tableName }),
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }),
-        ...(route.queueAccess && { TASK_QUEUE_URL: this.pull.queue.queueUrl }),
+        ...(route.queueAccess && { TASK_QUEUE_URL: this.tasks.queue.queueUrl }),
         ...(route.schedulerAccess && this.schedules.environment),
       },
       // API Gateway's 29 s: a workflow run bounds itself to answer within it (lib/workflows/definition.ts).
@@ -166,7 +167,7 @@ export class RulesServiceStack extends Stack {
     });
     this.grantTable(fn, route.tableAccess);
     if (route.keyAccess) this.grantCredentialsKey(fn, route.keyAccess);
-    if (route.queueAccess) this.pull.queue.grantSendMessages(fn.role);
+    if (route.queueAccess) this.tasks.queue.grantSendMessages(fn.role);
     if (route.schedulerAccess) this.schedules.grantScheduling(fn);
     this.routeFunctions.set(route.operationId, fn);
     return fn;

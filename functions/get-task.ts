@@ -1,4 +1,4 @@
-import { taskEndpoint } from '../lib/pull/endpoints.ts';
-import { pullRoutes } from '../lib/pull/routes.ts';
+import { taskEndpoint } from '../lib/tasks/endpoints.ts';
+import { taskRoutes } from '../lib/tasks/routes.ts';
 
-export const handler = taskEndpoint(pullRoutes.getTask);
+export const handler = taskEndpoint(taskRoutes.getTask);

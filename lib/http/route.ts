@@ -35,7 +35,7 @@ export interface Route {
    * (throttled low: cdk/limits.ts), 'serving' for consumers' executions.
    */
   outbound?: 'trying' | 'serving';
-  /** Whether it queues pull tasks. */
+  /** Whether it queues tasks (lib/tasks): a pull, an asynchronous workflow run. */
   queueAccess?: 'send';
   /** Whether it creates, replaces or deletes rule schedules in EventBridge Scheduler (lib/schedules): the stack grants it that on its own schedule groups, and names the schedules' target. */
   schedulerAccess?: boolean;

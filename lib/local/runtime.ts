@@ -17,7 +17,7 @@ import { seedDemo, seedDemoProvider, seedDemoRemote } from './seed.ts';
 import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
-import { taskDelivery } from '../pull/delivery.ts';
+import { taskDelivery, taskTimes } from '../tasks/delivery.ts';
 
 export const localTableName = 'rules-local';
 
@@ -41,8 +41,8 @@ export interface LocalRuntimeOptions {
   schedulerNow?: () => number;
 }
 
-const worker = { handler: 'pull-worker' };
-const sweeper = { handler: 'pull-sweeper' };
+const worker = { handler: 'task-worker' };
+const sweeper = { handler: 'task-sweeper' };
 const scheduledRun = { handler: 'run-scheduled-rule' };
 /** What the stack gives the schedule functions; here only names: the local scheduler calls the scheduled-run function itself. */
 const localScheduleTarget = {
@@ -65,7 +65,7 @@ async function redeploySchedules(store: Store, scheduler: RuleScheduler) {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rules-local-'));
   const queue = createLocalQueue({
-    worker: async (event) => (await handlerOf(worker))(event, lambdaContext(worker, 5 * 60_000), () => undefined),
+    worker: async (event) => (await handlerOf(worker))(event, lambdaContext(worker, taskTimes.workerTimeoutMs), () => undefined),
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 5_000,
     maxReceiveCount: taskDelivery.maxReceiveCount,
     batchSize: taskDelivery.batchSize,
@@ -92,8 +92,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     ...localScheduleTarget,
     SQS_ENDPOINT: sqs.endpoint,
     MAX_RECEIVE_COUNT: String(taskDelivery.maxReceiveCount),
-    PULL_RETRY_BASE_SECONDS: String(options.retryBaseSeconds ?? 1),
-    PULL_LEASE_MS: process.env.PULL_LEASE_MS ?? String(5 * 60_000 + 30_000),
+    TASK_RETRY_BASE_SECONDS: String(options.retryBaseSeconds ?? 1),
     // Demos call providers on this machine.
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? 'true',
   });

@@ -1,9 +1,8 @@
-/** Handlers shared by the legacy and /dev/v1 forms of the pull operations. */
+/** The handler shared by the legacy and /dev/v1 forms of the pull. */
 import { endpoint } from '../http/endpoint.ts';
-import { taskIdParam } from '../http/params.ts';
 import { storeFromEnv } from '../store/index.ts';
-import { queueFromEnv } from './queue.ts';
-import { getTask, taskView } from './remote.ts';
+import { queueFromEnv } from '../tasks/queue.ts';
+import { taskView } from '../tasks/view.ts';
 import type { pullRoutes } from './routes.ts';
 import { startPull } from './start.ts';
 
@@ -14,6 +13,3 @@ export const pullEndpoint = (route: (typeof pullRoutes)['pullRemote' | 'pullRemo
     const { taskId, taskState } = taskView(task);
     return { data: { taskId, taskState } };
   });
-
-export const taskEndpoint = (route: (typeof pullRoutes)['getPullTask' | 'getTask']) =>
-  endpoint(route, async (call) => ({ data: await getTask(call.store, call.principal.workspace.id, taskIdParam(call)) }));

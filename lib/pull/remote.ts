@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { errors } from '../http/errors.ts';
 import { strictBody } from '../http/queries.ts';
-import type { CredentialStore, RemoteConfig, Task, TaskStore } from '../store/types.ts';
+import type { CredentialStore, RemoteConfig, TaskStore } from '../store/types.ts';
 import { remoteUrlSchema, validateRemoteUrl } from './remote-url.ts';
 
 export const putRemoteSchema = strictBody({
@@ -28,28 +28,4 @@ export async function getRemote(store: TaskStore, workspaceId: string): Promise<
   const remote = await store.getRemote(workspaceId);
   if (!remote) throw errors.remoteNotConfigured(404);
   return remote;
-}
-
-/**
- * A task as users see it: its progress, never the bookkeeping of runs. A
- * completed task shows no error: the one a retried delivery left is over.
- */
-export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun }: Task) => ({
-  taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error: taskState === 'completed' ? undefined : error,
-  ...(workflowRun && {
-    workflowRun: {
-      workflowId: workflowRun.workflowId,
-      version: workflowRun.version,
-      executionId: workflowRun.executionId,
-      // The run's answer (lib/workflows/tasks.ts), once it ended.
-      ...(workflowRun.resultJson !== undefined && { result: JSON.parse(workflowRun.resultJson) as unknown }),
-    },
-  }),
-});
-
-export async function getTask(store: TaskStore, workspaceId: string, taskId: string) {
-  const task = await store.getTask(taskId);
-  // Another workspace's task is not found, rather than forbidden: ids reveal nothing.
-  if (!task || task.workspaceId !== workspaceId) throw errors.taskNotFound(taskId);
-  return taskView(task);
 }

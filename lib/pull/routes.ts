@@ -1,10 +1,11 @@
-/** Remote pull (spec 4.4), its task tracking, and the remote's configuration. */
+/** Remote pull's operations: starting a pull, following its task (the legacy path, and getTask of lib/tasks beside it), and the remote's configuration. */
 import * as z from 'zod/mini';
 import { emptyQuery, strictBody } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { putRemoteSchema } from './remote.ts';
 
-/** Spec 4.4: no body or an empty one; a body that is not JSON is refused, any JSON is ignored. */
+/** The legacy form takes no body or an empty one, as it always has: a body that is not JSON is refused, any JSON is ignored. */
 const ignoredBody = z.optional(z.unknown());
 /** The /dev/v1 form is strict, as every v1 operation: no body, `{}`, or a 400 naming the fields. */
 const noFields = z.optional(strictBody({}));
@@ -16,15 +17,12 @@ const pull = {
   body: ignoredBody,
   tableAccess: 'readWrite',
   queueAccess: 'send',
-  // Spec 7: the pull's errors carry an empty object (null for 401), not details.
+  // The pull's errors carry an empty object (null for 401), not details: the error shape the pull has always answered with.
   bareErrors: true,
 } as const;
 
 const pullDescription =
   "Starts pulling the remote's branch of the same name into the branch (the Service-Branch header) and answers at once with the task; follow it with its taskId. While a pull of the branch is open, asking again returns that task.";
-const taskDescription = 'A pull task: pending, in-progress, then completed (with the commit and what changed) or failed (with why).';
-
-const taskRead = { method: 'GET', branch: 'none', query: emptyQuery, tableAccess: 'read' } as const;
 
 export const pullRoutes = {
   pullRemote: {
@@ -44,22 +42,20 @@ export const pullRoutes = {
     summary: 'Pull the branch from the Git remote (asynchronous)',
     description: pullDescription,
   },
-  getPullTask: {
-    ...taskRead,
-    operationId: 'getPullTask',
-    path: '/dev/remote/pull/{taskId}',
-    handler: 'get-pull-task',
-    summary: 'Follow a pull task',
-    description: taskDescription,
-  },
-  getTask: { ...taskRead, operationId: 'getTask', path: '/dev/v1/tasks/{taskId}', handler: 'get-task', summary: 'Follow a task', description: taskDescription },
+  // The legacy form of getTask, served by the same handler (lib/tasks/endpoints.ts).
+  getPullTask: { ...taskRoutes.getTask, operationId: 'getPullTask', path: '/dev/remote/pull/{taskId}', handler: 'get-pull-task', summary: 'Follow a pull task' },
+  // Here, rather than in an area of its own, so that the API document keeps it beside the pull.
+  ...taskRoutes,
   getRemote: {
-    ...taskRead,
     operationId: 'getRemote',
+    method: 'GET',
     path: '/dev/v1/remote',
     handler: 'get-remote',
     summary: "The workspace's Git remote",
     description: 'The URL pulls fetch from and the id of the credential sent to it; 404 until a remote is set.',
+    branch: 'none',
+    query: emptyQuery,
+    tableAccess: 'read',
   },
   putRemote: {
     operationId: 'putRemote',

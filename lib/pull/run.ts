@@ -1,5 +1,5 @@
 /**
- * The worker's part of a pull (spec 3): pending → in-progress → completed or
+ * The worker's part of a pull: pending → in-progress → completed or
  * failed. Each step is a conditional write, so a redelivered message never
  * runs a task twice at once and a finished task is never reopened; a run that
  * died leaves a lease that the next delivery, or the sweeper, sees expired.
@@ -21,9 +21,10 @@ import { randomUUID } from 'node:crypto';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
-import { isOpenTask, openTaskStates, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
+import { isOpenTask, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
+import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
-import { workflowRunStopped } from '../workflows/stopped.ts';
+import { partlyUpdated } from './stopped.ts';
 
 export interface Snapshot {
   commit: string;
@@ -36,13 +37,6 @@ export interface RunDeps {
   openCredential(workspaceId: string, credentialId: string): Promise<OutboundCredential>;
   /** How long a run may hold a task: longer than the worker's time limit. */
   leaseMs: number;
-}
-
-export interface Delivery {
-  /** 1 for the first receive of the message. */
-  attempt: number;
-  /** The receive after which the queue gives the message to its dead-letter queue. */
-  maxAttempts: number;
 }
 
 /** Failures worth another delivery: network trouble and throttling, not a bad repository. */
@@ -59,8 +53,6 @@ function describeProblems(problems: FileProblem[]) {
 class PullRejected extends Error {
   readonly transient = false;
 }
-
-const partlyUpdated = (commit: string) => `The branch may be partly updated to commit ${commit}: pull again, and that pull finishes the update.`;
 
 /** Claims the task for this run: a pending task, or one whose last run's lease ran out. */
 async function claim(store: Store, task: Task, leaseMs: number): Promise<Task | undefined> {
@@ -125,14 +117,13 @@ async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
 }
 
 /**
- * Runs one delivery of a task's message. Returns "retry" when the message
- * should come back (a transient failure before its last delivery);
- * "dead-letter" when a transient failure lasted to the last delivery: the
- * task is failed and the message is reported failed once more, so the queue
- * moves it to the dead-letter queue (which raises an alarm); "done"
- * otherwise, including for a task that another run holds or that has ended.
+ * Runs one delivery of a pull task's message. Returns "retry" when the
+ * message should come back (a transient failure before its last delivery);
+ * "dead-letter" when a transient failure lasted to the last delivery (the
+ * task is failed); "done" otherwise, including for a task that another run
+ * holds or that has ended.
  */
-export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<'done' | 'retry' | 'dead-letter'> {
+export async function runPullTask(deps: RunDeps, taskId: string, delivery: Delivery): Promise<DeliveryOutcome> {
   const found = await deps.store.getTask(taskId);
   if (!found || !isOpenTask(found)) return 'done';
   const task = await claim(deps.store, found, deps.leaseMs);
@@ -159,35 +150,4 @@ export async function runPullTask(deps: RunDeps, taskId: string, delivery: Deliv
     await finish(deps.store, task, { taskState: 'failed', error: applyingCommit ? `${message} ${partlyUpdated(applyingCommit)}` : message });
     return isTransient(error) ? 'dead-letter' : 'done';
   }
-}
-
-/** Why the sweeper ended a task: a workflow run (lib/workflows/tasks.ts), a pull that stopped while writing the branch, or one that wrote nothing. */
-function stoppedReason(task: Task) {
-  if (task.workflowRun) return workflowRunStopped;
-  if (task.applyingCommit) return `The pull stopped while it was updating the branch. ${partlyUpdated(task.applyingCommit)}`;
-  return 'The pull stopped before it finished (the worker ran out of time or was never reached). Pull again.';
-}
-
-/**
- * Ends tasks that can no longer finish: pending past their deadline, in
- * progress past their lease, or past the last delivery that could finish
- * the update a run left half done.
- */
-export async function sweepTasks(store: Store, now = new Date()): Promise<number> {
-  let swept = 0;
-  for (const taskId of await store.listOverdueTasks(now.toISOString())) {
-    const task = await store.getTask(taskId);
-    if (!task || !isOpenTask(task)) continue;
-    const ended = await store.transitionTask(
-      taskId,
-      openTaskStates,
-      { taskState: 'failed', finishedAt: now.toISOString(), error: stoppedReason(task) },
-      { leaseExpiredBefore: now.toISOString() },
-    );
-    if (ended) {
-      await store.releaseBranchPull(ended.workspaceId, ended.branch, taskId);
-      swept++;
-    }
-  }
-  return swept;
 }

@@ -1,12 +1,12 @@
 /**
- * Starting a pull (spec 4.4): the task is written as pending before its
+ * Starting a pull, as both forms of the pull operation do: the task is written as pending before its
  * message is sent, a branch runs one pull at a time, and a message that cannot
  * be sent fails the task rather than leaving it pending forever.
  */
 import { randomUUID } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
-import type { TaskQueue } from './queue.ts';
+import type { TaskQueue } from '../tasks/queue.ts';
 
 export async function startPull(deps: { store: TaskStore; queue: Pick<TaskQueue, 'send'> }, workspaceId: string, branch: string): Promise<Task> {
   if (!(await deps.store.getRemote(workspaceId))) throw errors.remoteNotConfigured();

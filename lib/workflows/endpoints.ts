@@ -10,7 +10,7 @@ import { keyringFromEnv } from '../credentials/keyring.ts';
 import type { Call } from '../http/endpoint.ts';
 import { createApiCaller } from '../integrations/call.ts';
 import { createOutboundClient } from '../outbound/index.ts';
-import { queueFromEnv } from '../pull/queue.ts';
+import { queueFromEnv } from '../tasks/queue.ts';
 import type { ExecuteRequest } from '../rules/schema.ts';
 import type { EntityRef, Store } from '../store/types.ts';
 import { executeWorkflow, type RunDeps } from './run.ts';

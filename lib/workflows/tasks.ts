@@ -1,6 +1,6 @@
 /**
- * Asynchronous workflow runs, on the task model, queue and worker of the
- * remote pull: `execute` with `async: true` writes a pending task naming the
+ * Asynchronous workflow runs, a kind of task on the queue and worker of
+ * lib/tasks: `execute` with `async: true` writes a pending task naming the
  * version to run and sends its id; the worker claims it (in progress, under a
  * lease), runs it with the workflow's whole deadline rather than the
  * synchronous one, and ends it completed (the run succeeded) or failed (a
@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { convertParams } from '../engine/compile.ts';
-import type { TaskQueue } from '../pull/queue.ts';
+import type { TaskQueue } from '../tasks/queue.ts';
 import { newExecutionId, withoutOutputs } from '../rules/executions.ts';
 import { type EntityRef, type EntityStore, type Task, type TaskStore } from '../store/types.ts';
 import { publishedWorkflow } from './load.ts';

@@ -18,6 +18,7 @@ import { fetchBranch } from '../../lib/pull/git-remote.ts';
 import { runPullTask, type RunDeps } from '../../lib/pull/run.ts';
 import { startPull } from '../../lib/pull/start.ts';
 import type { ChangeCounts, PullSummary, Store } from '../../lib/store/types.ts';
+import { taskTimes } from '../../lib/tasks/delivery.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';
 import { workspaceId } from './bench-table.ts';
 import { syntheticRuleInput } from './entities.ts';
@@ -68,7 +69,6 @@ export interface PullFigures {
 
 export const pullOptions = { entities: 1_000, changed: 10, rounds: 5 } as const;
 const batchLimit = 25;
-const leaseMs = 6 * 60_000;
 
 const ruleFile = (i: number, edition = 1) => ({ [`rules/${syntheticRuleInput(i, edition).id}.json`]: `${JSON.stringify(syntheticRuleInput(i, edition), null, 2)}\n` });
 
@@ -175,7 +175,7 @@ export async function measurePulls(store: Store, meter: ReturnType<typeof meterR
         openCredential: async () => {
           throw new Error('the bench remote has no credential');
         },
-        leaseMs,
+        leaseMs: taskTimes.leaseMs,
       };
       meter.start();
       gitMeter.start();

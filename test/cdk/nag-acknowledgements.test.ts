@@ -71,9 +71,9 @@ describe('cdk-nag acknowledgements', () => {
   it('are caught when stale, on a parent, or without a reason', () => {
     const stack = new RulesServiceStack(fastApp(), stackId);
     // The task queue has a dead-letter queue: nothing for SQS3 to find.
-    Validations.of(stack.pull.queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A stale acknowledgement, here to be caught by the audit.' });
+    Validations.of(stack.tasks.queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'A stale acknowledgement, here to be caught by the audit.' });
     // On the function's role, it would also cover what a later policy of the role grants on "*".
-    Validations.of(stack.pull.sweeper.role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'X-Ray' });
+    Validations.of(stack.tasks.sweeper.role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'X-Ray' });
     expect(audit(stack).problems).toEqual([
       expect.stringMatching(/^AwsSolutions-SQS3 on RulesService\/Pull\/Tasks: covers no finding$/),
       expect.stringMatching(/^AwsSolutions-IAM5\[Resource::\*\] on RulesService\/Pull\/Sweeper\/Role: no reason/),

@@ -18,6 +18,7 @@ import { gatewayResponses, methodNotAllowed } from '../../lib/http/gateway-respo
 import { routeList } from '../../lib/http/routes.ts';
 import type { Route } from '../../lib/http/route.ts';
 import { allIndexes, tableDefinition } from '../../lib/store/table.ts';
+import { taskTimes } from '../../lib/tasks/delivery.ts';
 
 /** The feature flags of cdk.json, so the tests build what `cdk synth` builds. */
 const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
@@ -81,7 +82,7 @@ const functionOf = (route: Route) => stack.routeFunctions.get(route.operationId)
 
 describe('functions', () => {
   it('has one Node.js 22 arm64 function per route', () => {
-    // One per route, plus the pull worker and sweeper, the scheduled-run function, and the console's deployment handler.
+    // One per route, plus the task worker and sweeper, the scheduled-run function, and the console's deployment handler.
     template.resourceCountIs('AWS::Lambda::Function', routeList.length + 4);
     for (const route of routeList) {
       const fn = functionOf(route);
@@ -101,7 +102,7 @@ describe('functions', () => {
         POWERTOOLS_SERVICE_NAME: 'rules-service',
         // The key's ARN, never a secret: only the functions that seal or open values get it.
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
-        ...(route.queueAccess && { TASK_QUEUE_URL: { Ref: logicalId(stack.pull.queue) } }),
+        ...(route.queueAccess && { TASK_QUEUE_URL: { Ref: logicalId(stack.tasks.queue) } }),
         // The schedules' target, the role Scheduler assumes and the dead-letter queue (test/cdk/schedules.test.ts).
         ...(route.schedulerAccess && stack.resolve(stack.schedules.environment)),
       });
@@ -148,33 +149,45 @@ describe('functions', () => {
     }
   });
 
-  it('queues pull tasks with a dead-letter queue, alarms, a worker that outlives no visibility timeout, and a scheduled sweeper', () => {
-    const queue = resources[logicalId(stack.pull.queue)]!.Properties;
-    const worker = resources[logicalId(stack.pull.worker.function)]!.Properties;
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.pull.deadLetters), 'Arn'] }, maxReceiveCount: 3 });
+  it('queues tasks with a dead-letter queue, alarms, a worker that outlives no visibility timeout, and a scheduled sweeper', () => {
+    const queue = resources[logicalId(stack.tasks.queue)]!.Properties;
+    const worker = resources[logicalId(stack.tasks.worker.function)]!.Properties;
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.tasks.deadLetters), 'Arn'] }, maxReceiveCount: 3 });
     expect(queue.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
-    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', PULL_RETRY_BASE_SECONDS: '5', TABLE_NAME: { Ref: tableId } });
-    expect(Number(worker.Environment.Variables.PULL_LEASE_MS)).toBeGreaterThan(worker.Timeout * 1000);
+    expect(worker.Environment.Variables).toMatchObject({ MAX_RECEIVE_COUNT: '3', TASK_RETRY_BASE_SECONDS: '5', TABLE_NAME: { Ref: tableId } });
+    // The time limit the worker function reckons its lease and workflow runs from (lib/tasks/delivery.ts) is the one it is deployed with.
+    expect(worker.Timeout * 1000).toBe(taskTimes.workerTimeoutMs);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: logicalId(stack.pull.worker.function) },
-      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.pull.queue), 'Arn'] },
+      FunctionName: { Ref: logicalId(stack.tasks.worker.function) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'Arn'] },
       BatchSize: 1,
       ScalingConfig: { MaximumConcurrency: 10 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
     expect(alarms.map((a) => a.Dimensions[0].Value)).toEqual(
-      expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(stack.pull.queue), 'QueueName'] }, { 'Fn::GetAtt': [logicalId(stack.pull.deadLetters), 'QueueName'] }]),
+      expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'QueueName'] }, { 'Fn::GetAtt': [logicalId(stack.tasks.deadLetters), 'QueueName'] }]),
     );
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.pull.sweeper.function), 'Arn'] } })],
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.tasks.sweeper.function), 'Arn'] } })],
     });
-    // Only the pull routes may send to the queue.
+    // Only the routes that queue tasks (the pull, an asynchronous execute) may send to the queue.
     for (const route of routeList) {
       const sends = statementsOf(logicalId(functionOf(route).role)).flatMap(actionsOf).includes('sqs:SendMessage');
       expect(sends, route.operationId).toBe(route.queueAccess === 'send');
     }
+  });
+
+  it('keeps the logical ids the task queue and its dead-letter queue had in lib/pull, and the worker reads that queue', () => {
+    // A queue whose logical id changes is replaced on deploy, losing the messages in flight (./stateful-ids.test.ts pins every stateful id).
+    const [queueId, deadLettersId] = ['PullTasksE90C76A6', 'PullDeadLetters5C984CB4'];
+    expect([logicalId(stack.tasks.queue), logicalId(stack.tasks.deadLetters)]).toEqual([queueId, deadLettersId]);
+    expect(resources[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [deadLettersId, 'Arn'] });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(stack.tasks.worker.function) },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+    });
   });
 
   it('grants writes to the functions that write and to no other: authoring, executions recorded by execute', () => {
@@ -289,9 +302,9 @@ describe('alarms', () => {
 
   it('sends every alarm of the stack, on ALARM and on OK, to the topic', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    // The pull backlog and dead-letter alarms, the schedules' dead-letter alarm, and the stage's server errors.
+    // The task queue's backlog and dead-letter alarms, the schedules' dead-letter alarm, and the stage's server errors.
     expect(alarms.map(([id]) => id).sort()).toEqual(
-      [stack.serverErrorAlarm, stack.pull.node.findChild('BacklogAlarm'), stack.pull.node.findChild('DeadLetterAlarm'), stack.schedules.deadLetterAlarm].map(logicalId).sort(),
+      [stack.serverErrorAlarm, stack.tasks.node.findChild('BacklogAlarm'), stack.tasks.node.findChild('DeadLetterAlarm'), stack.schedules.deadLetterAlarm].map(logicalId).sort(),
     );
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
@@ -369,9 +382,9 @@ describe('tracing', () => {
   // All but the console's deployment handler: CDK's own, it runs during deployments only, never on a request.
   const servingFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => id !== logicalId(stack.console.deploymentHandler));
 
-  it('traces every function actively, the pull worker and sweeper included', () => {
+  it('traces every function actively, the task worker and sweeper included', () => {
     const functions = servingFunctions();
-    expect(functions.map(([id]) => id)).toEqual(expect.arrayContaining([logicalId(stack.pull.worker.function), logicalId(stack.pull.sweeper.function)]));
+    expect(functions.map(([id]) => id)).toEqual(expect.arrayContaining([logicalId(stack.tasks.worker.function), logicalId(stack.tasks.sweeper.function)]));
     for (const [id, fn] of functions) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
   });
 

@@ -14,7 +14,7 @@ import { entityTypeOf, entityTypes, type EntityType } from '../../lib/entities/k
 import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { commitFiles, createRepository, startGitServer, type GitServer, type RepositoryFiles } from '../../lib/local/git-server.ts';
 import { entityFolders } from '../../lib/pull/plan.ts';
-import { taskView } from '../../lib/pull/remote.ts';
+import { taskView } from '../../lib/tasks/view.ts';
 import { createStore } from '../../lib/store/index.ts';
 import type { ChangeCounts, Store, TaskState } from '../../lib/store/types.ts';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';

@@ -9,7 +9,7 @@
  */
 import type http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { taskDelivery } from '../../lib/pull/delivery.ts';
+import { taskDelivery } from '../../lib/tasks/delivery.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectSuccess } from '../helpers/envelope.ts';
 import { entityFiles, pullClient, startRepositories, type Repositories, type TaskView } from '../helpers/pull.ts';

@@ -9,14 +9,16 @@
  * the next pull brings it to the new commit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweptKinds } from '../../functions/task-sweeper.ts';
 import { keyringFromEnv } from '../../lib/credentials/keyring.ts';
 import { openCredential } from '../../lib/credentials/service.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import { taskDelivery } from '../../lib/pull/delivery.ts';
+import { taskDelivery } from '../../lib/tasks/delivery.ts';
 import { fetchBranch } from '../../lib/pull/git-remote.ts';
-import { runPullTask, sweepTasks, type RunDeps } from '../../lib/pull/run.ts';
+import { runPullTask, type RunDeps } from '../../lib/pull/run.ts';
 import { startPull } from '../../lib/pull/start.ts';
 import type { Store, Task } from '../../lib/store/types.ts';
+import { sweepTasks } from '../../lib/tasks/sweeper.ts';
 import type { DynamoRequest } from '../helpers/dynamo-proxy.ts';
 import { createWorkspaceWithKey, simpleRule, workflow } from '../helpers/entities.ts';
 import {
@@ -160,7 +162,7 @@ describe('a worker that dies', () => {
   it('before writing: the sweeper fails the task once its lease is over, the branch as it was; the next pull completes', async () => {
     const { client, commit, taskId } = await pendingPull('dies-then-swept');
     const dead = await dyingRun(taskId, dies.beforeWriting(), 60_000);
-    await sweepTasks(t.runtime.store, new Date(Date.parse(dead.leaseUntil!) + 1000));
+    await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.parse(dead.leaseUntil!) + 1000));
     expect(await client.wait(taskId)).toMatchObject({ taskState: 'failed', error: expect.stringMatching(/stopped before it finished.*Pull again/) });
     await expectBranch(client, commitA);
     expect(await client.pullAndWait('main')).toMatchObject({ taskState: 'completed', commit });
@@ -172,7 +174,7 @@ describe('a worker that dies', () => {
     const dead = await dyingRun(taskId, dies.midWrite(), 300);
     expect(dead.applyingCommit).toBe(commit);
     // Past the lease, but the next delivery may still come: the sweeper does not end the task.
-    await sweepTasks(t.runtime.store, new Date(Date.parse(dead.leaseUntil!) + 100));
+    await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.parse(dead.leaseUntil!) + 100));
     expect(await stored(taskId)).toMatchObject({ taskState: 'in-progress', runId: dead.runId });
     await leaseOver(dead);
     await redeliver(t.runtime, taskId);
@@ -206,7 +208,7 @@ describe('a worker that dies', () => {
   it('while writing on the last delivery: the sweeper fails the task saying the branch may be partly updated; the next pull finishes it', async () => {
     const { client, commit, taskId } = await pendingPull('dies-on-last-delivery');
     const dead = await dyingRun(taskId, dies.midWrite(), 60_000, last);
-    await sweepTasks(t.runtime.store, new Date(Date.parse(dead.leaseUntil!) + 1000));
+    await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.parse(dead.leaseUntil!) + 1000));
     const failed = await client.wait(taskId);
     expect(failed.error).toBe(
       `The pull stopped while it was updating the branch. The branch may be partly updated to commit ${commit}: pull again, and that pull finishes the update.`,

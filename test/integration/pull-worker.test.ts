@@ -58,10 +58,10 @@ const sqsEvent = (taskId: string, receiveCount = 1): SQSEvent => ({
   ],
 });
 
-/** The deployed worker function (functions/pull-worker.ts), called as Lambda calls it. */
+/** The deployed worker function (functions/task-worker.ts), called as Lambda calls it. */
 async function deliver(taskId: string, receiveCount = 1) {
-  const { handler } = await import('../../functions/pull-worker.ts');
-  return handler(sqsEvent(taskId, receiveCount), lambdaContext({ handler: 'pull-worker' }, 60_000));
+  const { handler } = await import('../../functions/task-worker.ts');
+  return handler(sqsEvent(taskId, receiveCount), lambdaContext({ handler: 'task-worker' }, 60_000));
 }
 
 /** Delivers the task's message again through the runtime's queue and waits until the queue is idle. */
@@ -215,7 +215,7 @@ describe('a run that died', () => {
     // Until it is swept the branch's pull is that task.
     expect(await client.start('main')).toEqual({ taskId: dead.taskId, taskState: 'in-progress' });
 
-    const { handler: sweep } = await import('../../functions/pull-sweeper.ts');
+    const { handler: sweep } = await import('../../functions/task-sweeper.ts');
     expect(await sweep()).toEqual({ swept: 1 });
     const failed = await client.wait(dead.taskId);
     expect(failed).toMatchObject({ taskState: 'failed', startedAt: dead.startedAt, error: expect.stringMatching(/stopped before it finished.*Pull again/) });
@@ -246,11 +246,12 @@ describe('a run that died', () => {
 
   it('leaves a fresh pending task alone, and fails one whose message never arrived past its deadline', async () => {
     await workspace('never-delivered', { main: files });
-    const { sweepTasks } = await import('../../lib/pull/run.ts');
+    const { sweepTasks } = await import('../../lib/tasks/sweeper.ts');
+    const { sweptKinds } = await import('../../functions/task-sweeper.ts');
     const pending = await startPull({ store: t.runtime.store, queue: silentQueue }, 'never-delivered', 'main');
-    expect(await sweepTasks(t.runtime.store)).toBe(0);
+    expect(await sweepTasks(t.runtime.store, sweptKinds)).toBe(0);
     expect((await stored(pending.taskId)).taskState).toBe('pending');
-    expect(await sweepTasks(t.runtime.store, new Date(Date.now() + 2 * 3600_000))).toBe(1);
+    expect(await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.now() + 2 * 3600_000))).toBe(1);
     expect(await stored(pending.taskId)).toMatchObject({ taskState: 'failed', error: expect.stringMatching(/never reached/) });
   });
 });

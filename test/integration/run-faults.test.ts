@@ -11,13 +11,14 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Handler } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sweptKinds } from '../../functions/task-sweeper.ts';
 import { lambdaContext } from '../../lib/local/proxy-event.ts';
 import { demoWorkspaceId } from '../../lib/local/seed.ts';
 import { handlerOf } from '../../lib/local/server.ts';
-import { sweepTasks } from '../../lib/pull/run.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import { versionKey } from '../../lib/store/keys.ts';
 import type { EntityRef, Execution, Task } from '../../lib/store/types.ts';
+import { sweepTasks } from '../../lib/tasks/sweeper.ts';
 import { runWorkflowTask, startWorkflowRun } from '../../lib/workflows/tasks.ts';
 import { answers, startTestProvider, type TestProvider } from '../helpers/providers.ts';
 import { leaseOver, redeliver, refusingQueue, silentQueue, startDyingStore } from '../helpers/pull.ts';
@@ -153,7 +154,7 @@ describe('an asynchronous workflow run', () => {
 
   it('whose worker dies and whose message is not delivered again is failed by the sweeper, saying why', async () => {
     const dead = await diedMidRun('worker-dies-swept', 60_000);
-    await sweepTasks(t.runtime.store, new Date(Date.parse(dead.leaseUntil!) + 1000));
+    await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.parse(dead.leaseUntil!) + 1000));
     expect(await waitForTask(t.api, dead.taskId)).toMatchObject({ taskState: 'failed', error: stoppedRun });
     await redeliver(t.runtime, dead.taskId);
     expect(provider.calls('/answers')).toBe(1);

@@ -45,7 +45,7 @@ describe('function bundles', () => {
     expect((await bundle('functions/delete-entity.ts')).filter((i) => /lezer|engine\/feel\/parse|engine\/authoring|zod\/v4\/classic/.test(i))).toEqual([]);
   });
 
-  it.each(['create-entity', 'update-entity', 'publish-entity', 'pull-worker'])('%s validates records with zod/mini and one locale, not the full zod', async (fn) => {
+  it.each(['create-entity', 'update-entity', 'publish-entity', 'task-worker'])('%s validates records with zod/mini and one locale, not the full zod', async (fn) => {
     expect((await bundle(`functions/${fn}.ts`)).filter((i) => /zod\/v4\/classic|zod\/v4\/locales\/(?!en\.js)/.test(i))).toEqual([]);
   });
 

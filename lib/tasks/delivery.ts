@@ -9,6 +9,10 @@
  * while still bounding what the queue can take of the account's Lambda
  * concurrency; the queue is fair across workspaces (each message's group is
  * its workspace), so a workspace with a backlog waits behind the quiet ones.
+ *
+ * The worker's time limit, and the lease and workflow run bound reckoned from
+ * it, are written here alone: the stack gives the worker this timeout, and the
+ * worker function and the local runtime read the rest from here.
  */
 export const taskDelivery = {
   /** One task per invocation: a slow task never holds another back. */
@@ -22,4 +26,21 @@ export const taskDelivery = {
    * long: a remote that keeps failing ends its task within about 15 s of waits.
    */
   retryBaseSeconds: 5,
+} as const;
+
+/** The worker's time limit (its Lambda timeout): the longest a task holds a worker. */
+const workerTimeoutMs = 5 * 60_000;
+/** How long a run holds its task: a little longer than the worker may run, so a live run is never taken over. */
+const leaseMs = workerTimeoutMs + 30_000;
+
+export const taskTimes = {
+  workerTimeoutMs,
+  leaseMs,
+  /**
+   * The longest a workflow run goes (its own timeout may be shorter): 35 s
+   * less than the lease, so it ends 5 s before the worker's time limit, in
+   * time to record how it ended, and the sweeper never fails a run that is
+   * still going.
+   */
+  workflowRunMs: leaseMs - 35_000,
 } as const;

@@ -1,7 +1,7 @@
 /**
- * Remote pull's asynchronous half: the task queue with its dead-letter queue
- * and alarms, the worker that consumes it, and the sweeper that ends tasks no
- * run can finish any more.
+ * The task queue (lib/tasks), on which remote pulls and asynchronous workflow
+ * runs wait, with its dead-letter queue and alarms, the worker that consumes
+ * it, and the sweeper that ends tasks no run can finish any more.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -12,28 +12,28 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterAlarm, deadLetterQueue } from './dead-letters.ts';
 import { ServiceFunction } from './service-function.ts';
-import { taskDelivery } from '../lib/pull/delivery.ts';
+import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
 
-const workerTimeout = Duration.minutes(5);
-/** A run holds its task a little longer than the worker may run, so a live run is never taken over. */
-const leaseMs = workerTimeout.toMilliseconds() + 30_000;
+const workerTimeout = Duration.millis(taskTimes.workerTimeoutMs);
 
-export interface PullPipelineProps {
+export interface TaskPipelineProps {
   /** Environment every function of the pipeline needs (table name, key id). */
   environment: Record<string, string>;
   /** Grants a function what it needs of the table and the credentials key. */
   grant(fn: ServiceFunction, needs: { table: 'readWrite'; key?: 'decrypt' }): void;
 }
 
-export class PullPipeline extends Construct {
+export class TaskPipeline extends Construct {
   readonly queue: Queue;
   readonly deadLetters: Queue;
   readonly worker: ServiceFunction;
   readonly sweeper: ServiceFunction;
 
-  constructor(scope: Construct, id: string, props: PullPipelineProps) {
+  constructor(scope: Construct, id: string, props: TaskPipelineProps) {
     super(scope, id);
 
+    // The queues' ids are those they had when the pipeline carried pulls alone: a queue whose id changes is replaced, and the
+    // messages in flight are lost (test/cdk/stateful-ids.test.ts).
     this.deadLetters = deadLetterQueue(this, 'DeadLetters');
     this.queue = new Queue(this, 'Tasks', {
       // Longer than the worker may run, so a message is never handed to a second worker while the first still runs.
@@ -44,16 +44,15 @@ export class PullPipeline extends Construct {
     });
 
     this.worker = new ServiceFunction(this, 'Worker', {
-      handler: 'pull-worker',
-      description: 'Runs remote pull tasks from the task queue',
+      handler: 'task-worker',
+      description: 'Runs the tasks of the task queue: remote pulls and asynchronous workflow runs',
       timeout: workerTimeout,
       // Unpacking a Git pack file is CPU- and memory-bound.
       memorySize: 1024,
       environment: {
         ...props.environment,
         MAX_RECEIVE_COUNT: String(taskDelivery.maxReceiveCount),
-        PULL_LEASE_MS: String(leaseMs),
-        PULL_RETRY_BASE_SECONDS: String(taskDelivery.retryBaseSeconds),
+        TASK_RETRY_BASE_SECONDS: String(taskDelivery.retryBaseSeconds),
         // The worker delays a retry by changing the received message's visibility.
         TASK_QUEUE_URL: this.queue.queueUrl,
       },
@@ -64,8 +63,8 @@ export class PullPipeline extends Construct {
     );
 
     this.sweeper = new ServiceFunction(this, 'Sweeper', {
-      handler: 'pull-sweeper',
-      description: 'Fails pull tasks that can no longer finish',
+      handler: 'task-sweeper',
+      description: 'Fails tasks that can no longer finish',
       timeout: Duration.minutes(1),
       environment: props.environment,
     });
@@ -73,13 +72,13 @@ export class PullPipeline extends Construct {
     new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new LambdaFunction(this.sweeper.function)] });
 
     new Alarm(this, 'BacklogAlarm', {
-      alarmDescription: 'Pull tasks are waiting: the worker is not keeping up or not running',
+      alarmDescription: 'Tasks are waiting: the worker is not keeping up or not running',
       metric: this.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 100,
       evaluationPeriods: 3,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    deadLetterAlarm(this, 'DeadLetterAlarm', this.deadLetters, 'Pull task messages reached the dead-letter queue: their tasks failed after every retry');
+    deadLetterAlarm(this, 'DeadLetterAlarm', this.deadLetters, 'Task messages reached the dead-letter queue: their tasks failed after every retry');
   }
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { retryDelaySeconds } from '../../lib/pull/worker.ts';
+import { retryDelaySeconds } from '../../lib/tasks/worker.ts';
 
 it('doubles the delay with each attempt, within what SQS allows', () => {
   expect([1, 2, 3, 4].map((attempt) => retryDelaySeconds(attempt, 30))).toEqual([30, 60, 120, 240]);

@@ -1,0 +1,16 @@
+import { logger } from '../lib/http/logger.ts';
+import { sweptPull } from '../lib/pull/stopped.ts';
+import { storeFromEnv } from '../lib/store/index.ts';
+import type { TaskKinds } from '../lib/tasks/kinds.ts';
+import { sweepTasks, type SweptKind } from '../lib/tasks/sweeper.ts';
+import { sweptWorkflowRun } from '../lib/workflows/stopped.ts';
+
+/** Each kind of task the queue carries, and what the sweeper says of it and lets go of. */
+export const sweptKinds: TaskKinds<SweptKind> = { pull: sweptPull, workflowRun: sweptWorkflowRun };
+
+/** On a schedule: fails the tasks that can no longer finish, so none stays open forever. */
+export const handler = async () => {
+  const swept = await sweepTasks(storeFromEnv().store, sweptKinds);
+  logger.info('swept tasks', { swept });
+  return { swept };
+};

@@ -1,0 +1,40 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { SQSEvent } from 'aws-lambda';
+import { keyringFromEnv } from '../lib/credentials/keyring.ts';
+import { openCredential } from '../lib/credentials/service.ts';
+import { invocationLogging, logger } from '../lib/http/logger.ts';
+import { fetchBranch } from '../lib/pull/git-remote.ts';
+import { runPullTask, type RunDeps } from '../lib/pull/run.ts';
+import { storeFromEnv } from '../lib/store/index.ts';
+import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
+import type { TaskKinds } from '../lib/tasks/kinds.ts';
+import { queueFromEnv } from '../lib/tasks/queue.ts';
+import { handleTaskMessages, type TaskRunner } from '../lib/tasks/worker.ts';
+import { runDeps } from '../lib/workflows/endpoints.ts';
+import { runWorkflowTask } from '../lib/workflows/tasks.ts';
+
+const { store } = storeFromEnv();
+
+const pullDeps: RunDeps = {
+  store,
+  fetchBranch,
+  openCredential: (workspaceId, credentialId) => openCredential({ store, keyring: keyringFromEnv() }, workspaceId, credentialId),
+  leaseMs: taskTimes.leaseMs,
+};
+
+/** Each kind of task the queue carries, and what runs it. */
+const runners: TaskKinds<TaskRunner> = {
+  pull: (task, delivery) => runPullTask(pullDeps, task.taskId, delivery),
+  workflowRun: (task) => runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs: taskTimes.leaseMs, runMs: taskTimes.workflowRunMs }),
+};
+
+export const handler = middy<SQSEvent>()
+  .use(injectLambdaContext(logger, invocationLogging))
+  .handler((event) =>
+    handleTaskMessages({ store, runners }, event, {
+      maxAttempts: Number(process.env.MAX_RECEIVE_COUNT ?? taskDelivery.maxReceiveCount),
+      baseDelaySeconds: Number(process.env.TASK_RETRY_BASE_SECONDS ?? taskDelivery.retryBaseSeconds),
+      queue: queueFromEnv(),
+    }),
+  );

@@ -1,0 +1,18 @@
+/** Following a task, whatever its kind: the operation that tasks of every kind share. */
+import { emptyQuery } from '../http/queries.ts';
+import type { Route } from '../http/route.ts';
+
+export const taskRoutes = {
+  getTask: {
+    operationId: 'getTask',
+    method: 'GET',
+    path: '/dev/v1/tasks/{taskId}',
+    handler: 'get-task',
+    summary: 'Follow a task',
+    // As published when pulls were the only tasks: a new text is a change of the API document (lib/openapi/openapi.json).
+    description: 'A pull task: pending, in-progress, then completed (with the commit and what changed) or failed (with why).',
+    branch: 'none',
+    query: emptyQuery,
+    tableAccess: 'read',
+  },
+} satisfies Record<string, Route>;
