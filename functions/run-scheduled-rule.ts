@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { invocationLogging, logger } from '../lib/http/logger.ts';
+import { invocationLogging, logger } from '../lib/logging/logger.ts';
 import { handleScheduledRun } from '../lib/rules/scheduled-run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 

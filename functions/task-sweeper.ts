@@ -1,4 +1,4 @@
-import { logger } from '../lib/http/logger.ts';
+import { logger } from '../lib/logging/logger.ts';
 import { sweptPull } from '../lib/pull/stopped.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 import type { TaskKinds } from '../lib/tasks/kinds.ts';

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { SQSEvent } from 'aws-lambda';
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
-import { invocationLogging, logger } from '../lib/http/logger.ts';
+import { invocationLogging, logger } from '../lib/logging/logger.ts';
 import { fetchBranch } from '../lib/pull/git-remote.ts';
 import { runPullTask, type RunDeps } from '../lib/pull/run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';

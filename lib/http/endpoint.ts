@@ -16,7 +16,7 @@ import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
 import { ApiError, errors, fromEngineError, fromRevisionConflict } from './errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
-import { invocationLogging, logger } from './logger.ts';
+import { invocationLogging, logger } from '../logging/logger.ts';
 
 export type BranchMode = 'none' | 'optional' | 'required';
 

@@ -3,7 +3,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { logger } from '../http/logger.ts';
+import { logger } from '../logging/logger.ts';
 import { blockedAddressMessage, guardedLookup, metadataHost, refusedRange, type LookupAll } from './address-policy.ts';
 import { OutboundError } from './errors.ts';
 import { hasQueryParam, redactUrl, scrubSecret, withoutQueryParam, withQueryParam } from './url.ts';

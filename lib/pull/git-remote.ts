@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { logger } from '../http/logger.ts';
+import { logger } from '../logging/logger.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { showUrl, UNPARSED, validateRemoteUrl } from './remote-url.ts';
 import {

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { EngineError } from '../engine/errors.ts';
 import { entityIdPattern } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
-import { logger } from '../http/logger.ts';
+import { logger } from '../logging/logger.ts';
 import { parseScheduledRun, type ScheduledRun } from '../schedules/scheduler.ts';
 import type { EntityRef, EntityStore, ExecutionStore, RuleScope } from '../store/types.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';

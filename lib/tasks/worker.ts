@@ -5,7 +5,7 @@
  * lib/workflows/tasks.ts).
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '../http/logger.ts';
+import { logger } from '../logging/logger.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
 import { kindOf, type TaskKinds } from './kinds.ts';
 import type { TaskMessage, TaskQueue } from './queue.ts';

@@ -19,7 +19,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
-import { logger } from '../../lib/http/logger.ts';
+import { logger } from '../../lib/logging/logger.ts';
 import type { Store } from '../../lib/store/types.ts';
 import { bareReads } from './bare-query.ts';
 import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';

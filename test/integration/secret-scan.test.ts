@@ -23,7 +23,7 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { logger } from '../../lib/http/logger.ts';
+import { logger } from '../../lib/logging/logger.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import type { Api, ApiResponse, RequestOptions } from '../helpers/api.ts';
 import { credentialBody, credentialPath, credentialsPath, credentialTestPath, json, type CredentialTestResult } from '../helpers/credentials.ts';

@@ -1,3 +1,9 @@
+/**
+ * The structured logger every layer uses: the API's middleware stack, the task
+ * worker and sweeper, scheduled runs, outbound calls and Git fetches. It sits
+ * apart from lib/http because most of its users are not HTTP code, and it
+ * imports no other area so that any of them can use it.
+ */
 import { Logger } from '@aws-lambda-powertools/logger';
 
 /** Structured JSON logs; POWERTOOLS_LOG_LEVEL and POWERTOOLS_SERVICE_NAME configure it. */
