@@ -9,9 +9,6 @@ import { demoApiKey } from './seed.ts';
 import { PortSettingError, portFromEnv } from './ports.ts';
 import { startLocalRuntime } from './runtime.ts';
 
-// Node 20 is fine for local use (Lambda runs Node 22); the SDK's notice about its future Node 22 minimum is noise here.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
 try {
   runtime = await startLocalRuntime({

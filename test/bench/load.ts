@@ -232,7 +232,6 @@ async function warmUp(url: string, apiKey: string, timeoutMs: number, deadline: 
 export async function measureLoad(log: (message: string) => void = console.log): Promise<LoadFigures> {
   const settings = loadSettings();
   const timeoutMs = settings.timeoutSeconds * 1000;
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // Imported only here: run.ts imports this file for measureLoadApart, and its process must not load the runtime.
   const { startLocalRuntime } = await import('../../lib/local/runtime.ts');
   const runtime = await startLocalRuntime({ port: 0, dynamoPort: 0 });

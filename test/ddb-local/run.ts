@@ -31,8 +31,6 @@ const suites = ['test/store/', 'test/integration/'];
 const limits = { packMs: 5 * 60_000, startMs: 60_000, answerMs: 10_000, suitesMs: 20 * 60_000, stopMs: 10_000 };
 
 const say = (line: string) => console.log(`test:ddb-local: ${line}`);
-// As the suites' helpers do: the SDK's notice about its future Node 22 minimum is noise here.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Why Java cannot run DynamoDB Local through the launcher here, or undefined when it can. */
 function javaLack(): string | undefined {

@@ -9,10 +9,9 @@ import { api, type Api } from './api.ts';
 
 export type Runtime = Awaited<ReturnType<typeof import('../../lib/local/runtime.ts').startLocalRuntime>>;
 
-/** Quiets the function logs and the SDK's Node version notice, then starts the runtime on free ports. */
+/** Quiets the function logs, then starts the runtime on free ports. */
 export async function startQuietRuntime(options: LocalRuntimeOptions = {}): Promise<Runtime> {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // Imported only now, so that nothing reads the environment before it is set.
   const { startLocalRuntime } = await import('../../lib/local/runtime.ts');
   return startLocalRuntime({ port: 0, dynamoPort: 0, ...options });

@@ -18,7 +18,6 @@ export interface StoreFixture {
 
 /** Starts the DynamoDB and makes the table before the file's tests, and stops it (or deletes the table from the shared one) after them. */
 export function useEmbeddedStore(tableName: string): StoreFixture {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const fixture = {} as StoreFixture;
   beforeAll(async () => {
     fixture.dynamo = await openLocalTable(tableName);

@@ -10,7 +10,6 @@ import { z } from 'zod';
 vi.hoisted(() => {
   // Before the logger module is loaded: the 500 tests log on purpose.
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 });
 
 import { EngineError } from '../../lib/engine/errors.ts';

@@ -7,7 +7,6 @@ import { startDynamoProxy } from '../helpers/dynamo-proxy.ts';
 
 let dynamo: LocalTable;
 beforeAll(async () => {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   dynamo = await openLocalTable('create-table');
 });
 afterAll(() => dynamo?.close());
