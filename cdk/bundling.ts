@@ -30,7 +30,11 @@ export const entryFile = 'index.mjs';
  * code lazily, `chunks/*.mjs` (for esbuild's build, or buildSync where the
  * caller cannot wait, as CDK's local bundling).
  */
-export function functionBuildOptions(entry: Pick<BuildOptions, 'entryPoints' | 'stdin'>, outdir: string, absWorkingDir: string): BuildOptions & { metafile: true } {
+export function functionBuildOptions(
+  entry: Pick<BuildOptions, 'entryPoints' | 'stdin'>,
+  outdir: string,
+  absWorkingDir: string,
+): BuildOptions & { metafile: true } {
   return {
     ...entry,
     bundle: true,

@@ -237,11 +237,15 @@ export class WebConsole extends Construct {
         id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
         reason: deploymentGrant('the objects of the asset bucket, whose key for this build is known only when the asset is published.'),
       },
-      { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, reason: deploymentGrant('the objects of the console bucket, every one of which it may write or delete.') },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
+        reason: deploymentGrant('the objects of the console bucket, every one of which it may write or delete.'),
+      },
     );
     Validations.of(this.deploymentHandler).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: "BucketDeployment's handler: aws-cdk-lib chooses its runtime (Python, with the AWS CLI layer) and updates it with the library; it runs during deployments only, never on a request.",
+      reason:
+        "BucketDeployment's handler: aws-cdk-lib chooses its runtime (Python, with the AWS CLI layer) and updates it with the library; it runs during deployments only, never on a request.",
     });
     Validations.of(this.distribution).acknowledge(
       {
@@ -251,7 +255,7 @@ export class WebConsole extends Construct {
       {
         id: 'AwsSolutions-CFR2',
         reason:
-          'No WAF web ACL yet: a CloudFront web ACL lives in us-east-1, which this region-agnostic stack cannot create; the files are static and the API behind /dev/* is throttled per method and needs an API key. Revisit with the deployment account, with the API stage\'s.',
+          "No WAF web ACL yet: a CloudFront web ACL lives in us-east-1, which this region-agnostic stack cannot create; the files are static and the API behind /dev/* is throttled per method and needs an API key. Revisit with the deployment account, with the API stage's.",
       },
       {
         id: 'AwsSolutions-CFR4',

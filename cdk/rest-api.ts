@@ -71,7 +71,9 @@ export function serviceRestApi(scope: Construct, id: string, throttles: StageThr
       ...throttleSettings(throttles.stage),
       ...methodSettings,
       // A method's own entry repeats the stage's logging and metrics, so that only its throttle differs.
-      methodOptions: Object.fromEntries(Object.entries(throttles.methods).map(([method, throttle]) => [method, { ...methodSettings, ...throttleSettings(throttle) }])),
+      methodOptions: Object.fromEntries(
+        Object.entries(throttles.methods).map(([method, throttle]) => [method, { ...methodSettings, ...throttleSettings(throttle) }]),
+      ),
       // X-Ray: a trace per request, from the stage through the function it invokes (functions trace actively too).
       tracingEnabled: true,
       accessLogDestination: new LogGroupLogDestination(accessLogs),
@@ -100,11 +102,7 @@ export function serviceRestApi(scope: Construct, id: string, throttles: StageThr
 const pathParameters = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 /** A Lambda proxy method per route, on the resource of the route's path. */
-export function addRouteMethods(
-  api: RestApi,
-  routes: readonly Route[],
-  functionFor: (route: Route) => IFunction,
-): Map<Route, Method> {
+export function addRouteMethods(api: RestApi, routes: readonly Route[], functionFor: (route: Route) => IFunction): Map<Route, Method> {
   // Path parameters are declared required. Bodies are validated only against
   // request models, and no method declares one: the functions validate bodies
   // themselves, so that a bad body gets the function's error envelope.

@@ -57,7 +57,8 @@ export class RuleSchedules extends Construct {
     this.deadLetters = deadLetterQueue(this, 'DeadLetters');
     Validations.of(this.deadLetters).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: "This queue is itself the dead-letter queue of the rule schedules (Scheduler's DeadLetterConfig and the scheduled-run function's on-failure destination): nothing consumes it but people looking into failed runs.",
+      reason:
+        "This queue is itself the dead-letter queue of the rule schedules (Scheduler's DeadLetterConfig and the scheduled-run function's on-failure destination): nothing consumes it but people looking into failed runs.",
     });
 
     this.runner = new ServiceFunction(this, 'Runner', {
@@ -112,7 +113,10 @@ export class RuleSchedules extends Construct {
   /** Lets a function create, replace and delete schedules in this stack's groups (creating a group when missing), targeting the runner. */
   grantScheduling(fn: ServiceFunction): void {
     fn.role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], resources: this.ownArns('schedule') }),
+      new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+        resources: this.ownArns('schedule'),
+      }),
     );
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['scheduler:CreateScheduleGroup'], resources: this.ownArns('schedule-group') }));
     fn.role.addToPrincipalPolicy(

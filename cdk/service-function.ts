@@ -93,7 +93,8 @@ export class ServiceFunction extends Construct {
     // Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role's default policy.
     Validations.of(this.role.node.findChild('DefaultPolicy')).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'X-Ray has no resource-level permissions: xray:PutTraceSegments and xray:PutTelemetryRecords, which active tracing needs, take only Resource "*".',
+      reason:
+        'X-Ray has no resource-level permissions: xray:PutTraceSegments and xray:PutTelemetryRecords, which active tracing needs, take only Resource "*".',
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

@@ -89,11 +89,17 @@ export class RulesServiceStack extends Stack {
     });
     this.api = serviceRestApi(this, 'Api', {
       stage: this.limits.api,
-      methods: Object.fromEntries(routeList.filter((route) => route.outbound === 'trying').map((route) => [`${route.path}/${route.method}`, this.limits.outbound])),
+      methods: Object.fromEntries(
+        routeList.filter((route) => route.outbound === 'trying').map((route) => [`${route.path}/${route.method}`, this.limits.outbound]),
+      ),
     });
 
     const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
-    const notAllowedMethods = addMethodNotAllowed(this.api, routeList.map((route) => route.path), methodNotAllowed);
+    const notAllowedMethods = addMethodNotAllowed(
+      this.api,
+      routeList.map((route) => route.path),
+      methodNotAllowed,
+    );
     addGatewayResponses(this.api, gatewayResponses);
     this.serverErrorAlarm = addServerErrorAlarm(this, this.api);
 
@@ -110,7 +116,11 @@ export class RulesServiceStack extends Stack {
           reason:
             'The function authorizes, not API Gateway: it checks the Service-API-Key header where the operation needs a key (lib/auth), so that a missing or bad key gets the enveloped 401 of the service, whose code says what is wrong with the key; GET /openapi.json, the public contract, needs none.',
         },
-        { id: 'AwsSolutions-COG4', reason: 'No Cognito user pool: callers are workspaces, known by their service API key (the Service-API-Key header); the public contract needs no caller at all.' },
+        {
+          id: 'AwsSolutions-COG4',
+          reason:
+            'No Cognito user pool: callers are workspaces, known by their service API key (the Service-API-Key header); the public contract needs no caller at all.',
+        },
       );
     }
     for (const method of notAllowedMethods) {

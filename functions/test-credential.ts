@@ -8,5 +8,10 @@ import { createOutboundClient } from '../lib/outbound/index.ts';
 const outbound = createOutboundClient();
 
 export const handler = endpoint(credentialRoutes.testCredential, async (call) => ({
-  data: await testCredential({ store: call.store, keyring: keyringFromEnv(), send: outbound.send }, call.principal.workspace.id, credentialIdParam(call), call.body),
+  data: await testCredential(
+    { store: call.store, keyring: keyringFromEnv(), send: outbound.send },
+    call.principal.workspace.id,
+    credentialIdParam(call),
+    call.body,
+  ),
 }));

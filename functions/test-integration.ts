@@ -8,5 +8,10 @@ import { createOutboundClient } from '../lib/outbound/index.ts';
 const outbound = createOutboundClient();
 
 export const handler = endpoint(integrationRoutes.testIntegration, async (call) => ({
-  data: await testIntegration({ store: call.store, keyring: keyringFromEnv(), send: outbound.send }, call.principal.workspace.id, integrationIdParam(call), call.body),
+  data: await testIntegration(
+    { store: call.store, keyring: keyringFromEnv(), send: outbound.send },
+    call.principal.workspace.id,
+    integrationIdParam(call),
+    call.body,
+  ),
 }));

@@ -18,9 +18,9 @@ function sourceFiles(folder: string): string[] {
 /** What a file imports: bare specifiers as written, relative ones as paths from the project's root. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s*'([^']+)'/g)].map(
-    (m) => (m[1] ?? m[2] ?? m[3])!,
-  );
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s*'([^']+)'/g),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
   return specifiers.map((s) => (s.startsWith('.') ? normalize(join(dirname(file), s)) : s));
 }
 
@@ -29,7 +29,14 @@ const violations = (folder: string, refused: (target: string, file: string) => b
   sourceFiles(folder).flatMap((file) => importsOf(file).flatMap((target) => (refused(target, file) ? [`${file} → ${target}`] : [])));
 
 /** The adapters, and the code that wires them, which alone may hold AWS SDK clients. */
-const awsAdapters = [/^lib\/store\/dynamo\//, /^lib\/tasks\/queue\.ts$/, /^lib\/schedules\/aws-scheduler\.ts$/, /^lib\/credentials\/kms-keyring\.ts$/, /^lib\/cli\//, /^lib\/local\//];
+const awsAdapters = [
+  /^lib\/store\/dynamo\//,
+  /^lib\/tasks\/queue\.ts$/,
+  /^lib\/schedules\/aws-scheduler\.ts$/,
+  /^lib\/credentials\/kms-keyring\.ts$/,
+  /^lib\/cli\//,
+  /^lib\/local\//,
+];
 
 describe('dependency direction', () => {
   it('reads the imports it checks', () => {
@@ -46,7 +53,9 @@ describe('dependency direction', () => {
   });
 
   it('the engine is pure: nothing outside its folder, no Node or AWS modules', () => {
-    expect(violations('lib/engine', (target) => (target.startsWith('lib/') && !target.startsWith('lib/engine/')) || /^(node:|@aws-sdk\/)/.test(target))).toEqual([]);
+    expect(
+      violations('lib/engine', (target) => (target.startsWith('lib/') && !target.startsWith('lib/engine/')) || /^(node:|@aws-sdk\/)/.test(target)),
+    ).toEqual([]);
   });
 
   it('the task machinery knows no task kind', () => {

@@ -174,7 +174,8 @@ export async function main(argv = process.argv.slice(2)) {
     console.log(await runCli(argv));
   } catch (error) {
     if (error instanceof ApiError) console.error(`rules: ${error.code}: ${error.message}`);
-    else if (error instanceof ImportRejected) console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
+    else if (error instanceof ImportRejected)
+      console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
     else console.error(`rules: ${(error as Error).message}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }

@@ -18,9 +18,7 @@ export function kmsKeyring(keyId: string, client = new KMSClient({})): Keyring {
       return { plaintext: Buffer.from(Plaintext), encrypted: Buffer.from(CiphertextBlob), keyRef: KeyId ?? keyId };
     },
     async decryptDataKey(encrypted, keyRef, context) {
-      const { Plaintext } = await client.send(
-        new DecryptCommand({ CiphertextBlob: encrypted, KeyId: keyRef, EncryptionContext: encryptionContext(context) }),
-      );
+      const { Plaintext } = await client.send(new DecryptCommand({ CiphertextBlob: encrypted, KeyId: keyRef, EncryptionContext: encryptionContext(context) }));
       if (!Plaintext) throw new Error('KMS returned no plaintext');
       return Buffer.from(Plaintext);
     },

@@ -15,7 +15,7 @@ export const headerValuePattern = /^[\x21-\x7e\x80-\xff](?:[\x20-\x7e\x80-\xff]*
 export function placementIssues(credential: { key: string; placement: CredentialPlacement; value?: string }) {
   const issues: { field: string; message: string }[] = [];
   if (credential.placement === 'header' && !headerNamePattern.test(credential.key))
-    issues.push({ field: 'key', message: 'must be a valid HTTP header name (letters, digits and !#$%&\'*+.^_`|~-) when placed in a header' });
+    issues.push({ field: 'key', message: "must be a valid HTTP header name (letters, digits and !#$%&'*+.^_`|~-) when placed in a header" });
   else if (credential.placement === 'header' && unsendableHeaders.has(credential.key.toLowerCase()))
     issues.push({ field: 'key', message: `"${credential.key}" is a header the HTTP client sets itself and cannot carry a key` });
   if (credential.placement === 'header' && credential.value !== undefined && !headerValuePattern.test(credential.value))

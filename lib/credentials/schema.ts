@@ -15,24 +15,32 @@ const trimmedTextPattern = new RegExp(`^[^\\s${cc}]([^${cc}]*[^\\s${cc}])?$`);
 const cleanValuePattern = new RegExp(`^[^\\s${cc}]([^${cc}\\u2028\\u2029]*[^\\s${cc}])?$`);
 
 export const text = (max: number) =>
-  z.string().check(z.maxLength(max, { error: `must be at most ${max} characters` }), z.regex(noControlCharacters, { error: 'must not contain control characters' }));
+  z
+    .string()
+    .check(z.maxLength(max, { error: `must be at most ${max} characters` }), z.regex(noControlCharacters, { error: 'must not contain control characters' }));
 
 /** The name of a credential or an integration: unique in the workspace, shown in lists. */
-export const itemName = z.string().check(
-  z.minLength(1, { error: 'must not be empty' }),
-  z.maxLength(100, { error: 'must be at most 100 characters' }),
-  z.regex(trimmedTextPattern, { error: 'must not start or end with whitespace or contain control characters' }),
-);
-const key = z.string().check(
-  z.minLength(1, { error: 'must not be empty' }),
-  z.maxLength(256, { error: 'must be at most 256 characters' }),
-  z.regex(noControlCharacters, { error: 'must not contain control characters' }),
-);
-const value = z.string().check(
-  z.minLength(1, { error: 'must not be empty' }),
-  z.maxLength(4096, { error: 'must be at most 4096 characters' }),
-  z.regex(cleanValuePattern, { error: 'must hold no surrounding whitespace, control characters or line breaks' }),
-);
+export const itemName = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(100, { error: 'must be at most 100 characters' }),
+    z.regex(trimmedTextPattern, { error: 'must not start or end with whitespace or contain control characters' }),
+  );
+const key = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(256, { error: 'must be at most 256 characters' }),
+    z.regex(noControlCharacters, { error: 'must not contain control characters' }),
+  );
+const value = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(4096, { error: 'must be at most 4096 characters' }),
+    z.regex(cleanValuePattern, { error: 'must hold no surrounding whitespace, control characters or line breaks' }),
+  );
 const placement = z.enum(credentialPlacements, { error: 'must be header or query' });
 
 export const createCredentialSchema = strictBody({

@@ -63,8 +63,7 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
   const id = options.id ?? newId();
   const holder = await claimName(deps.store, workspaceId, input.name, id, nameClaims(deps, workspaceId));
   if (holder) {
-    const same =
-      holder.key === input.key && holder.placement === input.placement && holder.description === input.description && holder.name === input.name;
+    const same = holder.key === input.key && holder.placement === input.placement && holder.description === input.description && holder.name === input.name;
     if (same && (await sameValue(deps, await withSecret(deps, holder), input.value))) return { credential: toView(holder), created: false };
     throw errors.credentialNameTaken(input.name);
   }
@@ -216,4 +215,3 @@ export async function testCredential(
     return { status: 0, ok: false, durationMs: Date.now() - started, message: error.message, failure: error.failure };
   }
 }
-

@@ -64,4 +64,3 @@ export function runTestCases(rule: CompiledRule, cases: readonly TestCase[], clo
   }
   return failures;
 }
-

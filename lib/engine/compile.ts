@@ -84,15 +84,22 @@ function setPath(target: FeelContext, path: string, value: FeelValue) {
 }
 
 function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | undefined): CompiledRule {
-  type Entry =
-    | { id: string; ruleId: string; rule: CompiledRule }
-    | { id: string; when: Evaluator; whenText: string; then: (readonly [string, Evaluator])[] };
+  type Entry = { id: string; ruleId: string; rule: CompiledRule } | { id: string; when: Evaluator; whenText: string; then: (readonly [string, Evaluator])[] };
   const entries = rule.entries.map((entry): Entry => {
     if ('ruleId' in entry) {
-      if (!resolve) throw new EngineError('rule_reference_not_found', `The entry "${entry.id}" refers to the rule "${entry.ruleId}", which was not given to compile this rule set.`);
+      if (!resolve)
+        throw new EngineError(
+          'rule_reference_not_found',
+          `The entry "${entry.id}" refers to the rule "${entry.ruleId}", which was not given to compile this rule set.`,
+        );
       return { id: entry.id, ruleId: entry.ruleId, rule: resolve(entry.ruleId, entry.version) };
     }
-    return { id: entry.id, when: compileExpression(entry.when), whenText: entry.whenText, then: entry.then.map(([path, output]) => [path, compileOutput(output)] as const) };
+    return {
+      id: entry.id,
+      when: compileExpression(entry.when),
+      whenText: entry.whenText,
+      then: entry.then.map(([path, output]) => [path, compileOutput(output)] as const),
+    };
   });
   const firstMatch = rule.strategy === 'firstMatch';
   return {
@@ -159,7 +166,10 @@ export function compileRule(rule: PreparedRule, resolve?: ReferenceResolver): Co
 /** Params as the rule sees them: declared inputs checked and converted (a missing one is null), the rest as given. */
 export function convertParams(params: unknown, parameters: DeclaredInput[] | undefined): FeelContext {
   if (params === undefined || params === null) params = {};
-  if (!isContext(params as FeelValue)) throw new EngineError('invalid_params', 'The params must be a JSON object of input names and values.', [{ field: 'params', message: 'must be a JSON object' }]);
+  if (!isContext(params as FeelValue))
+    throw new EngineError('invalid_params', 'The params must be a JSON object of input names and values.', [
+      { field: 'params', message: 'must be a JSON object' },
+    ]);
   const given = params as FeelContext;
   if (!parameters) return given;
   const problems: FieldProblem[] = [];
@@ -171,7 +181,8 @@ export function convertParams(params: unknown, parameters: DeclaredInput[] | und
     if (!result.ok) problems.push({ field: `params.${name}`, message: result.problem });
     else if (result.value !== value) setEntry((converted ??= { ...given }), name, result.value);
   }
-  if (problems.length) throw new EngineError('invalid_params', `The params do not fit the rule's inputs: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
+  if (problems.length)
+    throw new EngineError('invalid_params', `The params do not fit the rule's inputs: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
   return converted ?? given;
 }
 

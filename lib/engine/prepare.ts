@@ -29,7 +29,10 @@ class Collector {
   readonly problems: Problem[] = [];
   /** Shared by every text of the definition (see parseBudget). */
   private readonly parsing = parseBudget();
-  constructor(readonly names: readonly string[], readonly declared: ReadonlySet<string> | undefined) {}
+  constructor(
+    readonly names: readonly string[],
+    readonly declared: ReadonlySet<string> | undefined,
+  ) {}
 
   add(path: string, message: string) {
     this.problems.push({ path, message });
@@ -82,7 +85,8 @@ function patternProblems(node: unknown, found: string[] = []): string[] {
   const e = node as Expr;
   if ((e.k === 'call' || e.k === 'callNamed') && (e.fn === 'matches' || e.fn === 'replace')) {
     const flagsAt = e.fn === 'matches' ? 2 : 3;
-    const [pattern, flags] = e.k === 'call' ? [e.args[1], e.args[flagsAt]] : [e.args.find(([name]) => name === 'pattern')?.[1], e.args.find(([name]) => name === 'flags')?.[1]];
+    const [pattern, flags] =
+      e.k === 'call' ? [e.args[1], e.args[flagsAt]] : [e.args.find(([name]) => name === 'pattern')?.[1], e.args.find(([name]) => name === 'flags')?.[1]];
     if (pattern?.k === 'str' && (flags === undefined || flags.k === 'str'))
       try {
         compilePattern(pattern.v, flags?.v ?? '');
@@ -133,15 +137,20 @@ function output(c: Collector, path: string, entry: OutputEntry, type?: ValueType
 }
 
 /** The value a literal output entry holds (for allowed values), or undefined when it is computed. */
-const literalValue = (o: PreparedOutput) => ('literal' in o ? o.literal : o.expr.k === 'str' || o.expr.k === 'num' || o.expr.k === 'bool' ? o.expr.v : o.expr.k === 'null' ? null : undefined);
+const literalValue = (o: PreparedOutput) =>
+  'literal' in o ? o.literal : o.expr.k === 'str' || o.expr.k === 'num' || o.expr.k === 'bool' ? o.expr.v : o.expr.k === 'null' ? null : undefined;
 
 function prepareDecisionTable(c: Collector, d: DecisionTableDefinition): PreparedDecisionTable {
   const hitPolicy = d.hitPolicy ?? 'first';
   if (d.aggregation && hitPolicy !== 'collect') c.add('definition.aggregation', `applies only to the hit policy "collect", not "${hitPolicy}"`);
   if (d.aggregation && d.outputs.length !== 1) c.add('definition.aggregation', `needs exactly one output to aggregate; the table has ${d.outputs.length}`);
-  if (d.aggregation === 'sum' && d.outputs.length === 1 && !sameType(d.outputs[0]!.type, 'number')) c.add('definition.outputs[0].type', `must be number to be summed, not ${d.outputs[0]!.type}`);
+  if (d.aggregation === 'sum' && d.outputs.length === 1 && !sameType(d.outputs[0]!.type, 'number'))
+    c.add('definition.outputs[0].type', `must be number to be summed, not ${d.outputs[0]!.type}`);
   if ((hitPolicy === 'priority' || hitPolicy === 'outputOrder') && !d.outputs.some((o) => o.allowedValues?.length))
-    c.add('definition.outputs', `the hit policy "${hitPolicy}" ranks rows by the outputs' allowedValues: give at least one output its allowed values, highest priority first`);
+    c.add(
+      'definition.outputs',
+      `the hit policy "${hitPolicy}" ranks rows by the outputs' allowedValues: give at least one output its allowed values, highest priority first`,
+    );
   const names = new Set<string>();
   d.outputs.forEach((o, i) => {
     if (names.has(o.name)) c.add(`definition.outputs[${i}].name`, `"${o.name}" names another output too`);
@@ -168,7 +177,8 @@ function prepareDecisionTable(c: Collector, d: DecisionTableDefinition): Prepare
       if (type && tests.k === 'tests')
         for (const test of tests.tests) {
           const actual = literalType(test.k === 'cmp' ? test.r : test.e.k === 'range' ? (test.e.lo ?? test.e.hi ?? { k: 'null' }) : test.e);
-          if (actual && actual !== 'null' && !sameType(type, actual)) c.add(path, `tests a ${actual}, but the input "${d.inputs[i]!.label ?? d.inputs[i]!.id}" is declared ${type}`);
+          if (actual && actual !== 'null' && !sameType(type, actual))
+            c.add(path, `tests a ${actual}, but the input "${d.inputs[i]!.label ?? d.inputs[i]!.id}" is declared ${type}`);
         }
       return tests;
     });
@@ -177,12 +187,21 @@ function prepareDecisionTable(c: Collector, d: DecisionTableDefinition): Prepare
       const prepared = output(c, path, entry, d.outputs[o]?.type);
       const allowed = d.outputs[o]?.allowedValues;
       const value = literalValue(prepared);
-      if (allowed && value !== undefined && value !== null && !allowed.includes(value)) c.add(path, `${JSON.stringify(value)} is not one of the output's allowed values (${briefList(allowed.map((v) => JSON.stringify(v)))})`);
+      if (allowed && value !== undefined && value !== null && !allowed.includes(value))
+        c.add(path, `${JSON.stringify(value)} is not one of the output's allowed values (${briefList(allowed.map((v) => JSON.stringify(v)))})`);
       return prepared;
     });
     return { ...(row.id && { id: row.id }), cells, cellTexts: row.when, outputs: rowOutputs };
   });
-  return { kind: 'decisionTable', hitPolicy, ...(d.aggregation && { aggregation: d.aggregation }), ...(d.parameters && { parameters: d.parameters }), inputs, outputs, rows };
+  return {
+    kind: 'decisionTable',
+    hitPolicy,
+    ...(d.aggregation && { aggregation: d.aggregation }),
+    ...(d.parameters && { parameters: d.parameters }),
+    inputs,
+    outputs,
+    rows,
+  };
 }
 
 const outputs = (c: Collector, path: string, entries: Record<string, OutputEntry>): [string, PreparedOutput][] =>
@@ -202,7 +221,9 @@ function prepareSimpleRule(c: Collector, d: SimpleRuleDefinition): PreparedSimpl
 function prepareRuleSet(c: Collector, d: RuleSetDefinition): PreparedRuleSet {
   const ids = new Set<string>();
   // Entries run in list order; a priority, where given, runs higher ones first (ties keep list order).
-  const ordered = d.rules.map((entry, i) => ({ entry, i })).sort((a, b) => ((b.entry as { priority?: number }).priority ?? 0) - ((a.entry as { priority?: number }).priority ?? 0) || a.i - b.i);
+  const ordered = d.rules
+    .map((entry, i) => ({ entry, i }))
+    .sort((a, b) => ((b.entry as { priority?: number }).priority ?? 0) - ((a.entry as { priority?: number }).priority ?? 0) || a.i - b.i);
   const entries = ordered.map(({ entry, i }) => {
     const path = `definition.rules[${i}]`;
     if (ids.has(entry.id)) c.add(`${path}.id`, `"${entry.id}" names another entry too`);
@@ -246,6 +267,10 @@ export function prepareRule(rule: RuleDefinition): Prepared {
   const c = new Collector([...names, ...outputNames], declared && new Set([...declared, ...outputNames]));
   c.problems.push(...bootstrap.problems);
   const prepared =
-    rule.kind === 'decisionTable' ? prepareDecisionTable(c, rule.definition) : rule.kind === 'simpleRule' ? prepareSimpleRule(c, rule.definition) : prepareRuleSet(c, rule.definition);
+    rule.kind === 'decisionTable'
+      ? prepareDecisionTable(c, rule.definition)
+      : rule.kind === 'simpleRule'
+        ? prepareSimpleRule(c, rule.definition)
+        : prepareRuleSet(c, rule.definition);
   return { prepared, problems: c.problems };
 }

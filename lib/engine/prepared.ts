@@ -29,8 +29,7 @@ export interface PreparedSimpleRule {
 }
 
 export type PreparedRuleSetEntry =
-  | { id: string; when: Expr; whenText: string; then: [string, PreparedOutput][] }
-  | { id: string; ruleId: string; version?: string };
+  { id: string; when: Expr; whenText: string; then: [string, PreparedOutput][] } | { id: string; ruleId: string; version?: string };
 
 export interface PreparedRuleSet {
   kind: 'ruleSet';

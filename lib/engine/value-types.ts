@@ -63,7 +63,12 @@ export function convertValue(value: unknown, type: ValueType): Converted {
     case 'date':
       return temporal(value, (v) => v instanceof FeelDate, FeelDate.parse, 'a date such as "2025-01-31"');
     case 'datetime':
-      return temporal(value, (v) => v instanceof FeelDateTime, (text) => (text.includes('T') ? FeelDateTime.parse(text) : null), 'a date and time such as "2025-01-31T09:30:00Z"');
+      return temporal(
+        value,
+        (v) => v instanceof FeelDateTime,
+        (text) => (text.includes('T') ? FeelDateTime.parse(text) : null),
+        'a date and time such as "2025-01-31T09:30:00Z"',
+      );
     case 'time':
       return temporal(value, (v) => v instanceof FeelTime, FeelTime.parse, 'a time such as "09:30:00"');
     case 'duration':

@@ -20,15 +20,22 @@ const fields = {
   name: z.string().register(z.globalRegistry, { description: 'what people call it: 1 to 200 characters, no surrounding whitespace' }),
   description: z.string().register(z.globalRegistry, { description: 'at most 2000 characters' }),
   tags: z.array(z.string()).register(z.globalRegistry, { description: 'at most 50, each at most 64 characters' }),
-  type: z.enum(kinds, { error: `must be one of ${kinds.join(', ')}` }).register(z.globalRegistry, { description: 'the kind: decisionTable, ruleSet or simpleRule for a rule, workflow for a workflow' }),
+  type: z
+    .enum(kinds, { error: `must be one of ${kinds.join(', ')}` })
+    .register(z.globalRegistry, { description: 'the kind: decisionTable, ruleSet or simpleRule for a rule, workflow for a workflow' }),
   definition: boundedJsonObject(definitionBounds, 'the definition of its kind, as the get returns it'),
 };
 
 const checksum = (description: string) =>
-  z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be a checksum as the get returns it' })).register(z.globalRegistry, { description });
+  z
+    .string()
+    .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(64, { error: 'must be a checksum as the get returns it' }))
+    .register(z.globalRegistry, { description });
 
 export const createEntitySchema = strictBody({
-  id: z.string().register(z.globalRegistry, { description: "its id in the branch: letters, digits, '.', '_' or '-', starting with a letter or digit, at most 128 characters" }),
+  id: z.string().register(z.globalRegistry, {
+    description: "its id in the branch: letters, digits, '.', '_' or '-', starting with a letter or digit, at most 128 characters",
+  }),
   name: fields.name,
   description: z.optional(fields.description),
   tags: z.optional(fields.tags),

@@ -35,7 +35,11 @@ export interface Saved {
  * `entityType` (`recordProblems`). Throws one 400 listing every problem;
  * returns the record and, for a rule, its warnings.
  */
-export function validateRecord(entityType: EntityType, candidate: Record<string, unknown>, workflow?: StoredWorkflowCheck): { input: EntityInput; warnings: Warning[] } {
+export function validateRecord(
+  entityType: EntityType,
+  candidate: Record<string, unknown>,
+  workflow?: StoredWorkflowCheck,
+): { input: EntityInput; warnings: Warning[] } {
   const { input, issues, warnings } = recordProblems(entityType, candidate, workflow);
   if (issues.length || !input) throw errors.invalidRequest(issues);
   return { input, warnings };
@@ -78,7 +82,10 @@ export async function updateEntity(store: EntityStore & ReferenceStore, ref: Ent
   const current = await store.getEntity(ref);
   if (!current) throw errors.entityNotFound(ref.entityType, ref.id);
   if (current.checksum !== checksum) {
-    const applied = await edited(current).then(({ input }) => entityChecksum(input) === current.checksum, () => false);
+    const applied = await edited(current).then(
+      ({ input }) => entityChecksum(input) === current.checksum,
+      () => false,
+    );
     if (applied) return saved(current);
     throw errors.checksumMismatch(ref.entityType, ref.id);
   }
@@ -102,7 +109,12 @@ export async function updateEntity(store: EntityStore & ReferenceStore, ref: Ent
  * usable. Either keeps its parsed FEEL with the version, so that running it
  * needs no parser.
  */
-export function publishDraft(store: EntityStore & ReferenceStore, ref: EntityRef, request: { checksum?: string } | undefined, actor: string): Promise<PublishResult> {
+export function publishDraft(
+  store: EntityStore & ReferenceStore,
+  ref: EntityRef,
+  request: { checksum?: string } | undefined,
+  actor: string,
+): Promise<PublishResult> {
   return publishEntity(store, ref, actor, undefined, async (draft, newVersion) => {
     if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
     if (!newVersion) return;

@@ -55,7 +55,11 @@ export async function importEntities(
   for (const { origin, input } of inputs) {
     const { outcome } = await saveEntity(store, target, input, options.actor);
     const version = options.publish
-      ? (await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor, undefined, async (draft) => (draft.type === workflowKind ? workflowVersionExtras(draft) : versionExtras(draft)))).version
+      ? (
+          await publishEntity(store, { ...target, entityType: entityTypeOf(input.type), id: input.id }, options.actor, undefined, async (draft) =>
+            draft.type === workflowKind ? workflowVersionExtras(draft) : versionExtras(draft),
+          )
+        ).version
       : undefined;
     outcomes.push({
       origin,

@@ -16,8 +16,7 @@ const filter = (max: number, description: string) =>
     )
     .register(z.globalRegistry, { description });
 
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 export const legacyListQuerySchema = z.extend(pageQuerySchema, {
   name: filter(200, 'case-insensitive substring of the name'),

@@ -8,9 +8,7 @@ import { z } from 'zod';
 import { entityIdPattern, entityStatuses } from './kinds.ts';
 
 /** An entity id, as the document states path parameters. */
-export const entityIdSchema = z
-  .string()
-  .regex(entityIdPattern, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters');
+export const entityIdSchema = z.string().regex(entityIdPattern, 'letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters');
 
 const timestamp = z.string().datetime();
 

@@ -22,11 +22,9 @@ export const entityId = z.string().check(z.regex(entityIdPattern, 'letters, digi
 export const feelText = z.string().check(z.minLength(1), z.maxLength(feelLimits.maxLength));
 
 /** A name a value goes by (an output, a declared input, a context entry): no control characters, no prototype names. */
-export const valueName = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(200),
-    z.regex(noControlCharacters, 'must not contain control characters'),
-    z.refine((name) => !reservedNames.has(name), 'must not be __proto__, constructor or prototype'),
-  );
+export const valueName = z.string().check(
+  z.minLength(1),
+  z.maxLength(200),
+  z.regex(noControlCharacters, 'must not contain control characters'),
+  z.refine((name) => !reservedNames.has(name), 'must not be __proto__, constructor or prototype'),
+);

@@ -18,7 +18,6 @@ import { unkeepableProblem, unstorableNumberProblem } from '../http/json-bounds.
 export * from './kinds.ts';
 export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
 
-
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
 const text = (max: number, min = 0) =>
   z.string().check(...(min ? [z.minLength(min)] : []), z.maxLength(max), z.regex(noControlCharacters, 'must not contain control characters'));
@@ -30,13 +29,13 @@ const outputEntry = z.union([z.string().check(z.maxLength(feelLimits.maxLength))
 
 /** The rule's inputs (its params), with types: checked and converted on the way in; FEEL may then name only these. */
 const parameters = z.optional(
-  z
-    .array(z.strictObject({ name: valueName.check(z.refine((n) => !n.includes('.'), 'must not contain "."')), type: valueType }))
-    .check(z.maxLength(100)),
+  z.array(z.strictObject({ name: valueName.check(z.refine((n) => !n.includes('.'), 'must not contain "."')), type: valueType })).check(z.maxLength(100)),
 );
 
 /** Named cases: publishing runs them all and refuses when one fails. */
-const testCases = z.optional(z.array(z.strictObject({ name: text(200, 1), params: z.record(z.string(), z.unknown()), expected: z.unknown() })).check(z.maxLength(100)));
+const testCases = z.optional(
+  z.array(z.strictObject({ name: text(200, 1), params: z.record(z.string(), z.unknown()), expected: z.unknown() })).check(z.maxLength(100)),
+);
 
 const settings = z.optional(
   z.strictObject({

@@ -22,7 +22,17 @@ import {
 } from '../store/types.ts';
 
 const recordOf = ({ id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt }: EntityRecord): EntityRecord => ({
-  id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt,
+  id,
+  name,
+  description,
+  type,
+  status,
+  version,
+  tags,
+  definition,
+  checksum,
+  createdAt,
+  updatedAt,
 });
 
 /** A rule's schedule as its get shows it: as stored, with its expression (its next runs are GET .../schedule's). */
@@ -51,7 +61,15 @@ export async function getEntity(
   const { createdBy, updatedBy, revision } = entity;
   // One being deleted is gone for readers, as GET .../schedule has it.
   const shown = schedule && schedule.state !== 'deleting' && { schedule: schedule.schedule, expression: schedule.expression };
-  return { ...record, createdBy, updatedBy, revision, versions: versions ?? [], warnings: (snapshot ?? entity).warnings ?? [], ...(shown && { schedule: shown }) };
+  return {
+    ...record,
+    createdBy,
+    updatedBy,
+    revision,
+    versions: versions ?? [],
+    warnings: (snapshot ?? entity).warnings ?? [],
+    ...(shown && { schedule: shown }),
+  };
 }
 
 /**
@@ -125,8 +143,7 @@ export function saveEntity(
     const existing = await store.getEntity(ref);
     options.guard?.(existing, checksum);
     const warningsKept = options.warnings === undefined || sameWarnings(existing?.warnings, options.warnings);
-    if (existing && existing.checksum === checksum && existing.countedAs === input.type && warningsKept)
-      return { entity: existing, outcome: 'unchanged' };
+    if (existing && existing.checksum === checksum && existing.countedAs === input.type && warningsKept) return { entity: existing, outcome: 'unchanged' };
     const entity = nextWorkingCopy(input, checksum, existing, actor, now(), options.warnings);
     await store.putEntity(ref, entity, existing?.revision ?? 0, input.type);
     return { entity, outcome: !existing ? 'created' : existing.checksum === checksum ? 'unchanged' : 'updated' };
@@ -167,7 +184,14 @@ export function publishEntity(
     if (published) return { version: entity.version, checksum: entity.checksum, created: false };
     const version = `v${versionNumber(entity.version) + 1}`;
     const publishedAt = now();
-    const snapshot = { ...recordOf(entity), status: 'published' as const, version, updatedAt: entity.updatedAt, ...(entity.warnings && { warnings: entity.warnings }), ...extras };
+    const snapshot = {
+      ...recordOf(entity),
+      status: 'published' as const,
+      version,
+      updatedAt: entity.updatedAt,
+      ...(entity.warnings && { warnings: entity.warnings }),
+      ...extras,
+    };
     const created = await store.putVersion(ref, snapshot, { version, checksum: entity.checksum, publishedAt, publishedBy: actor });
     if (!created) {
       // A publish that stopped after the snapshot: finish it, unless the snapshot holds other content.

@@ -68,8 +68,10 @@ function summary<T>(items: readonly T[], text: (item: T) => string): string {
   return more > 0 ? `${named}; and ${more} more` : named;
 }
 
-const shownIssues = (issues: FieldIssue[]) => issues.slice(0, shownProblems.listed).map((i) => ({ in: i.in, field: clipped(i.field), message: clipped(i.message) }));
-const shownPathProblems = (problems: PathProblem[]) => problems.slice(0, shownProblems.listed).map((p) => ({ path: clipped(p.path), message: clipped(p.message) }));
+const shownIssues = (issues: FieldIssue[]) =>
+  issues.slice(0, shownProblems.listed).map((i) => ({ in: i.in, field: clipped(i.field), message: clipped(i.message) }));
+const shownPathProblems = (problems: PathProblem[]) =>
+  problems.slice(0, shownProblems.listed).map((p) => ({ path: clipped(p.path), message: clipped(p.message) }));
 const listed = (problems: PathProblem[]) => summary(problems, (p) => `${clipped(p.path)}: ${clipped(p.message).replace(/\.$/, '')}`);
 
 /** A failing test case as a failure shows it: an answer too large to show is left out, and the failure says so. */
@@ -80,8 +82,7 @@ function shownFailure(failure: FailedCase): FailedCase {
 }
 
 export const errors = {
-  apiKeyEmpty: () =>
-    new ApiError(401, 'service_api_key_empty', 'The Service-API-Key header is empty or missing: supply your API key in it.', null),
+  apiKeyEmpty: () => new ApiError(401, 'service_api_key_empty', 'The Service-API-Key header is empty or missing: supply your API key in it.', null),
   apiKeyInvalid: () =>
     new ApiError(401, 'service_api_key_invalid', 'The Service-API-Key is not valid: it is unknown, revoked, or not tied to a workspace.', null),
   apiKeyExpired: () => new ApiError(401, 'service_api_key_expired', 'The Service-API-Key has expired: ask for a new key.', null),
@@ -94,7 +95,11 @@ export const errors = {
     ),
   branchRequired: () => new ApiError(400, 'branch_required', 'The Service-Branch header is required for this operation.'),
   invalidBranch: (name: string) =>
-    new ApiError(400, 'invalid_branch', `"${name}" is not a valid branch name (git ref rules: no spaces, "..", "~", "^", ":", "?", "*", "[", "\\" or control characters).`),
+    new ApiError(
+      400,
+      'invalid_branch',
+      `"${name}" is not a valid branch name (git ref rules: no spaces, "..", "~", "^", ":", "?", "*", "[", "\\" or control characters).`,
+    ),
   branchNotFound: (name: string) => new ApiError(400, 'branch_not_found', `The workspace has no branch "${name}".`),
   entityTypeNotFound: (type: string, served: readonly string[] = entityTypes) =>
     new ApiError(404, 'entity_type_not_found', `"${type}" is not an entity type of this operation: use ${served.map((t) => `"${t}"`).join(' or ')}.`),
@@ -102,19 +107,38 @@ export const errors = {
   versionNotFound: (type: string, id: string, version: string) =>
     new ApiError(404, 'version_not_found', `The ${type} "${id}" has no published version "${version}".`),
   entityExists: (type: string, id: string) =>
-    new ApiError(409, 'entity_exists', `The branch already has a ${type} "${id}" with other content: change it with PATCH and its checksum, or choose another id.`),
+    new ApiError(
+      409,
+      'entity_exists',
+      `The branch already has a ${type} "${id}" with other content: change it with PATCH and its checksum, or choose another id.`,
+    ),
   checksumMismatch: (type: string, id: string) =>
-    new ApiError(409, 'checksum_mismatch', `The ${type} "${id}" has changed since the checksum you sent: get it again, and apply your change to what it holds now.`),
+    new ApiError(
+      409,
+      'checksum_mismatch',
+      `The ${type} "${id}" has changed since the checksum you sent: get it again, and apply your change to what it holds now.`,
+    ),
   publishRefused: (type: string, id: string, problems: PathProblem[]) =>
     new ApiError(409, 'publish_refused', `The ${type} "${id}" cannot be published: ${listed(problems)}.`, { problems: shownPathProblems(problems) }),
   testsFailed: (id: string, failures: FailedCase[]) =>
-    new ApiError(409, 'tests_failed', `The rule "${id}" is not published: ${failures.length} of its test cases failed (${summary(failures, (f) => `"${clipped(f.name)}"`)}).`, {
-      failures: failures.slice(0, shownProblems.listed).map(shownFailure),
-    }),
+    new ApiError(
+      409,
+      'tests_failed',
+      `The rule "${id}" is not published: ${failures.length} of its test cases failed (${summary(failures, (f) => `"${clipped(f.name)}"`)}).`,
+      {
+        failures: failures.slice(0, shownProblems.listed).map(shownFailure),
+      },
+    ),
   ruleInvalid: (id: string, problems: PathProblem[]) =>
-    new ApiError(409, 'rule_invalid', `The rule "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, { problems: shownPathProblems(problems) }),
+    new ApiError(409, 'rule_invalid', `The rule "${id}" cannot run: its definition has problems (${listed(problems)}). Fix them with PATCH first.`, {
+      problems: shownPathProblems(problems),
+    }),
   ruleNotPrepared: (id: string, version: string) =>
-    new ApiError(409, 'rule_not_prepared', `Version ${version} of the rule "${id}" was published without the compiled form executing needs (before versions kept it, or with problems in its text): publish a new version.`),
+    new ApiError(
+      409,
+      'rule_not_prepared',
+      `Version ${version} of the rule "${id}" was published without the compiled form executing needs (before versions kept it, or with problems in its text): publish a new version.`,
+    ),
   ruleNotPublished: (id: string) =>
     new ApiError(409, 'rule_not_published', `The rule "${id}" has no published version yet: publish it, or try the draft with POST .../test.`),
   ruleReferenceNotFound: (message: string) => new ApiError(409, 'rule_reference_not_found', message),
@@ -127,13 +151,21 @@ export const errors = {
       problems: shownPathProblems(problems),
     }),
   workflowNotPrepared: (id: string, version: string) =>
-    new ApiError(409, 'workflow_not_prepared', `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`),
+    new ApiError(
+      409,
+      'workflow_not_prepared',
+      `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`,
+    ),
   /** Every try to open a pull task lost a race with other pulls of the branch started at the same moment (README, "Remote pull"). */
   pullConflict: () => new ApiError(409, 'pull_conflict', 'Other pulls of this branch were started at the same moment. Retry.'),
   stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${shownId(stepId)}".`),
   evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
   scheduleNotSupported: () =>
-    new ApiError(400, 'schedule_not_supported', 'Only rules are scheduled: a workflow has no schedule. Schedule the rules it runs, under /dev/v1/rule/{id}/schedule.'),
+    new ApiError(
+      400,
+      'schedule_not_supported',
+      'Only rules are scheduled: a workflow has no schedule. Schedule the rules it runs, under /dev/v1/rule/{id}/schedule.',
+    ),
   scheduleNotFound: (id: string) =>
     new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
   /** With `field`, the details name the body field that named the credential. */
@@ -143,8 +175,7 @@ export const errors = {
   },
   credentialNameTaken: (name: string) =>
     new ApiError(409, 'credential_name_taken', `Another credential of the workspace is named "${name}": choose another name, or change that credential.`),
-  credentialBusy: (name: string) =>
-    new ApiError(409, 'credential_busy', `The credential "${name}" is being changed by another request: retry in a moment.`),
+  credentialBusy: (name: string) => new ApiError(409, 'credential_busy', `The credential "${name}" is being changed by another request: retry in a moment.`),
   credentialRevoked: (id: string, field?: string) => {
     const message = `The credential "${id}" is revoked and is never sent again: create a new credential.`;
     return new ApiError(409, 'credential_revoked', message, inBodyField(field, message));
@@ -152,15 +183,17 @@ export const errors = {
   integrationNotFound: (id: string) => new ApiError(404, 'integration_not_found', `The workspace has no integration "${shownId(id)}".`),
   integrationNameTaken: (name: string) =>
     new ApiError(409, 'integration_name_taken', `Another integration of the workspace is named "${name}": choose another name, or change that integration.`),
-  integrationBusy: (name: string) =>
-    new ApiError(409, 'integration_busy', `The integration "${name}" is being changed by another request: retry in a moment.`),
+  integrationBusy: (name: string) => new ApiError(409, 'integration_busy', `The integration "${name}" is being changed by another request: retry in a moment.`),
   remoteNotConfigured: (status = 400) =>
     new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling.'),
   writeConflict: (what: string) =>
-    new ApiError(409, 'write_conflict', `The ${what} was changed by other requests at the same moment, again and again while this one was written: retry after a short delay.`),
+    new ApiError(
+      409,
+      'write_conflict',
+      `The ${what} was changed by other requests at the same moment, again and again while this one was written: retry after a short delay.`,
+    ),
   taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${shownId(id)}" in this workspace.`),
-  internal: () =>
-    new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
+  internal: () => new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
 };
 
 /**
@@ -173,7 +206,9 @@ export const errors = {
 const engineErrorAnswers: Record<EngineErrorCode, (error: EngineError) => ApiError> = {
   invalid_params: (error) =>
     errors.invalidRequest(
-      error.problems.length ? error.problems.map((p) => ({ in: 'body', field: p.field, message: p.message })) : [{ in: 'body', field: 'params', message: error.message }],
+      error.problems.length
+        ? error.problems.map((p) => ({ in: 'body', field: p.field, message: p.message }))
+        : [{ in: 'body', field: 'params', message: error.message }],
     ),
   evaluation_failed: (error) => errors.evaluationFailed(error.message),
   rule_reference_not_found: (error) => errors.ruleReferenceNotFound(error.message),

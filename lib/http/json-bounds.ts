@@ -76,7 +76,10 @@ const loneSurrogate = /\p{Surrogate}/u;
  */
 export function unkeepableProblem(value: unknown): { path: (string | number)[]; message: string } | undefined {
   const pending: [unknown, (string | number)[]][] = [[value, []]];
-  const surrogate = (path: (string | number)[]) => ({ path, message: 'holds a lone surrogate (a \\uD800–\\uDFFF escape without its pair), which is not Unicode text' });
+  const surrogate = (path: (string | number)[]) => ({
+    path,
+    message: 'holds a lone surrogate (a \\uD800–\\uDFFF escape without its pair), which is not Unicode text',
+  });
   while (pending.length) {
     const [item, path] = pending.pop()!;
     if (typeof item === 'string') {

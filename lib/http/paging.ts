@@ -8,10 +8,9 @@ import * as z from 'zod/mini';
 
 const integer = (min: number, max: number, fallback: number, description: string) => {
   const error = `must be an integer from ${min} to ${max}`;
-  return z._default(z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error })), fallback).register(
-    z.globalRegistry,
-    { description },
-  );
+  return z
+    ._default(z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error })), fallback)
+    .register(z.globalRegistry, { description });
 };
 
 const maxPageSize = 100;

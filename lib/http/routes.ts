@@ -30,13 +30,21 @@ export const areas = [
     routes: entityAreaRoutes,
   },
   { name: 'Workspace', description: "The key's workspace: its branches.", routes: workspaceRoutes },
-  { name: 'Credentials', description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.', routes: credentialRoutes },
+  {
+    name: 'Credentials',
+    description: 'API-key credentials that integrations, API-request steps and the Git remote send to providers. Values are sealed and never shown.',
+    routes: credentialRoutes,
+  },
   {
     name: 'Integrations',
     description: 'REST integrations: the base URL, headers, credential and timeout that API-request steps share, and a test of a path against the provider.',
     routes: integrationRoutes,
   },
-  { name: 'Remote pull and tasks', description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.", routes: pullRoutes },
+  {
+    name: 'Remote pull and tasks',
+    description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.",
+    routes: pullRoutes,
+  },
   { name: 'Contract', description: 'This document.', routes: contractRoutes },
 ] as const;
 

@@ -54,7 +54,12 @@ interface Target {
 export function joinPath(baseUrl: string, path: string): URL {
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const escapes = () => new CallFailure('invalid_url', `the path "${path}" leaves the integration's base URL ${base.href}: give a path under it, without "." or ".." segments`, 'path');
+  const escapes = () =>
+    new CallFailure(
+      'invalid_url',
+      `the path "${path}" leaves the integration's base URL ${base.href}: give a path under it, without "." or ".." segments`,
+      'path',
+    );
   if (!path.startsWith('/')) throw new CallFailure('invalid_url', `the path "${path}" must start with "/"`, 'path');
   let url: URL;
   try {
@@ -82,7 +87,8 @@ export const forgetIntegration = (workspaceId: string, id: string) => knownInteg
 async function resolveTarget(deps: ApiCallerDeps, workspaceId: string, request: ApiRequest, known?: StoredIntegration): Promise<Target> {
   if (request.integrationId !== undefined) {
     const { integrationId } = request;
-    const integration = known ?? (await knownIntegrations.get(knownKey(workspaceId, integrationId), () => deps.store.getIntegration(workspaceId, integrationId)));
+    const integration =
+      known ?? (await knownIntegrations.get(knownKey(workspaceId, integrationId), () => deps.store.getIntegration(workspaceId, integrationId)));
     if (!integration) throw new CallFailure('integration_not_found', `the integration "${request.integrationId}" does not exist in this workspace`);
     return {
       url: joinPath(integration.baseUrl, request.path ?? '/'),
@@ -92,7 +98,8 @@ async function resolveTarget(deps: ApiCallerDeps, workspaceId: string, request: 
     };
   }
   // Not echoed: a URL that does not parse cannot be redacted reliably.
-  if (request.url === undefined || !URL.canParse(request.url)) throw new CallFailure('invalid_url', 'the request has no valid URL: give a full http:// or https:// URL, or an integration and a path', 'url');
+  if (request.url === undefined || !URL.canParse(request.url))
+    throw new CallFailure('invalid_url', 'the request has no valid URL: give a full http:// or https:// URL, or an integration and a path', 'url');
   return { url: new URL(request.url), headers: { ...request.headers }, credentialId: request.credentialId, timeoutMs: request.timeoutMs };
 }
 
@@ -100,7 +107,8 @@ async function credentialFor(deps: ApiCallerDeps, workspaceId: string, id: strin
   try {
     return await openCredentialWarm(deps, workspaceId, id);
   } catch (error) {
-    if (error instanceof ApiError && (error.code === 'credential_not_found' || error.code === 'credential_revoked')) throw new CallFailure(error.code, error.message);
+    if (error instanceof ApiError && (error.code === 'credential_not_found' || error.code === 'credential_revoked'))
+      throw new CallFailure(error.code, error.message);
     throw error;
   }
 }
@@ -156,7 +164,10 @@ function readBody(response: OutboundResponse, secret: string | undefined): unkno
   } catch {
     if (!isSuccess(response.status)) return null;
     const type = scrubSecret(String(response.headers['content-type'] ?? 'none'), secret).slice(0, 100);
-    throw new CallFailure('not_json', `the provider answered with a body that is not JSON (content-type ${type}; HTTP ${response.status} from ${response.url})`);
+    throw new CallFailure(
+      'not_json',
+      `the provider answered with a body that is not JSON (content-type ${type}; HTTP ${response.status} from ${response.url})`,
+    );
   }
   const echoed = echoedSecret(secret);
   return echoed ? scrubJson(body, echoed) : body;
@@ -169,18 +180,29 @@ const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'trans
 function readHeaders(response: OutboundResponse, secret: string | undefined): Record<string, string> {
   const scrub = secretScrubber(echoedSecret(secret));
   return Object.fromEntries(
-    Object.entries(response.headers).flatMap(([name, value]) => (hopByHop.has(name.toLowerCase()) ? [] : [[name.toLowerCase(), scrub(Array.isArray(value) ? value.join(', ') : value)]])),
+    Object.entries(response.headers).flatMap(([name, value]) =>
+      hopByHop.has(name.toLowerCase()) ? [] : [[name.toLowerCase(), scrub(Array.isArray(value) ? value.join(', ') : value)]],
+    ),
   );
 }
 
 /** One request, resolved, sent and read, with how long the exchange took. `known`: its integration, already read. */
-export async function callApi(deps: ApiCallerDeps, workspaceId: string, request: ApiRequest, known?: StoredIntegration): Promise<ApiResponse & { durationMs: number }> {
+export async function callApi(
+  deps: ApiCallerDeps,
+  workspaceId: string,
+  request: ApiRequest,
+  known?: StoredIntegration,
+): Promise<ApiResponse & { durationMs: number }> {
   const target = await resolveTarget(deps, workspaceId, request, known);
   const credential = target.credentialId === undefined ? undefined : await credentialFor(deps, workspaceId, target.credentialId);
   let url = target.url;
   for (const [name, value] of Object.entries(request.query)) {
     if (credential?.placement === 'query' && name === credential.key)
-      throw new CallFailure('invalid_request', `the query parameter "${name}" is also the credential's Key: remove it from the query, the credential adds it`, 'query');
+      throw new CallFailure(
+        'invalid_request',
+        `the query parameter "${name}" is also the credential's Key: remove it from the query, the credential adds it`,
+        'query',
+      );
     url = withQueryParam(url, name, value);
   }
   const urlField = request.integrationId === undefined ? 'url' : 'path';
@@ -196,10 +218,16 @@ export async function callApi(deps: ApiCallerDeps, workspaceId: string, request:
     });
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
-    const field = error.failure === 'invalid_request' ? 'headers' : error.failure === 'invalid_url' || error.failure === 'blocked_address' ? urlField : undefined;
+    const field =
+      error.failure === 'invalid_request' ? 'headers' : error.failure === 'invalid_url' || error.failure === 'blocked_address' ? urlField : undefined;
     throw new CallFailure(error.failure, error.message, field);
   }
-  return { status: response.status, headers: readHeaders(response, credential?.value), body: readBody(response, credential?.value), durationMs: response.durationMs };
+  return {
+    status: response.status,
+    headers: readHeaders(response, credential?.value),
+    body: readBody(response, credential?.value),
+    durationMs: response.durationMs,
+  };
 }
 
 /**

@@ -41,7 +41,8 @@ const mapTypeError = (issue: { code?: string }) => (issue.code === 'invalid_type
 /** What a map of names to strings may hold at most. */
 const entries = (what: string) =>
   z.superRefine<Record<string, string>>((map, ctx) => {
-    if (Object.keys(map).length > integrationLimits.entries) ctx.addIssue({ code: 'custom', message: `must hold at most ${integrationLimits.entries} ${what}`, input: map });
+    if (Object.keys(map).length > integrationLimits.entries)
+      ctx.addIssue({ code: 'custom', message: `must hold at most ${integrationLimits.entries} ${what}`, input: map });
   });
 
 const headerName = z.string().check(z.maxLength(integrationLimits.headerNameLength), z.regex(headerNamePattern));
@@ -87,11 +88,18 @@ const baseUrl = z
     z.regex(httpBaseUrlPattern, { error: 'must be an http:// or https:// URL without a user name, password, query or fragment' }),
     z.refine((url) => !httpBaseUrlPattern.test(url) || URL.canParse(url), { error: 'is not a valid URL' }),
   )
-  .register(z.globalRegistry, { format: 'uri', description: 'what step paths are joined to: `https://api.example.com/v1` and `/rates` call `https://api.example.com/v1/rates`' });
+  .register(z.globalRegistry, {
+    format: 'uri',
+    description: 'what step paths are joined to: `https://api.example.com/v1` and `/rates` call `https://api.example.com/v1/rates`',
+  });
 
 const credentialId = z
   .string({ error: 'must be the id of a credential of the workspace' })
-  .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(128, { error: 'must be at most 128 characters' }), z.regex(noControlCharacters, { error: 'must not contain control characters' }));
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(128, { error: 'must be at most 128 characters' }),
+    z.regex(noControlCharacters, { error: 'must not contain control characters' }),
+  );
 
 const timeoutError = `must be an integer from 1 to ${integrationLimits.maxTimeoutMs}`;
 const timeoutMs = z
@@ -105,7 +113,13 @@ export const createIntegrationSchema = strictBody({
   name: itemName,
   type: z.literal('restApi', { error: 'must be restApi' }),
   baseUrl,
-  headers: z._default(headerMap({ refuseSecrets: true, description: "sent on every call, under a step's own headers; not Authorization or Cookie: a secret belongs in the credential" }), {}),
+  headers: z._default(
+    headerMap({
+      refuseSecrets: true,
+      description: "sent on every call, under a step's own headers; not Authorization or Cookie: a secret belongs in the credential",
+    }),
+    {},
+  ),
   credentialId: z.optional(z.nullable(credentialId)),
   timeoutMs: z._default(timeoutMs, integrationLimits.defaultTimeoutMs),
   description: z._default(description, ''),
@@ -115,7 +129,12 @@ export type CreateIntegration = z.output<typeof createIntegrationSchema>;
 export const updateIntegrationSchema = strictBody({
   name: z.optional(itemName),
   baseUrl: z.optional(baseUrl),
-  headers: z.optional(headerMap({ refuseSecrets: true, description: "sent on every call, under a step's own headers; not Authorization or Cookie: a secret belongs in the credential" })),
+  headers: z.optional(
+    headerMap({
+      refuseSecrets: true,
+      description: "sent on every call, under a step's own headers; not Authorization or Cookie: a secret belongs in the credential",
+    }),
+  ),
   /** null detaches the credential. */
   credentialId: z.optional(z.nullable(credentialId)),
   timeoutMs: z.optional(timeoutMs),
@@ -132,28 +151,38 @@ const queryMap = z
         z.maxLength(integrationLimits.valueLength, { error: `must be at most ${integrationLimits.valueLength} characters` }),
         z.regex(noControlCharacters, { error: 'must not contain control characters' }),
       ),
-    { error: (issue) => (issue.code === 'invalid_key' ? `must be a name of 1 to ${integrationLimits.headerNameLength} characters without control characters` : mapTypeError(issue)) },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? `must be a name of 1 to ${integrationLimits.headerNameLength} characters without control characters`
+          : mapTypeError(issue),
+    },
   )
   .check(entries('parameters'))
   .register(z.globalRegistry, { description: `appended to the URL's query, at most ${integrationLimits.entries}` });
 
 export const testIntegrationSchema = strictBody({
   method: z._default(z.enum(callMethods, { error: `must be one of ${callMethods.join(', ')}` }), 'GET'),
-  path: z.string().check(
-    z.maxLength(integrationLimits.pathLength, { error: `must be at most ${integrationLimits.pathLength} characters` }),
-    z.regex(/^\/[^\x00-\x20\x7f]*$/, { error: 'must start with "/" and hold no spaces or control characters' }),
-  ),
+  path: z
+    .string()
+    .check(
+      z.maxLength(integrationLimits.pathLength, { error: `must be at most ${integrationLimits.pathLength} characters` }),
+      z.regex(/^\/[^\x00-\x20\x7f]*$/, { error: 'must start with "/" and hold no spaces or control characters' }),
+    ),
   query: z._default(queryMap, {}),
   headers: z._default(headerMap({ refuseSecrets: false, description: "sent over the integration's headers of the same name" }), {}),
   body: z.optional(
-    z.unknown().check(
-      z.superRefine((value, ctx) => {
-        const problem = jsonBoundsProblem(value, integrationLimits.testBody);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    z
+      .unknown()
+      .check(
+        z.superRefine((value, ctx) => {
+          const problem = jsonBoundsProblem(value, integrationLimits.testBody);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+        }),
+      )
+      .register(z.globalRegistry, {
+        description: `sent as JSON (at most ${integrationLimits.testBody.maxBytes} bytes, nested at most ${integrationLimits.testBody.maxDepth} levels)`,
       }),
-    ).register(z.globalRegistry, {
-      description: `sent as JSON (at most ${integrationLimits.testBody.maxBytes} bytes, nested at most ${integrationLimits.testBody.maxDepth} levels)`,
-    }),
   ),
 });
 export type TestIntegration = z.output<typeof testIntegrationSchema>;

@@ -41,7 +41,9 @@ async function assertUsableCredential(store: Store, workspaceId: string, credent
   if (credential.revokedAt) throw errors.credentialRevoked(credentialId, 'credentialId');
   const clash = credential.placement === 'header' && Object.keys(headers).find((name) => name.toLowerCase() === credential.key.toLowerCase());
   if (clash)
-    throw errors.invalidRequest([{ in: 'body', field: `headers.${clash}`, message: `is the header the credential "${credentialId}" places its key in: remove it, the credential adds it` }]);
+    throw errors.invalidRequest([
+      { in: 'body', field: `headers.${clash}`, message: `is the header the credential "${credentialId}" places its key in: remove it, the credential adds it` },
+    ]);
 }
 
 /** What a create sets, as one text: equal for the same integration, headers in any order (a DynamoDB map keeps none). */
@@ -163,8 +165,19 @@ export async function testIntegration(deps: ApiCallerDeps, workspaceId: string, 
       { stepId: 'test', ...input, integrationId: id, timeoutMs: Math.min(integration.timeoutMs, integrationLimits.testTimeoutMs) },
       integration,
     );
-    const shown = answer.body === null ? {} : Buffer.byteLength(JSON.stringify(answer.body)) > integrationLimits.testAnswerBytes ? { bodyOmitted: true as const } : { body: answer.body };
-    return { status: answer.status, ok: answer.status >= 200 && answer.status < 300, durationMs: answer.durationMs, message: describeProviderStatus(answer.status), ...shown };
+    const shown =
+      answer.body === null
+        ? {}
+        : Buffer.byteLength(JSON.stringify(answer.body)) > integrationLimits.testAnswerBytes
+          ? { bodyOmitted: true as const }
+          : { body: answer.body };
+    return {
+      status: answer.status,
+      ok: answer.status >= 200 && answer.status < 300,
+      durationMs: answer.durationMs,
+      message: describeProviderStatus(answer.status),
+      ...shown,
+    };
   } catch (error) {
     if (!(error instanceof CallFailure)) throw error;
     // The integration's credential cannot be sent: the state of the workspace, not a failed test.

@@ -28,7 +28,8 @@ export function createConsoleHost(options: { apiKey: string }): ConsoleHost {
     response.writeHead(status, { ...consoleSecurityHeaders, ...headers, 'content-length': Buffer.byteLength(body) });
     response.end(body);
   };
-  const sendJson = (response: ServerResponse, status: number, body: unknown) => send(response, status, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(body));
+  const sendJson = (response: ServerResponse, status: number, body: unknown) =>
+    send(response, status, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(body));
   const sendFile = (response: ServerResponse, file: ConsoleFile, head: boolean) => {
     response.writeHead(200, { ...consoleSecurityHeaders, 'content-type': file.contentType, 'content-length': file.body.length, 'cache-control': 'no-cache' });
     response.end(head ? undefined : file.body);
@@ -48,7 +49,8 @@ export function createConsoleHost(options: { apiKey: string }): ConsoleHost {
     }
     const expires = typeof code === 'string' ? codes.get(code) : undefined;
     if (typeof code === 'string') codes.delete(code);
-    if (!expires || expires < Date.now()) return sendJson(response, 403, { message: 'This sign-in link has been used or has expired: sign in with the API key the start banner shows.' });
+    if (!expires || expires < Date.now())
+      return sendJson(response, 403, { message: 'This sign-in link has been used or has expired: sign in with the API key the start banner shows.' });
     sendJson(response, 200, { apiKey: options.apiKey });
   }
 

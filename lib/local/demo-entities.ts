@@ -10,7 +10,13 @@ type Definition<K extends EntityInput['type']> = Extract<EntityInput, { type: K 
 type Table = Definition<'decisionTable'>;
 type Cases = NonNullable<Table['tests']>;
 
-const decisionTable = (id: string, name: string, description: string, tags: string[], definition: Omit<Table, 'hitPolicy'> & { hitPolicy: Table['hitPolicy'] }): EntityInput => ({
+const decisionTable = (
+  id: string,
+  name: string,
+  description: string,
+  tags: string[],
+  definition: Omit<Table, 'hitPolicy'> & { hitPolicy: Table['hitPolicy'] },
+): EntityInput => ({
   id,
   name,
   description,
@@ -38,7 +44,8 @@ const ruleSet = (id: string, name: string, description: string, tags: string[], 
 });
 
 /** Columns and rows in the compact form the tables below are written in. */
-const columns = (...specs: [string, string, Table['inputs'][number]['type']][]): Table['inputs'] => specs.map(([id, expression, type]) => ({ id, expression, type }));
+const columns = (...specs: [string, string, Table['inputs'][number]['type']][]): Table['inputs'] =>
+  specs.map(([id, expression, type]) => ({ id, expression, type }));
 const rows = (...specs: [string[], Table['rules'][number]['then']][]): Table['rules'] => specs.map(([when, then]) => ({ when, then }));
 const cases = (...specs: [string, Record<string, unknown>, unknown][]): Cases => specs.map(([name, params, expected]) => ({ name, params, expected }));
 
@@ -82,7 +89,11 @@ export const demoRules: EntityInput[] = [
     inputs: columns(['age', 'driver.age', 'number'], ['vehicle', 'vehicle.class', 'string']),
     outputs: [{ id: 'band', name: 'band', type: 'string', allowedValues: ['E', 'D', 'C', 'B'] }],
     rules: rows([['< 25', '"sport"'], ['"E"']], [['< 25', '-'], ['"D"']], [['-', '"sport"'], ['"C"']], [['-', '-'], ['"B"']]),
-    tests: cases(['young driver of a sports car', { driver: { age: 22 }, vehicle: { class: 'sport' } }, [{ band: 'E' }, { band: 'D' }, { band: 'C' }, { band: 'B' }]]),
+    tests: cases([
+      'young driver of a sports car',
+      { driver: { age: 22 }, vehicle: { class: 'sport' } },
+      [{ band: 'E' }, { band: 'D' }, { band: 'C' }, { band: 'B' }],
+    ]),
   }),
   decisionTable('tax-rate', 'VAT rate', 'Value-added tax rate by country and product category', ['pricing', 'tax'], {
     // "unique": the rows never overlap, so exactly one matches a known country.
@@ -108,8 +119,16 @@ export const demoRules: EntityInput[] = [
     hitPolicy: 'ruleOrder',
     inputs: columns(['weight', 'order.weightKg', 'number'], ['zone', 'order.destination.zone', 'string'], ['total', 'order.total', 'number']),
     outputs: [{ id: 'check', name: 'check', type: 'string' }],
-    rules: rows([['> 30', '-', '-'], ['"freight booking"']], [['-', 'not("domestic")', '-'], ['"customs declaration"']], [['-', '-', '>= 1000'], ['"manual review"']]),
-    tests: cases(['a heavy, costly export', { order: { weightKg: 40, total: 1500, destination: { zone: 'eu' } } }, [{ check: 'freight booking' }, { check: 'customs declaration' }, { check: 'manual review' }]]),
+    rules: rows(
+      [['> 30', '-', '-'], ['"freight booking"']],
+      [['-', 'not("domestic")', '-'], ['"customs declaration"']],
+      [['-', '-', '>= 1000'], ['"manual review"']],
+    ),
+    tests: cases([
+      'a heavy, costly export',
+      { order: { weightKg: 40, total: 1500, destination: { zone: 'eu' } } },
+      [{ check: 'freight booking' }, { check: 'customs declaration' }, { check: 'manual review' }],
+    ]),
   }),
   ruleSet('fraud-screening', 'Fraud screening', 'Scores a payment for fraud signals', ['payments', 'risk'], {
     strategy: 'allMatch',
@@ -218,37 +237,53 @@ export const demoWorkflows: EntityInput[] = [
       {
         id: 'done',
         kind: 'end',
-        output: { discount: 'discount.discount', taxRate: 'tax.rate', shippingFee: 'shipping.fee', total: 'decimal(order.total * (1 - discount.discount) * (1 + tax.rate) + shipping.fee, 2)' },
+        output: {
+          discount: 'discount.discount',
+          taxRate: 'tax.rate',
+          shippingFee: 'shipping.fee',
+          total: 'decimal(order.total * (1 - discount.discount) * (1 + tax.rate) + shipping.fee, 2)',
+        },
       },
     ],
   }),
-  workflow('payment-review', 'Payment review', "Screens a payment with a rule, asks the risk provider for a score, and decides on the provider's answer", ['payments', 'risk'], {
-    inputs: contexts('payment', 'card', 'ip', 'customer'),
-    start: 'screen',
-    steps: [
-      { id: 'screen', kind: 'rule', ruleId: 'fraud-screening', next: 'score' },
-      {
-        id: 'score',
-        kind: 'apiRequest',
-        // The integration holds the provider's URL and the credential sent in the X-Api-Key header.
-        request: { method: 'POST', integrationId: demoIntegrationIds.risk, path: '/v1/risk-score', body: '{amount: payment.amount, flags: screen.risk.flags, ruleScore: screen.risk.score}' },
-        next: 'decide',
-      },
-      {
-        id: 'decide',
-        kind: 'branch',
-        cases: [
-          { when: 'score.body.decision = "approve"', next: 'approve' },
-          { when: 'score.body.decision = "review"', next: 'review' },
-        ],
-        otherwise: 'decline',
-      },
-      { id: 'approve', kind: 'end', output: { decision: '"approve"', score: 'score.body.score' } },
-      { id: 'review', kind: 'end', output: { decision: '"review"', score: 'score.body.score', reasons: 'score.body.reasons' } },
-      { id: 'decline', kind: 'end', output: { decision: '"decline"', score: 'score.body.score', reasons: 'score.body.reasons' } },
-    ],
-    settings: { recordExecutions: true },
-  }),
+  workflow(
+    'payment-review',
+    'Payment review',
+    "Screens a payment with a rule, asks the risk provider for a score, and decides on the provider's answer",
+    ['payments', 'risk'],
+    {
+      inputs: contexts('payment', 'card', 'ip', 'customer'),
+      start: 'screen',
+      steps: [
+        { id: 'screen', kind: 'rule', ruleId: 'fraud-screening', next: 'score' },
+        {
+          id: 'score',
+          kind: 'apiRequest',
+          // The integration holds the provider's URL and the credential sent in the X-Api-Key header.
+          request: {
+            method: 'POST',
+            integrationId: demoIntegrationIds.risk,
+            path: '/v1/risk-score',
+            body: '{amount: payment.amount, flags: screen.risk.flags, ruleScore: screen.risk.score}',
+          },
+          next: 'decide',
+        },
+        {
+          id: 'decide',
+          kind: 'branch',
+          cases: [
+            { when: 'score.body.decision = "approve"', next: 'approve' },
+            { when: 'score.body.decision = "review"', next: 'review' },
+          ],
+          otherwise: 'decline',
+        },
+        { id: 'approve', kind: 'end', output: { decision: '"approve"', score: 'score.body.score' } },
+        { id: 'review', kind: 'end', output: { decision: '"review"', score: 'score.body.score', reasons: 'score.body.reasons' } },
+        { id: 'decline', kind: 'end', output: { decision: '"decline"', score: 'score.body.score', reasons: 'score.body.reasons' } },
+      ],
+      settings: { recordExecutions: true },
+    },
+  ),
   workflow('price-in-currency', 'Price in another currency', "Converts a price at the provider's exchange rate (its key goes in the query)", ['pricing'], {
     inputs: [
       { name: 'price', type: 'number' },
@@ -256,7 +291,12 @@ export const demoWorkflows: EntityInput[] = [
     ],
     start: 'rate',
     steps: [
-      { id: 'rate', kind: 'apiRequest', request: { method: 'GET', integrationId: demoIntegrationIds.fx, path: '/v1/fx-rate', query: { from: '"EUR"', to: 'currency' } }, next: 'done' },
+      {
+        id: 'rate',
+        kind: 'apiRequest',
+        request: { method: 'GET', integrationId: demoIntegrationIds.fx, path: '/v1/fx-rate', query: { from: '"EUR"', to: 'currency' } },
+        next: 'done',
+      },
       { id: 'done', kind: 'end', output: { price: 'decimal(price * rate.body.rate, 2)', currency: 'currency', rate: 'rate.body.rate' } },
     ],
   }),

@@ -52,10 +52,16 @@ function requireKey(given: string | undefined, key: string, where: string) {
 /** A risk score from 0 to 100 for a payment: its amount, the signals a screening rule raised, and that rule's own score. */
 function riskScore(input: Record<string, unknown>) {
   const amount = Number(input.amount);
-  if (input.amount === undefined || input.amount === '' || !Number.isFinite(amount) || amount < 0) throw new Refusal(400, 'invalid_request', 'amount must be a number, 0 or more');
+  if (input.amount === undefined || input.amount === '' || !Number.isFinite(amount) || amount < 0)
+    throw new Refusal(400, 'invalid_request', 'amount must be a number, 0 or more');
   const ruleScore = input.ruleScore === undefined || input.ruleScore === null ? 0 : Number(input.ruleScore);
   if (!Number.isFinite(ruleScore) || ruleScore < 0 || ruleScore > 100) throw new Refusal(400, 'invalid_request', 'ruleScore must be a number from 0 to 100');
-  const flags = typeof input.flags === 'object' && input.flags !== null ? Object.entries(input.flags).filter(([, raised]) => raised === true).map(([flag]) => flag) : [];
+  const flags =
+    typeof input.flags === 'object' && input.flags !== null
+      ? Object.entries(input.flags)
+          .filter(([, raised]) => raised === true)
+          .map(([flag]) => flag)
+      : [];
   const reasons = [
     ...(amount >= 5000 ? ['amount of 5000 or more'] : amount >= 1000 ? ['amount of 1000 or more'] : []),
     ...flags.map((flag) => `signal ${flag}`),
@@ -69,7 +75,10 @@ function riskScore(input: Record<string, unknown>) {
 function fxRate(query: URLSearchParams) {
   const [from, to] = [query.get('from')?.toUpperCase() ?? '', query.get('to')?.toUpperCase() ?? ''];
   const known = Object.keys(eurRates).join(', ');
-  for (const [name, code] of [['from', from], ['to', to]] as const)
+  for (const [name, code] of [
+    ['from', from],
+    ['to', to],
+  ] as const)
     if (!(code in eurRates)) throw new Refusal(400, 'invalid_request', `${name} must be one of ${known}`);
   return { from, to, rate: Math.round((eurRates[to]! / eurRates[from]!) * 1e6) / 1e6, asOf: ratesAsOf };
 }

@@ -43,7 +43,11 @@ export interface LocalTable extends EmbeddedDynamo {
  * other process there uses. Closing the shared one deletes the table and
  * leaves the DynamoDB running for the others; `options` apply to the embedded one only.
  */
-export async function openLocalTable(tableName: string, options: { dataDir?: string; port?: number } = {}, env: NodeJS.ProcessEnv = process.env): Promise<LocalTable> {
+export async function openLocalTable(
+  tableName: string,
+  options: { dataDir?: string; port?: number } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LocalTable> {
   const endpoint = env[sharedDynamoSetting];
   if (!endpoint) return { tableName, ...(await startEmbeddedDynamo(options)) };
   const config = { tableName: `${tableName}-${randomBytes(4).toString('hex')}`, endpoint };

@@ -233,10 +233,7 @@ function data(content: FileContent): Buffer {
 
 /** One commit in the fast-import stream. */
 function commitCommand(branch: string, message: string, parent: string | undefined, files: RepositoryFiles, deletions: string[]): Buffer {
-  const parts: Buffer[] = [
-    Buffer.from(`commit refs/heads/${branch}\nauthor ${IDENTITY} ${DATE}\ncommitter ${IDENTITY} ${DATE}\n`),
-    data(message),
-  ];
+  const parts: Buffer[] = [Buffer.from(`commit refs/heads/${branch}\nauthor ${IDENTITY} ${DATE}\ncommitter ${IDENTITY} ${DATE}\n`), data(message)];
   if (parent) parts.push(Buffer.from(`from ${parent}\n`));
   for (const path of deletions) {
     checkPath(path);
@@ -279,7 +276,10 @@ export async function createRepository(
   await mkdir(resolve(root), { recursive: true });
   await mkdir(gitDir); // fails if it exists: never rewrite a repository's history by accident
   await git(['init', '--bare', '--quiet', `--initial-branch=${head}`, gitDir]);
-  await fastImport(gitDir, names.map((branch) => commitCommand(branch, `Files of ${branch}`, undefined, branches[branch] ?? {}, [])));
+  await fastImport(
+    gitDir,
+    names.map((branch) => commitCommand(branch, `Files of ${branch}`, undefined, branches[branch] ?? {}, [])),
+  );
   return names.length ? branchCommits(gitDir, names) : {};
 }
 

@@ -6,13 +6,7 @@ import type { Route } from '../http/route.ts';
 export const localStage = 'local';
 
 /** The event API Gateway's REST API sends a Lambda proxy integration for this request. */
-export function toProxyEvent(
-  request: IncomingMessage,
-  url: URL,
-  route: Route,
-  pathParameters: Record<string, string>,
-  body: Buffer,
-): APIGatewayProxyEvent {
+export function toProxyEvent(request: IncomingMessage, url: URL, route: Route, pathParameters: Record<string, string>, body: Buffer): APIGatewayProxyEvent {
   // Keyed by the client's names: maps without a prototype, so that "constructor" or "__proto__" is a name like any other.
   const headers: Record<string, string> = Object.create(null);
   const multiValueHeaders: Record<string, string[]> = Object.create(null);

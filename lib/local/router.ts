@@ -1,9 +1,6 @@
 import type { HttpMethod, Route } from '../http/route.ts';
 
-export type Match =
-  | { route: Route; pathParameters: Record<string, string> }
-  | { allowed: HttpMethod[] }
-  | undefined;
+export type Match = { route: Route; pathParameters: Record<string, string> } | { allowed: HttpMethod[] } | undefined;
 
 interface ResourceNode {
   statics: Map<string, ResourceNode>;

@@ -54,8 +54,7 @@ const sweepEveryMs = 60_000;
 
 /** Sends every stored schedule (but those being deleted) to the scheduler, as it was deployed before. */
 async function redeploySchedules(store: Store, scheduler: RuleScheduler) {
-  for (const { scope, schedule } of await store.scanSchedules())
-    if (schedule.state !== 'deleting') await scheduler.putSchedule(deploymentOf(scope, schedule));
+  for (const { scope, schedule } of await store.scanSchedules()) if (schedule.state !== 'deleting') await scheduler.putSchedule(deploymentOf(scope, schedule));
 }
 
 /**
@@ -80,7 +79,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   const scheduler = await startSchedulerEndpoint({ scheduler: localScheduler, ...(options.schedulerNow && { now: options.schedulerNow }) });
   const git = await listenOn(options.gitPort ?? 0, (port) => startGitServer({ root: join(dataDir, 'git'), port }));
   const provider = await listenOn(options.providerPort ?? 0, (port) => startDemoProvider({ port }));
-  const dynamo = await listenOn(options.dynamoPort ?? 0, (port) => openLocalTable(localTableName, { dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }));
+  const dynamo = await listenOn(options.dynamoPort ?? 0, (port) =>
+    openLocalTable(localTableName, { dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), port }),
+  );
   const config = { tableName: dynamo.tableName, endpoint: dynamo.endpoint };
   Object.assign(process.env, {
     TABLE_NAME: config.tableName,

@@ -108,7 +108,8 @@ export async function startSchedulerEndpoint(options: SchedulerEndpointOptions =
     const parsed = parseSchedulerExpression(expression);
     if ('problem' in parsed) throw invalid(`Invalid Schedule Expression ${expression}. (${parsed.problem})`);
     const zone = body.ScheduleExpressionTimezone;
-    if (zone !== undefined && (typeof zone !== 'string' || 'problem' in checkTimeZone(zone))) throw invalid(`Invalid ScheduleExpressionTimezone ${String(zone)}.`);
+    if (zone !== undefined && (typeof zone !== 'string' || 'problem' in checkTimeZone(zone)))
+      throw invalid(`Invalid ScheduleExpressionTimezone ${String(zone)}.`);
     const window = body.FlexibleTimeWindow as StoredWireSchedule['FlexibleTimeWindow'] | undefined;
     if (!window || (window.Mode !== 'OFF' && window.Mode !== 'FLEXIBLE')) throw invalid('FlexibleTimeWindow.Mode must be OFF or FLEXIBLE');
     const target = body.Target as StoredWireSchedule['Target'] | undefined;
@@ -205,7 +206,13 @@ export async function startSchedulerEndpoint(options: SchedulerEndpointOptions =
       }
       case 'GetScheduleGroup': {
         const group = groups.get(existingGroup(name))!;
-        return { Arn: arn('schedule-group', name), Name: name, State: 'ACTIVE', CreationDate: seconds(group.CreationDate), LastModificationDate: seconds(group.LastModificationDate) };
+        return {
+          Arn: arn('schedule-group', name),
+          Name: name,
+          State: 'ACTIVE',
+          CreationDate: seconds(group.CreationDate),
+          LastModificationDate: seconds(group.LastModificationDate),
+        };
       }
       case 'DeleteScheduleGroup': {
         existingGroup(name);

@@ -107,17 +107,33 @@ export async function seedDemoProvider(deps: CredentialDeps & { store: Store }, 
   const { credentials, integrations } = demoProviderSeed;
   if (!(await deps.store.getCredential(demoWorkspaceId, credentials.header.id))) {
     for (const { id, name, key, placement } of Object.values(credentials)) {
-      const credential = { name, type: 'apiKey', key, value: demoProviderKey, placement, description: "The demo provider's key (npm start serves the provider)" } as const;
+      const credential = {
+        name,
+        type: 'apiKey',
+        key,
+        value: demoProviderKey,
+        placement,
+        description: "The demo provider's key (npm start serves the provider)",
+      } as const;
       await unlessRefused(createCredential(deps, demoWorkspaceId, credential, { id }));
     }
     for (const { id, name, credential, description } of Object.values(integrations)) {
-      const integration = { name, type: 'restApi', baseUrl: providerUrl, headers: {}, credentialId: credentials[credential].id, timeoutMs: 5000, description } as const;
+      const integration = {
+        name,
+        type: 'restApi',
+        baseUrl: providerUrl,
+        headers: {},
+        credentialId: credentials[credential].id,
+        timeoutMs: 5000,
+        description,
+      } as const;
       await unlessRefused(createIntegration(deps.store, demoWorkspaceId, integration, { id }));
     }
     return;
   }
   for (const { id } of Object.values(integrations)) {
     const current = await deps.store.getIntegration(demoWorkspaceId, id);
-    if (current && current.baseUrl !== providerUrl && /^http:\/\/127\.0\.0\.1:\d+$/.test(current.baseUrl)) await updateIntegration(deps.store, demoWorkspaceId, id, { baseUrl: providerUrl });
+    if (current && current.baseUrl !== providerUrl && /^http:\/\/127\.0\.0\.1:\d+$/.test(current.baseUrl))
+      await updateIntegration(deps.store, demoWorkspaceId, id, { baseUrl: providerUrl });
   }
 }

@@ -100,7 +100,9 @@ export async function startLocalApi(options: { port?: number; host?: string; con
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\n${requestIdHeader}: ${randomUUID()}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   };
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerOnSocket(socket, error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : malformedRequest));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) =>
+    answerOnSocket(socket, error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge : malformedRequest),
+  );
   server.on('connect', (_request, socket) => answerOnSocket(socket, methodNotAllowed));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

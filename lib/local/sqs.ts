@@ -177,7 +177,12 @@ export async function startLocalSqs(queue: LocalQueue, options: { port?: number 
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(JSON.stringify(body));
     };
-    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { MessageBody: string; MessageGroupId?: string; ReceiptHandle: string; VisibilityTimeout: number };
+    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      MessageBody: string;
+      MessageGroupId?: string;
+      ReceiptHandle: string;
+      VisibilityTimeout: number;
+    };
     if (target === 'AmazonSQS.SendMessage') {
       const messageId = queue.send(input.MessageBody, input.MessageGroupId);
       return reply(200, { MessageId: messageId, MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') });

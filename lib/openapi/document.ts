@@ -83,7 +83,10 @@ const componentSchemas = {
 };
 
 /** The component that describes an error's details, by the one field its `data` has. */
-const detailSchemas = { errors: 'FieldIssues', problems: 'PathProblems', failures: 'FailedCases' } as const satisfies Record<string, keyof typeof componentSchemas>;
+const detailSchemas = { errors: 'FieldIssues', problems: 'PathProblems', failures: 'FailedCases' } as const satisfies Record<
+  string,
+  keyof typeof componentSchemas
+>;
 
 const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };
 
@@ -116,16 +119,18 @@ const operationGatewayByStatus = byStatus(gatewayAnswers.filter((answer) => answ
 const gatewayRef = (status: number) => ({ $ref: `#/components/responses/Gateway${status}` });
 const describeGateway = (answers: GatewayAnswer[]) => answers.map((a) => `${a.code} (${a.message.replace(/\.$/, '')})`).join(', ');
 const gatewayResponseComponents = Object.fromEntries(
-  [...gatewayByStatus].sort(([a], [b]) => a - b).map(([status, answers]) => [
-    `Gateway${status}`,
-    failure(
-      `${STATUS_CODES[status]}, from API Gateway itself: ${describeGateway(answers)}.`,
-      answers.map((a) => a.code),
-      [schemaRef('Empty')],
-      // Gateway responses cannot carry the request id; the 405 mock sets it.
-      answers.includes(methodNotAllowed),
-    ),
-  ]),
+  [...gatewayByStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([status, answers]) => [
+      `Gateway${status}`,
+      failure(
+        `${STATUS_CODES[status]}, from API Gateway itself: ${describeGateway(answers)}.`,
+        answers.map((a) => a.code),
+        [schemaRef('Empty')],
+        // Gateway responses cannot carry the request id; the 405 mock sets it.
+        answers.includes(methodNotAllowed),
+      ),
+    ]),
 );
 
 /** Errors of the Service-Branch header: the shared middleware raises them only where the route takes the header. */
@@ -148,13 +153,14 @@ function failureResponses(route: Route, raised: RaisedError[]) {
       const own = fromFunction.get(status);
       if (!own) return [status, gatewayRef(status)];
       const gateway = operationGatewayByStatus.get(status) ?? [];
-      const dataOf = (error: RaisedError) =>
-        error.data === null ? 'null' : (!route.bareErrors && detailsOf(error.data)) || 'Empty';
+      const dataOf = (error: RaisedError) => (error.data === null ? 'null' : (!route.bareErrors && detailsOf(error.data)) || 'Empty');
       const data = [...new Set([...own.map(dataOf), ...(gateway.length ? ['Empty' as const] : [])])].sort();
       const codes = [...new Set(own.map((e) => e.code))].sort();
       const notes = [
         codes.includes('invalid_request') && !route.bareErrors && "invalid_request lists each field's problem in data.errors",
-        codes.includes('invalid_request') && route.path.startsWith(strictPathPrefix) && 'an unknown query parameter or body field is refused with invalid_request naming it',
+        codes.includes('invalid_request') &&
+          route.path.startsWith(strictPathPrefix) &&
+          'an unknown query parameter or body field is refused with invalid_request naming it',
         data.includes('PathProblems') && "data.problems lists the rule's problems by path",
         data.includes('FailedCases') && 'data.failures lists each failing test case with what it expected and what came',
         data.includes('null') && 'data is null',
@@ -219,7 +225,9 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
   const success = {
     description: 'success',
     headers: requestIdHeaders,
-    content: { 'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') } },
+    content: {
+      'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') },
+    },
   };
   return {
     operationId: route.operationId,
@@ -241,7 +249,11 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
       ...('created' in response && { 201: { ...success, description: 'created' } }),
       ...('accepted' in response &&
         response.accepted && {
-          202: { description: 'accepted: queued, to follow', headers: requestIdHeaders, content: { 'application/json': { schema: jsonSchema(successEnvelope(response.accepted), 'output') } } },
+          202: {
+            description: 'accepted: queued, to follow',
+            headers: requestIdHeaders,
+            content: { 'application/json': { schema: jsonSchema(successEnvelope(response.accepted), 'output') } },
+          },
         }),
       ...failureResponses(route, raised),
     },

@@ -62,8 +62,7 @@ function projectProgram(files: string[]): ts.Program {
   return ts.createProgram(files, options, host);
 }
 
-const literalValue = (node: ts.Expression): unknown =>
-  ts.isNumericLiteral(node) ? Number(node.text) : ts.isStringLiteralLike(node) ? node.text : [];
+const literalValue = (node: ts.Expression): unknown => (ts.isNumericLiteral(node) ? Number(node.text) : ts.isStringLiteralLike(node) ? node.text : []);
 
 /** What each route's function can raise, by operation id. */
 export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[]> {
@@ -81,7 +80,8 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
     ) ?? false;
 
   const isEngineErrorClass = (node: ts.Expression) =>
-    symbolOf(node)?.declarations?.some((declaration) => ts.isClassDeclaration(declaration) && declaration.getSourceFile().fileName === engineErrorsFile) ?? false;
+    symbolOf(node)?.declarations?.some((declaration) => ts.isClassDeclaration(declaration) && declaration.getSourceFile().fileName === engineErrorsFile) ??
+    false;
   /**
    * The store's RevisionConflict as `retryOnRevisionConflict` throws it once
    * its tries are used up, which lib/http answers as errors.writeConflict.
@@ -91,7 +91,8 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
   const isRevisionConflictClass = (node: ts.NewExpression) =>
     ts.findAncestor(node, ts.isFunctionDeclaration)?.name?.text === 'retryOnRevisionConflict' &&
     (symbolOf(node.expression)?.declarations?.some(
-      (declaration) => ts.isClassDeclaration(declaration) && declaration.name?.text === 'RevisionConflict' && declaration.getSourceFile().fileName === revisionRetryFile,
+      (declaration) =>
+        ts.isClassDeclaration(declaration) && declaration.name?.text === 'RevisionConflict' && declaration.getSourceFile().fileName === revisionRetryFile,
     ) ??
       false);
   const skipped = program
@@ -138,7 +139,8 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
         const name = node.name.text as ErrorName;
         const args = ts.isCallExpression(node.parent) && node.parent.expression === node ? node.parent.arguments.map(literalValue) : [];
         const error = (errors[name] as (...args: unknown[]) => ApiError)(...args);
-        if (!Number.isInteger(error.status)) throw new Error(`errors.${name} at ${node.getSourceFile().fileName}: its status depends on an argument that is not a literal`);
+        if (!Number.isInteger(error.status))
+          throw new Error(`errors.${name} at ${node.getSourceFile().fileName}: its status depends on an argument that is not a literal`);
         raise(name, error);
         return;
       }
@@ -162,10 +164,11 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
   for (const route of routes) {
     const source = program.getSourceFile(functionFile(route));
     if (!source) throw new Error(`functions/${route.handler}.ts not found for ${route.operationId}`);
-    const start = source.statements.find((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === 'handler')) ?? source;
+    const start =
+      source.statements.find((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === 'handler')) ?? source;
     const raised = new Map<string, RaisedError>();
     const seen = new Set<ts.Node>([...skipped, start]);
-    for (const pending: ts.Node[] = [start]; pending.length; ) {
+    for (const pending: ts.Node[] = [start]; pending.length;) {
       const { raised: here, refers } = scan(pending.pop()!);
       for (const error of here) raised.set(`${error.status} ${error.code}`, error);
       for (const declaration of refers)

@@ -34,7 +34,7 @@ const integrationSchema = z.object({
   name: z.string(),
   type: z.literal('restApi'),
   baseUrl: z.string().describe('what step paths are joined to'),
-  headers: z.record(z.string(), z.string()).describe('sent on every call, under the step\'s own headers'),
+  headers: z.record(z.string(), z.string()).describe("sent on every call, under the step's own headers"),
   credentialId: z.string().optional().describe('the credential placed on every call, when there is one'),
   timeoutMs: z.number().int(),
   description: z.string(),
@@ -65,7 +65,10 @@ const stepRecordSchema = z.object({
   type: z.enum(['rule', 'apiRequest', 'branch', 'transform', 'end']),
   status: z.enum(['succeeded', 'failed', 'skipped']),
   durationMs: z.number(),
-  output: z.unknown().optional().describe("what the step gave: a rule's answer, an API request's {status, headers, body}, a transform's values, the end's output"),
+  output: z
+    .unknown()
+    .optional()
+    .describe("what the step gave: a rule's answer, an API request's {status, headers, body}, a transform's values, the end's output"),
   error: z.string().optional().describe('why the step failed'),
 });
 
@@ -75,7 +78,7 @@ const workflowRunSchema = z.object({
   error: z.object({ stepId: z.string(), message: z.string() }).optional().describe('which step failed, and why'),
   steps: z.array(stepRecordSchema).describe('the steps run, in order, then those skipped'),
   executionId: z.string().describe('listed by listExecutions when the workflow records executions'),
-  version: z.string().describe("the version that ran; empty for the draft"),
+  version: z.string().describe('the version that ran; empty for the draft'),
   durationMs: z.number().describe('milliseconds the whole run took'),
 });
 
@@ -83,7 +86,10 @@ const workflowRunTaskSchema = z.object({
   workflowId: z.string(),
   version: z.string(),
   executionId: z.string(),
-  result: workflowRunSchema.extend({ outputOmitted: z.literal(true).optional() }).optional().describe('the run, once the task ended'),
+  result: workflowRunSchema
+    .extend({ outputOmitted: z.literal(true).optional() })
+    .optional()
+    .describe('the run, once the task ended'),
 });
 
 const taskSchema = z.object({
@@ -96,9 +102,7 @@ const taskSchema = z.object({
   commit: z.string().optional().describe('the commit pulled, once completed'),
   summary: z.object({ rule: changeCounts, workflow: changeCounts, ignoredFolders: z.array(z.string()) }).optional(),
   error: z.string().optional().describe('what failed, in words a user can act on'),
-  workflowRun: workflowRunTaskSchema
-    .optional()
-    .describe('set for an asynchronous workflow run (execute with async: true) instead of the pull fields'),
+  workflowRun: workflowRunTaskSchema.optional().describe('set for an asynchronous workflow run (execute with async: true) instead of the pull fields'),
 });
 
 const remoteSchema = z.object({ url: z.string(), credentialId: z.string().optional(), updatedAt: timestamp });
@@ -124,7 +128,11 @@ const rowTraceSchema = z.looseObject({
 });
 const ruleTraceSchema = z
   .union([
-    z.looseObject({ kind: z.literal('decisionTable'), inputs: z.array(z.looseObject({ label: z.string(), value: z.unknown() })), rows: z.array(rowTraceSchema) }),
+    z.looseObject({
+      kind: z.literal('decisionTable'),
+      inputs: z.array(z.looseObject({ label: z.string(), value: z.unknown() })),
+      rows: z.array(rowTraceSchema),
+    }),
     z.looseObject({ kind: z.literal('simpleRule'), condition: z.string(), result: z.boolean().nullable(), reason: z.string().optional() }),
     z.looseObject({
       kind: z.literal('ruleSet'),
@@ -149,9 +157,9 @@ const executionSchema = z.object({
   ruleId: z.string().optional().describe("a rule's execution: the rule"),
   workflowId: z.string().optional().describe("a workflow's execution: the workflow"),
   steps: z.array(stepRecordSchema).optional().describe("a workflow's execution: its steps (without their outputs when together they were too large to keep)"),
-  version: z.string().describe("the version that ran; empty when none could (a scheduled run of a rule deleted or not published)"),
+  version: z.string().describe('the version that ran; empty when none could (a scheduled run of a rule deleted or not published)'),
   trigger: z.enum(['api', 'schedule']),
-  scheduledTime: timestamp.optional().describe('a scheduled run: when it was due (its params are the schedule\'s inputParam, its clock this time)'),
+  scheduledTime: timestamp.optional().describe("a scheduled run: when it was due (its params are the schedule's inputParam, its clock this time)"),
   outcome: z.enum(['succeeded', 'failed']),
   input: z.unknown().describe('the params as given'),
   output: z.unknown().optional().describe("the rule's answer; absent when it failed or was too large to keep"),
@@ -170,7 +178,9 @@ const storedScheduleSchema = z
     startAt: z.string().optional().describe('as sent'),
     endAt: z.string().optional().describe('as sent'),
     timezone: z.string().describe('the IANA time zone the spec is read in'),
-    spec: z.object({ minute: z.string(), hour: z.string(), dayOfMonth: z.string(), month: z.string(), dayOfWeek: z.string() }).describe('the cron fields, defaults of the unit applied'),
+    spec: z
+      .object({ minute: z.string(), hour: z.string(), dayOfMonth: z.string(), month: z.string(), dayOfWeek: z.string() })
+      .describe('the cron fields, defaults of the unit applied'),
     inputParam: z.record(z.string(), z.unknown()).describe("the rule's params for every run"),
   })
   .describe('the schedule as stored: the body with every default applied');
@@ -219,10 +229,19 @@ export const responses = {
   updateEntity: { data: savedSchema },
   publishEntity: { data: z.object({ id: z.string(), version: z.string(), checksum: z.string() }), created: true },
   deleteEntity: { data: z.object({ id: z.string(), deleted: z.boolean().describe('false when there was nothing to delete') }) },
-  testEntity: { data: z.union([z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }).describe('a rule'), workflowRunSchema.describe('a workflow')]) },
+  testEntity: {
+    data: z.union([z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }).describe('a rule'), workflowRunSchema.describe('a workflow')]),
+  },
   executeEntity: {
     data: z.union([
-      z.object({ output: z.unknown(), version: z.string(), executionId: z.string().describe('listed by listExecutions when the rule records executions'), durationMs }).describe('a rule'),
+      z
+        .object({
+          output: z.unknown(),
+          version: z.string(),
+          executionId: z.string().describe('listed by listExecutions when the rule records executions'),
+          durationMs,
+        })
+        .describe('a rule'),
       workflowRunSchema.describe('a workflow'),
     ]),
     accepted: z

@@ -126,7 +126,10 @@ const METADATA_NAMES: ReadonlySet<string> = new Set(['metadata', 'metadata.googl
  * [::ffff:a9fe:a9fe] into their plain form), or a metadata service's name.
  */
 export function metadataHost(hostname: string): { subject: string; range: string } | undefined {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  const host = hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (isIP(host)) {
     const verdict = classifyAddress(host);
     return verdict.class === 'metadata' ? { subject: `${host} is`, range: verdict.range! } : undefined;

@@ -122,7 +122,10 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     log: options.log ?? ((message, fields) => logger.info(message, fields)),
     lookup: options.lookup ?? dnsLookup,
     // Kept-alive connections: a warm function calling a provider again skips the TCP and TLS handshakes.
-    agents: { http: new http.Agent({ keepAlive: true, maxSockets: 50, timeout: 30_000 }), https: new https.Agent({ keepAlive: true, maxSockets: 50, timeout: 30_000 }) },
+    agents: {
+      http: new http.Agent({ keepAlive: true, maxSockets: 50, timeout: 30_000 }),
+      https: new https.Agent({ keepAlive: true, maxSockets: 50, timeout: 30_000 }),
+    },
   };
   return { send: (request) => send(request.timeoutMs === undefined ? settings : { ...settings, totalTimeoutMs: request.timeoutMs }, request) };
 }
@@ -149,7 +152,11 @@ async function send(settings: Settings, request: OutboundRequest): Promise<Outbo
         return response;
       }
       if (++redirects > settings.maxRedirects)
-        throw new OutboundError('too_many_redirects', `The call to ${show(request.url)} was redirected more than ${settings.maxRedirects} times (the last redirect came from ${shown}); the provider may be redirecting in a loop, or the URL is out of date.`, shown);
+        throw new OutboundError(
+          'too_many_redirects',
+          `The call to ${show(request.url)} was redirected more than ${settings.maxRedirects} times (the last redirect came from ${shown}); the provider may be redirecting in a loop, or the URL is out of date.`,
+          shown,
+        );
       hop = nextHop(hop, answer.status, answer.location, credential, shown, show);
     }
   } catch (error) {
@@ -158,7 +165,15 @@ async function send(settings: Settings, request: OutboundRequest): Promise<Outbo
         ? new OutboundError(error.failure, scrub(error.message), error.url, error.code)
         : new OutboundError('network', scrub(`The call to ${shown} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`), shown);
     const code = failure.code === undefined ? {} : { code: failure.code };
-    settings.log('outbound request failed', { method, url: failure.url, failure: failure.failure, ...code, durationMs: elapsed(started), redirects, error: failure.message });
+    settings.log('outbound request failed', {
+      method,
+      url: failure.url,
+      failure: failure.failure,
+      ...code,
+      durationMs: elapsed(started),
+      redirects,
+      error: failure.message,
+    });
     throw failure;
   }
 }
@@ -180,19 +195,28 @@ function firstHop(request: OutboundRequest, shown: string): Hop {
   url.hash = ''; // never sent, and not worth logging
 
   const method = request.method ?? 'GET';
-  if (!METHODS.has(method)) throw new OutboundError('invalid_request', `${JSON.stringify(method)} is not a supported method; use one of ${[...METHODS].join(', ')}.`, shown);
+  if (!METHODS.has(method))
+    throw new OutboundError('invalid_request', `${JSON.stringify(method)} is not a supported method; use one of ${[...METHODS].join(', ')}.`, shown);
 
   const { credential } = request;
   if (credential) {
     const { key, value, placement } = credential;
     if (!key || !value) throw new OutboundError('invalid_request', 'The credential needs both a Key and a Value.', shown);
     if (value.trim() !== value)
-      throw new OutboundError('invalid_request', `The value of credential "${key}" begins or ends with whitespace; enter the key exactly as the provider issued it.`, shown);
+      throw new OutboundError(
+        'invalid_request',
+        `The value of credential "${key}" begins or ends with whitespace; enter the key exactly as the provider issued it.`,
+        shown,
+      );
     if (placement === 'header') {
       if (!TOKEN.test(key) || DROPPED_HEADERS.has(key.toLowerCase()))
         throw new OutboundError('invalid_request', `"${key}" cannot be used as a header name; use the provider's header name exactly.`, shown);
       if (!FIELD_VALUE.test(value))
-        throw new OutboundError('invalid_request', `The value of credential "${key}" holds characters a header cannot carry (such as a line break); enter the key without extra characters.`, shown);
+        throw new OutboundError(
+          'invalid_request',
+          `The value of credential "${key}" holds characters a header cannot carry (such as a line break); enter the key without extra characters.`,
+          shown,
+        );
     } else if (placement === 'query') {
       if (hasQueryParam(url, key))
         throw new OutboundError('invalid_url', `${shown} already has a query parameter "${key}"; remove it from the URL, the credential adds it.`, shown);
@@ -204,10 +228,18 @@ function firstHop(request: OutboundRequest, shown: string): Hop {
   const headers: Record<string, string> = Object.create(null); // the caller's names: "__proto__" is one like any other
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     if (!TOKEN.test(name) || !FIELD_VALUE.test(value))
-      throw new OutboundError('invalid_request', `The header "${TOKEN.test(name) ? name : '(invalid name)'}" is not a valid HTTP header (check for line breaks or invalid characters).`, shown);
+      throw new OutboundError(
+        'invalid_request',
+        `The header "${TOKEN.test(name) ? name : '(invalid name)'}" is not a valid HTTP header (check for line breaks or invalid characters).`,
+        shown,
+      );
     if (DROPPED_HEADERS.has(name.toLowerCase())) continue;
     if (credential?.placement === 'header' && name.toLowerCase() === credential.key.toLowerCase())
-      throw new OutboundError('invalid_request', `The header "${name}" is also the credential's Key; remove it from the headers, the credential adds it.`, shown);
+      throw new OutboundError(
+        'invalid_request',
+        `The header "${name}" is also the credential's Key; remove it from the headers, the credential adds it.`,
+        shown,
+      );
     headers[name] = value;
   }
 
@@ -241,7 +273,14 @@ function withCredential(hop: Hop, credential: OutboundCredential | undefined): H
  * drops the credential for the rest of the chain, and a query-placed key is
  * removed from the target even if the provider echoed it into the Location.
  */
-function nextHop(hop: Hop, status: number, location: string, credential: OutboundCredential | undefined, shown: string, show: (url: string | URL) => string): Hop {
+function nextHop(
+  hop: Hop,
+  status: number,
+  location: string,
+  credential: OutboundCredential | undefined,
+  shown: string,
+  show: (url: string | URL) => string,
+): Hop {
   let url: URL;
   try {
     url = new URL(location, hop.url);
@@ -309,12 +348,21 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       method: wire.method,
       headers: wire.headers,
       agent: secure ? settings.agents.https : settings.agents.http,
-      lookup: guardedLookup(settings.lookup, settings.allowPrivateNetworks, (hostname, address, range) => blocked(`${hostname} resolves to ${address},`, range)),
+      lookup: guardedLookup(settings.lookup, settings.allowPrivateNetworks, (hostname, address, range) =>
+        blocked(`${hostname} resolves to ${address},`, range),
+      ),
     });
 
     const totalTimer = setTimeout(() => fail(totalTimeout(settings, shown)), remaining);
     const connectTimer = setTimeout(
-      () => fail(new OutboundError('timeout', `Could not connect to ${shown} within ${settings.connectTimeoutMs} ms; check the host and port, and that the provider is reachable from this service.`, shown)),
+      () =>
+        fail(
+          new OutboundError(
+            'timeout',
+            `Could not connect to ${shown} within ${settings.connectTimeoutMs} ms; check the host and port, and that the provider is reachable from this service.`,
+            shown,
+          ),
+        ),
       settings.connectTimeoutMs,
     );
     request.on('socket', (socket) => {
@@ -328,7 +376,14 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
     const stillTalking = () => {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(
-        () => fail(new OutboundError('timeout', `${shown} sent nothing for ${settings.idleTimeoutMs} ms while its answer was awaited; the provider is stalled or not answering.`, shown)),
+        () =>
+          fail(
+            new OutboundError(
+              'timeout',
+              `${shown} sent nothing for ${settings.idleTimeoutMs} ms while its answer was awaited; the provider is stalled or not answering.`,
+              shown,
+            ),
+          ),
         settings.idleTimeoutMs,
       );
     };
@@ -344,7 +399,11 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
       if (REDIRECTS.has(status) && location !== undefined) return settle(undefined, { status, headers, body: Buffer.alloc(0), location });
 
       const tooLarge = () =>
-        new OutboundError('too_large', `The response from ${shown} is larger than the limit of ${settings.maxResponseBytes} bytes; ask the provider for less data (paging, filters).`, shown);
+        new OutboundError(
+          'too_large',
+          `The response from ${shown} is larger than the limit of ${settings.maxResponseBytes} bytes; ask the provider for less data (paging, filters).`,
+          shown,
+        );
       if (Number(response.headers['content-length']) > settings.maxResponseBytes) return fail(tooLarge());
       const chunks: Buffer[] = [];
       let size = 0;
@@ -353,7 +412,13 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
         const floor = (settings.minBytesPerSecond * settings.idleTimeoutMs) / 1000;
         speedTimer = setInterval(() => {
           if (size - sizeBefore < floor)
-            fail(new OutboundError('timeout', `${shown} sent its answer slower than ${settings.minBytesPerSecond} bytes per second for ${settings.idleTimeoutMs} ms; the provider is stalled.`, shown));
+            fail(
+              new OutboundError(
+                'timeout',
+                `${shown} sent its answer slower than ${settings.minBytesPerSecond} bytes per second for ${settings.idleTimeoutMs} ms; the provider is stalled.`,
+                shown,
+              ),
+            );
           sizeBefore = size;
         }, settings.idleTimeoutMs);
       }
@@ -375,7 +440,11 @@ function exchange(settings: Settings, wire: Hop, shown: string, deadline: number
 }
 
 function totalTimeout(settings: Settings, shown: string): OutboundError {
-  return new OutboundError('timeout', `The call to ${shown} did not complete within ${settings.totalTimeoutMs} ms (redirects and reading the response included); the provider is slow or not answering.`, shown);
+  return new OutboundError(
+    'timeout',
+    `The call to ${shown} did not complete within ${settings.totalTimeoutMs} ms (redirects and reading the response included); the provider is slow or not answering.`,
+    shown,
+  );
 }
 
 /** Maps a Node socket/DNS/TLS/parser error to a failure kind with an actionable message. */
@@ -384,14 +453,38 @@ function fromNodeError(error: Error, shown: string): OutboundError {
   const first = error instanceof AggregateError && error.errors[0] instanceof Error ? error.errors[0] : error;
   const code = (error as NodeJS.ErrnoException).code ?? (first as NodeJS.ErrnoException).code;
   if (code && DNS_CODES.has(code))
-    return new OutboundError('dns', `The host name of ${shown} could not be resolved (${code}); check its spelling, and that it exists in public DNS.`, shown, code);
+    return new OutboundError(
+      'dns',
+      `The host name of ${shown} could not be resolved (${code}); check its spelling, and that it exists in public DNS.`,
+      shown,
+      code,
+    );
   if (code === 'ECONNREFUSED')
-    return new OutboundError('refused', `The connection to ${shown} was refused (nothing listens on that host and port); check the port, and that the provider is up.`, shown, code);
+    return new OutboundError(
+      'refused',
+      `The connection to ${shown} was refused (nothing listens on that host and port); check the port, and that the provider is up.`,
+      shown,
+      code,
+    );
   if (code === 'ETIMEDOUT')
-    return new OutboundError('timeout', `Connecting to ${shown} timed out; check the host and port, and that the provider is reachable from this service.`, shown, code);
+    return new OutboundError(
+      'timeout',
+      `Connecting to ${shown} timed out; check the host and port, and that the provider is reachable from this service.`,
+      shown,
+      code,
+    );
   if (code && TLS_CODE.test(code))
-    return new OutboundError('tls', `The secure connection to ${shown} failed (${code}: ${first.message}); the provider's certificate is not trusted, has expired or names another host, or the TLS handshake failed.`, shown, code);
-  if (code === 'HPE_HEADER_OVERFLOW')
-    return new OutboundError('too_large', `The response headers from ${shown} are too large.`, shown, code);
-  return new OutboundError('network', `The connection to ${shown} failed (${code ?? first.message}); try again, and check that the URL points at the provider.`, shown, code);
+    return new OutboundError(
+      'tls',
+      `The secure connection to ${shown} failed (${code}: ${first.message}); the provider's certificate is not trusted, has expired or names another host, or the TLS handshake failed.`,
+      shown,
+      code,
+    );
+  if (code === 'HPE_HEADER_OVERFLOW') return new OutboundError('too_large', `The response headers from ${shown} are too large.`, shown, code);
+  return new OutboundError(
+    'network',
+    `The connection to ${shown} failed (${code ?? first.message}); try again, and check that the URL points at the provider.`,
+    shown,
+    code,
+  );
 }

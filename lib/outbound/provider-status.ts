@@ -6,13 +6,20 @@
 export function describeProviderStatus(status: number): string {
   if (status >= 200 && status < 300) return 'the provider accepted the request';
   switch (status) {
-    case 401: return 'the key is wrong or revoked';
-    case 403: return 'the key is valid but lacks the permission';
-    case 404: return 'the provider has nothing at this URL; check the URL';
-    case 405: return 'the provider does not allow this method at this URL';
-    case 407: return 'a proxy between this service and the provider requires authentication';
-    case 408: return 'the provider timed out waiting for the request; try again';
-    case 429: return 'the provider is limiting the rate of calls; try again later';
+    case 401:
+      return 'the key is wrong or revoked';
+    case 403:
+      return 'the key is valid but lacks the permission';
+    case 404:
+      return 'the provider has nothing at this URL; check the URL';
+    case 405:
+      return 'the provider does not allow this method at this URL';
+    case 407:
+      return 'a proxy between this service and the provider requires authentication';
+    case 408:
+      return 'the provider timed out waiting for the request; try again';
+    case 429:
+      return 'the provider is limiting the rate of calls; try again later';
   }
   if (status >= 300 && status < 400) return 'the provider redirected the request elsewhere';
   if (status === 400 || status === 422) return 'the provider rejected the request as malformed';

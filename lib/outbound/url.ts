@@ -107,7 +107,15 @@ function encodedForms(secret: string): string[] {
 export function secretScrubber(secret: string | undefined): (text: string) => string {
   if (!secret) return (text) => text;
   const base = [secret, ...encodedForms(secret)];
-  const forms = [...new Set([...base, ...base.map(jsonEscaped), ...base.map((form) => jsonEscaped(jsonEscaped(form))), asciiEscaped(secret), jsonEscaped(asciiEscaped(secret))])];
+  const forms = [
+    ...new Set([
+      ...base,
+      ...base.map(jsonEscaped),
+      ...base.map((form) => jsonEscaped(jsonEscaped(form))),
+      asciiEscaped(secret),
+      jsonEscaped(asciiEscaped(secret)),
+    ]),
+  ];
   forms.sort((a, b) => b.length - a.length);
   return (text) => forms.reduce((scrubbed, form) => scrubbed.split(form).join(REDACTED), text);
 }

@@ -44,13 +44,7 @@ export interface RemoteSnapshot {
   files: RemoteFile[];
 }
 
-export type RemoteFailure =
-  | 'repository_not_found'
-  | 'branch_not_found'
-  | 'authentication_refused'
-  | 'unreachable'
-  | 'invalid_remote'
-  | 'too_large';
+export type RemoteFailure = 'repository_not_found' | 'branch_not_found' | 'authentication_refused' | 'unreachable' | 'invalid_remote' | 'too_large';
 
 /**
  * Why a fetch failed. The message is for the user: plain, actionable, with
@@ -146,8 +140,7 @@ export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSn
       await git.init({ fs, gitdir, bare: true, defaultBranch: branch });
       await git.addRemote({ fs, gitdir, remote: 'origin', url }); // fetch writes refs/remotes/origin/<branch> by its refspec
       const fetched = await git.fetch({ fs, http, gitdir, cache, remote: 'origin', ref: branch, remoteRef, singleBranch: true, depth: 1, tags: false });
-      if (!fetched.fetchHead)
-        throw fail('branch_not_found', `The repository at ${shown} is empty: it has no branches yet. Push a branch "${branch}" to it.`);
+      if (!fetched.fetchHead) throw fail('branch_not_found', `The repository at ${shown} is empty: it has no branches yet. Push a branch "${branch}" to it.`);
       commit = fetched.fetchHead;
     } catch (error) {
       throw fetchFailure(error, { shown, branch, remoteRef, credential, maxResponseBytes, fail });
@@ -158,7 +151,10 @@ export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSn
       tooLarge: (what) => fail('too_large', `Branch "${branch}" of ${shown} holds ${what}; keep large or generated files out of this repository.`),
     }).catch((error: unknown) => {
       if (error instanceof RemoteError) throw error;
-      throw fail('invalid_remote', `The commit ${commit} of branch "${branch}" from ${shown} could not be read (${error instanceof Error ? error.message : String(error)}); the Git host sent an incomplete answer.`);
+      throw fail(
+        'invalid_remote',
+        `The commit ${commit} of branch "${branch}" from ${shown} could not be read (${error instanceof Error ? error.message : String(error)}); the Git host sent an incomplete answer.`,
+      );
     });
     log('remote fetch', { url: shown, branch, commit, files: files.length, durationMs: Math.round(performance.now() - started) });
     return { commit, files };
@@ -223,7 +219,7 @@ function outboundHttp(client: ReturnType<typeof createOutboundClient>, credentia
  */
 export function withHeadAdvertised(body: Buffer, remoteRef: string): Buffer {
   const packets: Buffer[] = [];
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const prefix = body.toString('latin1', at, at + 4);
     if (!/^[0-9a-f]{4}$/i.test(prefix)) return body;
     const length = Number.parseInt(prefix, 16);
@@ -266,7 +262,10 @@ function fetchFailure(error: unknown, context: FailureContext): RemoteError {
       case 'too_many_redirects':
         return fail('invalid_remote', error.message);
       case 'too_large':
-        return fail('too_large', `The download of branch "${branch}" from ${shown} is larger than the limit of ${Math.round(maxResponseBytes / MiB)} MiB; keep large or generated files out of this repository.`);
+        return fail(
+          'too_large',
+          `The download of branch "${branch}" from ${shown} is larger than the limit of ${Math.round(maxResponseBytes / MiB)} MiB; keep large or generated files out of this repository.`,
+        );
       default: // dns, refused, timeout, tls, network
         return fail('unreachable', `Could not reach the Git repository: ${error.message}`, true);
     }
@@ -303,11 +302,13 @@ function fetchFailure(error: unknown, context: FailureContext): RemoteError {
     return fail('invalid_remote', `The Git host at ${shown} refused the request (HTTP ${status}: ${describeProviderStatus(status)}).`, false, status);
   }
   if (code === 'NotFoundError' && (data.what === remoteRef || data.what === branch))
-    return fail('branch_not_found', `The repository at ${shown} has no branch "${branch}". Workspace branch "${branch}" pulls from the remote's branch of the same name: create it there, or check the spelling.`);
+    return fail(
+      'branch_not_found',
+      `The repository at ${shown} has no branch "${branch}". Workspace branch "${branch}" pulls from the remote's branch of the same name: create it there, or check the spelling.`,
+    );
   if (code === 'SmartHttpError' || code === 'EmptyServerResponseError')
     return fail('repository_not_found', `${shown} answered, but not as a Git repository; give the repository's clone URL (often ending in .git).`);
-  if (code === 'RemoteCapabilityError')
-    return fail('invalid_remote', `The Git server at ${shown} does not support shallow fetches, which pull needs.`);
+  if (code === 'RemoteCapabilityError') return fail('invalid_remote', `The Git server at ${shown} does not support shallow fetches, which pull needs.`);
   const message = error instanceof Error ? error.message : String(error);
   return fail('invalid_remote', `Fetching branch "${branch}" from ${shown} failed: the Git host's answer could not be read (${message}).`);
 }

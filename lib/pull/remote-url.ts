@@ -64,7 +64,8 @@ export function validateRemoteUrl(url: string): string | undefined {
   // Refused when saved as every pull would refuse it, in the outbound client's words.
   const metadata = metadataHost(parsed.hostname);
   if (metadata) return blockedAddressMessage(shown, metadata.subject, metadata.range);
-  if (parsed.pathname === '/' || parsed.pathname === '') return `${shown} names no repository; give the repository's clone URL (e.g. https://github.com/owner/repo.git).`;
+  if (parsed.pathname === '/' || parsed.pathname === '')
+    return `${shown} names no repository; give the repository's clone URL (e.g. https://github.com/owner/repo.git).`;
   if (!remoteUrlPattern.test(url))
     return `${shown} is not a plain clone URL: remove any space, control character, empty query ("?") or fragment ("#"), and write it as https://host/path.`;
   return undefined;
@@ -79,4 +80,3 @@ export const remoteUrlSchema = z
     z.regex(remoteUrlPattern, { error: (issue) => validateRemoteUrl(String(issue.input)) }),
   )
   .register(z.globalRegistry, { format: 'uri' });
-

@@ -17,7 +17,8 @@ export async function putRemote(store: TaskStore & CredentialStore, workspaceId:
     const credential = await store.getCredential(workspaceId, input.credentialId);
     if (!credential) throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: `no credential "${input.credentialId}" in this workspace` }]);
     if (credential.revokedAt) throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'the credential is revoked' }]);
-    if (credential.placement !== 'header') throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'Git over HTTPS takes the key in a header: use a header credential' }]);
+    if (credential.placement !== 'header')
+      throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'Git over HTTPS takes the key in a header: use a header credential' }]);
   }
   const remote: RemoteConfig = { url: input.url, ...(input.credentialId && { credentialId: input.credentialId }), updatedAt: new Date().toISOString() };
   await store.putRemote(workspaceId, remote);

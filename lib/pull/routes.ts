@@ -43,7 +43,13 @@ export const pullRoutes = {
     description: pullDescription,
   },
   // The legacy form of getTask, served by the same handler (lib/tasks/endpoints.ts).
-  getPullTask: { ...taskRoutes.getTask, operationId: 'getPullTask', path: '/dev/remote/pull/{taskId}', handler: 'get-pull-task', summary: 'Follow a pull task' },
+  getPullTask: {
+    ...taskRoutes.getTask,
+    operationId: 'getPullTask',
+    path: '/dev/remote/pull/{taskId}',
+    handler: 'get-pull-task',
+    summary: 'Follow a pull task',
+  },
   // Here, rather than in an area of its own, so that the API document keeps it beside the pull.
   ...taskRoutes,
   getRemote: {

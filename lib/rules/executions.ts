@@ -6,7 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { errors } from '../http/errors.ts';
-import { executionScopeOf, type EntityRef, type EntityStore, type Execution, type ExecutionScope, type ExecutionStore, type StepRecord } from '../store/types.ts';
+import {
+  executionScopeOf,
+  type EntityRef,
+  type EntityStore,
+  type Execution,
+  type ExecutionScope,
+  type ExecutionStore,
+  type StepRecord,
+} from '../store/types.ts';
 
 /** An answer larger than this is not kept with the execution (the caller got it whole): a page of executions must fit in a response. */
 export const maxRecordedOutputBytes = 16 * 1024;
@@ -37,7 +45,13 @@ export interface RunFailure {
  * Records a run that answered, or failed. With `once`, a run already
  * recorded under the same key is left as it is, and undefined is returned.
  */
-export async function recordExecution(store: ExecutionStore, scope: ExecutionScope, run: Run, result: { output: unknown } | { error: RunFailure }, options: { once?: boolean } = {}) {
+export async function recordExecution(
+  store: ExecutionStore,
+  scope: ExecutionScope,
+  run: Run,
+  result: { output: unknown } | { error: RunFailure },
+  options: { once?: boolean } = {},
+) {
   const finishedAt = new Date(run.startedAt.getTime() + Math.ceil(run.durationMs)).toISOString();
   const common = {
     executionId: run.executionId,
@@ -51,7 +65,8 @@ export async function recordExecution(store: ExecutionStore, scope: ExecutionSco
     startedAt: run.startedAt.toISOString(),
     finishedAt,
   };
-  if ('error' in result) return store.putExecution(scope, { ...common, outcome: 'failed', error: { code: result.error.code, message: result.error.message } }, options);
+  if ('error' in result)
+    return store.putExecution(scope, { ...common, outcome: 'failed', error: { code: result.error.code, message: result.error.message } }, options);
   const small = Buffer.byteLength(JSON.stringify(result.output) ?? '') <= maxRecordedOutputBytes;
   return store.putExecution(scope, { ...common, outcome: 'succeeded', ...(small ? { output: result.output } : { outputOmitted: true }) }, options);
 }
@@ -64,7 +79,10 @@ const keptSteps = (steps: StepRecord[]): StepRecord[] => (Buffer.byteLength(JSON
 
 /** One page of a rule's (or workflow's) executions, newest first; it must exist on the branch. */
 export async function listExecutions(store: EntityStore & ExecutionStore, ref: EntityRef, page: { pageNo: number; pageSize: number }) {
-  const [entity, { items, totalCount }] = await Promise.all([store.getEntity(ref), store.listExecutions(executionScopeOf(ref), page, new Date().toISOString())]);
+  const [entity, { items, totalCount }] = await Promise.all([
+    store.getEntity(ref),
+    store.listExecutions(executionScopeOf(ref), page, new Date().toISOString()),
+  ]);
   if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
   return { data: items, paging: { ...page, totalCount } };
 }

@@ -72,22 +72,30 @@ class Compilation {
     const path = [...chain, source.id];
     if (prepared.kind === 'ruleSet')
       // One at a time, depth first: a rule met again on the way down is a cycle, and no two loads wait on each other.
-      for (const entry of prepared.entries)
-        if ('ruleId' in entry) await this.reference(entry.id, entry.ruleId, entry.version, path);
+      for (const entry of prepared.entries) if ('ruleId' in entry) await this.reference(entry.id, entry.ruleId, entry.version, path);
     return compileRule(prepared, (ruleId, version) => this.loaded.get(referenceKey(ruleId, version))!);
   }
 
   private async reference(entryId: string, ruleId: string, version: string | undefined, path: string[]) {
     if (path.includes(ruleId))
-      throw new EngineError('rule_reference_cycle', `The rule "${path.at(-1)}" refers to "${ruleId}" (entry "${entryId}"), which leads back to it: ${[...path, ruleId].join(' → ')}.`);
+      throw new EngineError(
+        'rule_reference_cycle',
+        `The rule "${path.at(-1)}" refers to "${ruleId}" (entry "${entryId}"), which leads back to it: ${[...path, ruleId].join(' → ')}.`,
+      );
     const key = referenceKey(ruleId, version);
     if (this.loaded.has(key)) return;
     if (path.length >= referenceLimits.maxDepth)
-      throw errors.ruleReferencesTooMany(`The references from "${path[0]}" go deeper than ${referenceLimits.maxDepth} rules: ${[...path, ruleId].join(' → ')}.`);
+      throw errors.ruleReferencesTooMany(
+        `The references from "${path[0]}" go deeper than ${referenceLimits.maxDepth} rules: ${[...path, ruleId].join(' → ')}.`,
+      );
     if (this.loaded.size >= referenceLimits.maxRules)
       throw errors.ruleReferencesTooMany(`The rule "${path[0]}" refers, directly or not, to more than ${referenceLimits.maxRules} rules.`);
     const ref: EntityRef = { ...this.scope, entityType: 'rule', id: ruleId };
-    const missing = (why: string) => new EngineError('rule_reference_not_found', `The entry "${entryId}" of "${path.at(-1)}" refers to the rule "${ruleId}"${version ? ` at ${version}` : ''}, ${why}.`);
+    const missing = (why: string) =>
+      new EngineError(
+        'rule_reference_not_found',
+        `The entry "${entryId}" of "${path.at(-1)}" refers to the rule "${ruleId}"${version ? ` at ${version}` : ''}, ${why}.`,
+      );
     const label = version ?? (await this.store.getEntity(ref))?.version;
     if (label === undefined) throw missing('which the branch does not have');
     if (!label) throw missing('which has no published version');

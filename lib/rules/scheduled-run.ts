@@ -41,7 +41,10 @@ export function scheduledRunProblem(run: ScheduledRun): string | undefined {
 
 /** The same for every delivery of one run: the rule's scope and the due time. */
 export const scheduledExecutionId = (scope: RuleScope, scheduledTime: string) =>
-  `exec_${createHash('sha256').update(JSON.stringify([scope.workspaceId, scope.branch, scope.ruleId, new Date(scheduledTime).toISOString()])).digest('hex').slice(0, 20)}`;
+  `exec_${createHash('sha256')
+    .update(JSON.stringify([scope.workspaceId, scope.branch, scope.ruleId, new Date(scheduledTime).toISOString()]))
+    .digest('hex')
+    .slice(0, 20)}`;
 
 export interface ScheduledRunResult {
   executionId: string;
@@ -92,7 +95,11 @@ function watched<S extends object>(store: S) {
 }
 
 /** Runs and records one scheduled run; throws only when the store fails. */
-export async function runScheduledRule(store: EntityStore & ExecutionStore, run: ScheduledRun, now: () => Date = () => new Date()): Promise<ScheduledRunResult> {
+export async function runScheduledRule(
+  store: EntityStore & ExecutionStore,
+  run: ScheduledRun,
+  now: () => Date = () => new Date(),
+): Promise<ScheduledRunResult> {
   const scope: RuleScope = { workspaceId: run.workspaceId, branch: run.branch, ruleId: run.ruleId };
   const ref: EntityRef = { workspaceId: run.workspaceId, branch: run.branch, entityType: 'rule', id: run.ruleId };
   const executionId = scheduledExecutionId(scope, run.scheduledTime);
@@ -107,7 +114,10 @@ export async function runScheduledRule(store: EntityStore & ExecutionStore, run:
   } catch (error) {
     if (reading.failed(error)) throw error;
     // The rule's own state (gone, never published, references that do not resolve): a fact to record, not to retry.
-    result = error instanceof ApiError || error instanceof EngineError ? { error: { code: error.code, message: error.message }, durationMs: 0 } : unexpected(run, error, 'loaded');
+    result =
+      error instanceof ApiError || error instanceof EngineError
+        ? { error: { code: error.code, message: error.message }, durationMs: 0 }
+        : unexpected(run, error, 'loaded');
   }
   const recorded = await recordExecution(
     store,

@@ -16,7 +16,9 @@ export const paramsBounds = { maxBytes: 16 * 1024, maxDepth: 32 } as const;
 export const params = z._default(boundedJsonObject(paramsBounds, "the rule's or workflow's inputs by name; {} when absent"), {});
 
 export const version = (description: string) =>
-  z.optional(z.string().check(z.regex(versionLabelPattern, { error: 'must be a published version label such as v1' }))).register(z.globalRegistry, { description });
+  z
+    .optional(z.string().check(z.regex(versionLabelPattern, { error: 'must be a published version label such as v1' })))
+    .register(z.globalRegistry, { description });
 
 export const executeSchema = strictBody({
   params,

@@ -30,4 +30,3 @@ export async function testRule(store: EntityStore, ref: EntityRef, request: Test
   const { output, trace } = evaluateRule(rule.rule, request.params, { trace: true });
   return { output, trace, durationMs: elapsedSince(start) };
 }
-

@@ -160,7 +160,7 @@ function schedulerField(values: number[], min: number, max: number, name?: (n: n
     if (progression && step > 1 && values.at(-1)! + step > max) return `${values[0]}/${step}`;
   }
   const parts: string[] = [];
-  for (let i = 0; i < values.length; ) {
+  for (let i = 0; i < values.length;) {
     let j = i;
     while (j + 1 < values.length && values[j + 1] === values[j]! + 1) j++;
     parts.push(j > i ? `${label(values[i]!)}-${label(values[j]!)}` : label(values[i]!));

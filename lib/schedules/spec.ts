@@ -25,7 +25,18 @@
  * cannot express.
  */
 import * as z from 'zod/mini';
-import { cronFieldNames, maxExpressionLength, maxFieldLength, monthsWithoutDays, parseField, runTimes, toSchedulerExpression, type CronFieldName, type CronFields, type CronPlan } from './cron.ts';
+import {
+  cronFieldNames,
+  maxExpressionLength,
+  maxFieldLength,
+  monthsWithoutDays,
+  parseField,
+  runTimes,
+  toSchedulerExpression,
+  type CronFieldName,
+  type CronFields,
+  type CronPlan,
+} from './cron.ts';
 import { jsonBoundsProblem } from '../http/json-bounds.ts';
 import { unknownFields } from '../http/queries.ts';
 import { checkTimeZone, formatInZone, formatUtc, maxZoneNameLength } from './zone.ts';
@@ -62,16 +73,16 @@ const object = <S extends z.core.$ZodLooseShape>(mode: BodyMode, shape: S, what:
     : z.object(shape, { error: `must be ${what}` });
 
 const specField = z.nullish(
-  z.string({ error: 'must be a string such as "5", "*/15", "1-5", "1,15" or "MON-FRI"' }).check(
-    z.maxLength(maxFieldLength, { error: `must be at most ${maxFieldLength} characters` }),
-  ),
+  z
+    .string({ error: 'must be a string such as "5", "*/15", "1-5", "1,15" or "MON-FRI"' })
+    .check(z.maxLength(maxFieldLength, { error: `must be at most ${maxFieldLength} characters` })),
 );
 
 const dateTime = () =>
   z.nullish(
-    z.string({ error: 'must be an ISO 8601 date and time with an offset, such as 2026-04-01T09:00:00+02:00' }).check(
-      z.maxLength(40, { error: 'must be at most 40 characters' }),
-    ),
+    z
+      .string({ error: 'must be an ISO 8601 date and time with an offset, such as 2026-04-01T09:00:00+02:00' })
+      .check(z.maxLength(40, { error: 'must be at most 40 characters' })),
   );
 
 /**
@@ -95,9 +106,9 @@ const scheduleBody = (mode: BodyMode) =>
       endAt: dateTime().register(z.globalRegistry, { description: 'no run at or after it' }),
       timezone: z
         .nullish(
-          z.string({ error: 'must be an IANA time zone name such as "Europe/Berlin"' }).check(
-            z.maxLength(maxZoneNameLength, { error: `must be at most ${maxZoneNameLength} characters` }),
-          ),
+          z
+            .string({ error: 'must be an IANA time zone name such as "Europe/Berlin"' })
+            .check(z.maxLength(maxZoneNameLength, { error: `must be at most ${maxZoneNameLength} characters` })),
         )
         .register(z.globalRegistry, { description: "the IANA time zone the spec is read in; the rule's settings.timezone when absent, else UTC" }),
       spec: z
@@ -109,11 +120,12 @@ const scheduleBody = (mode: BodyMode) =>
           ),
         )
         .register(z.globalRegistry, {
-          description: 'cron fields over what the unit implies (an hour schedule with minute "30" runs at :30 every hour); restrict dayOfMonth or dayOfWeek, not both',
+          description:
+            'cron fields over what the unit implies (an hour schedule with minute "30" runs at :30 every hour); restrict dayOfMonth or dayOfWeek, not both',
         }),
       inputParam: z
         .nullish(
-          z.record(z.string(), z.unknown(), { error: 'must be a JSON object (the rule\'s params for each run)' }).check(
+          z.record(z.string(), z.unknown(), { error: "must be a JSON object (the rule's params for each run)" }).check(
             z.superRefine((value, ctx) => {
               const problem = jsonBoundsProblem(value, inputParamBounds);
               if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
@@ -156,10 +168,7 @@ export interface ScheduleIssue {
   message: string;
 }
 
-export type PrepareResult =
-  | { ok: true; isDelete: true }
-  | { ok: true; isDelete: false; prepared: PreparedSchedule }
-  | { ok: false; issues: ScheduleIssue[] };
+export type PrepareResult = { ok: true; isDelete: true } | { ok: true; isDelete: false; prepared: PreparedSchedule } | { ok: false; issues: ScheduleIssue[] };
 
 export interface PrepareContext {
   /** Epoch ms: a schedule must have a run after it. */
@@ -174,10 +183,22 @@ function parseDateTime(text: string): { at: number } | { problem: string } {
   const problem = 'must be an ISO 8601 date and time with an offset, such as 2026-04-01T09:00:00+02:00 or 2026-04-01T07:00:00Z';
   if (!m) return { problem };
   const [year, month, day, hour, minute, second = '0', , offsetHours = '0', offsetMinutes = '0'] = m.slice(1) as (string | undefined)[];
-  const y = Number(year), mo = Number(month), d = Number(day), h = Number(hour), mi = Number(minute), s = Number(second);
+  const y = Number(year),
+    mo = Number(month),
+    d = Number(day),
+    h = Number(hour),
+    mi = Number(minute),
+    s = Number(second);
   const valid =
-    mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate() && h <= 23 && mi <= 59 && s <= 59 &&
-    Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59;
+    mo >= 1 &&
+    mo <= 12 &&
+    d >= 1 &&
+    d <= new Date(Date.UTC(y, mo, 0)).getUTCDate() &&
+    h <= 23 &&
+    mi <= 59 &&
+    s <= 59 &&
+    Number(offsetHours) <= 23 &&
+    Number(offsetMinutes) <= 59;
   if (!valid) return { problem: `${problem} (no such date or time)` };
   if (y < firstYear || y > lastYear) return { problem: `must be in the years ${firstYear} to ${lastYear}` };
   return { at: Date.parse(text) };
@@ -260,7 +281,15 @@ export function prepareSchedule(body: ScheduleBody, context: PrepareContext): Pr
   const expression = toSchedulerExpression(cronFields);
   // A guard: five fields within their bounds write at most about 200 characters.
   if (expression.length > maxExpressionLength)
-    return { ok: false, issues: [{ field: 'spec', message: `is too long as Scheduler's expression (${expression.length} characters, at most ${maxExpressionLength}): use ranges or steps instead of long lists` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          field: 'spec',
+          message: `is too long as Scheduler's expression (${expression.length} characters, at most ${maxExpressionLength}): use ranges or steps instead of long lists`,
+        },
+      ],
+    };
 
   const schedule: StoredSchedule = {
     unit,

@@ -39,7 +39,9 @@ const sameSchedule = (stored: StoredRuleSchedule, prepared: PreparedSchedule) =>
 /** A delete of a rule that has a schedule, made where no scheduler can be reached (the CLI, on the table alone). */
 export class SchedulerUnavailable extends Error {
   constructor(scope: RuleScope) {
-    super(`the rule "${scope.ruleId}" has a schedule on ${scope.branch}, which only the API can remove: delete the schedule through the API first (POST /dev/v1/rule/${scope.ruleId}/schedule with {"isDelete": true})`);
+    super(
+      `the rule "${scope.ruleId}" has a schedule on ${scope.branch}, which only the API can remove: delete the schedule through the API first (POST /dev/v1/rule/${scope.ruleId}/schedule with {"isDelete": true})`,
+    );
   }
 }
 
@@ -69,7 +71,13 @@ async function converge(store: ScheduleStore, scheduler: RuleScheduler, scope: R
 }
 
 /** Stores the rule's schedule and deploys it; nothing is written when it is stored and deployed as it is. */
-export async function writeSchedule(store: ScheduleStore, scheduler: RuleScheduler, scope: RuleScope, prepared: PreparedSchedule, updatedAt: string): Promise<void> {
+export async function writeSchedule(
+  store: ScheduleStore,
+  scheduler: RuleScheduler,
+  scope: RuleScope,
+  prepared: PreparedSchedule,
+  updatedAt: string,
+): Promise<void> {
   const written = await writeUnlessChanged(store, scope, (stored) => {
     if (stored && stored.state !== 'deleting' && sameSchedule(stored, prepared)) return stored.state === 'deployed' ? undefined : stored;
     return { ...prepared, state: 'pending', revision: (stored?.revision ?? 0) + 1, updatedAt };
@@ -82,7 +90,11 @@ export async function writeSchedule(store: ScheduleStore, scheduler: RuleSchedul
  * returns what was stored, or undefined when there was none. Without a
  * scheduler, a rule with a schedule is refused (SchedulerUnavailable).
  */
-export async function deleteRuleSchedule(store: ScheduleStore, scheduler: RuleScheduler | undefined, scope: RuleScope): Promise<StoredRuleSchedule | undefined> {
+export async function deleteRuleSchedule(
+  store: ScheduleStore,
+  scheduler: RuleScheduler | undefined,
+  scope: RuleScope,
+): Promise<StoredRuleSchedule | undefined> {
   let removed: StoredRuleSchedule | undefined;
   const marked = await writeUnlessChanged(store, scope, (stored) => {
     removed = stored;

@@ -48,7 +48,9 @@ function formatter(zone: string): Intl.DateTimeFormat {
  */
 export function checkTimeZone(name: string): { zone: string } | { problem: string } {
   if (name.length === 0 || name.length > maxZoneNameLength || !zoneNamePattern.test(name))
-    return { problem: `"${name}" is not an IANA time zone name such as "Europe/Berlin" or "UTC" (letters, digits, "/", "_", "+", "-", at most ${maxZoneNameLength} characters)` };
+    return {
+      problem: `"${name}" is not an IANA time zone name such as "Europe/Berlin" or "UTC" (letters, digits, "/", "_", "+", "-", at most ${maxZoneNameLength} characters)`,
+    };
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;

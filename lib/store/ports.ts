@@ -113,7 +113,12 @@ export interface TaskStore {
    * `runId`, still held by that run); returns the updated task, or undefined
    * when the condition did not hold.
    */
-  transitionTask(taskId: string, from: TaskState[], change: Partial<Task>, options?: { runId?: string; leaseExpiredBefore?: string }): Promise<Task | undefined>;
+  transitionTask(
+    taskId: string,
+    from: TaskState[],
+    change: Partial<Task>,
+    options?: { runId?: string; leaseExpiredBefore?: string },
+  ): Promise<Task | undefined>;
   /** Open tasks (pending or in progress) whose deadline is before `now`: what the sweeper ends. */
   listOverdueTasks(now: string): Promise<string[]>;
   getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;

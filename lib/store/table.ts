@@ -15,8 +15,21 @@ export interface IndexDefinition {
 
 /** Attributes that list and summary reads need; everything else stays in the base table. */
 const summaryAttributes = [
-  'id', 'name', 'nameKey', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt',
-  'keyId', 'workspaceId', 'label', 'expiresAt', 'revokedAt',
+  'id',
+  'name',
+  'nameKey',
+  'description',
+  'type',
+  'status',
+  'version',
+  'tags',
+  'createdAt',
+  'updatedAt',
+  'keyId',
+  'workspaceId',
+  'label',
+  'expiresAt',
+  'revokedAt',
   // Counters sit at the head of the entity index partitions (see keys.ts).
   'total',
 ] as const;

@@ -31,7 +31,8 @@ export function queueFromEnv(env: NodeJS.ProcessEnv = process.env): TaskQueue {
         : {},
     );
     fromEnv = {
-      send: async (message) => void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageGroupId: message.workspaceId }))),
+      send: async (message) =>
+        void (await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), MessageGroupId: message.workspaceId }))),
       delay: async (receiptHandle, seconds) =>
         void (await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }))),
     };

@@ -7,7 +7,15 @@ import type { Task, TaskStore } from '../store/types.ts';
  * completed task shows no error: the one a retried delivery left is over.
  */
 export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun }: Task) => ({
-  taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error: taskState === 'completed' ? undefined : error,
+  taskId,
+  taskState,
+  branch,
+  createdAt,
+  startedAt,
+  finishedAt,
+  commit,
+  summary,
+  error: taskState === 'completed' ? undefined : error,
   ...(workflowRun && {
     workflowRun: {
       workflowId: workflowRun.workflowId,

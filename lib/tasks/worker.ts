@@ -67,7 +67,9 @@ export async function handleTaskMessages(
       batchItemFailures.push({ itemIdentifier: record.messageId });
       // Without this the retry would wait the queue's whole visibility timeout; if it fails, it still does.
       if (outcome === 'retry')
-        await retries.queue.delay(record.receiptHandle, retryDelaySeconds(attempt, retries.baseDelaySeconds)).catch((error: Error) => logger.warn('could not delay the retry', error));
+        await retries.queue
+          .delay(record.receiptHandle, retryDelaySeconds(attempt, retries.baseDelaySeconds))
+          .catch((error: Error) => logger.warn('could not delay the retry', error));
     } catch (error) {
       logger.error('task delivery failed', error as Error);
       batchItemFailures.push({ itemIdentifier: record.messageId });

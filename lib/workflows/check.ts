@@ -22,7 +22,9 @@ export interface StoredWorkflowCheck {
 /** The definition's shape: parsed, or its problems by path. */
 function parseShape(definition: unknown): { data: WorkflowDefinition } | StoredWorkflowCheck {
   const parsed = safeParse(workflowShapeSchema, definition);
-  return parsed.success ? { data: parsed.data } : { problems: parsed.error.issues.map((i) => ({ path: ['definition', ...i.path].join('.'), message: i.message })) };
+  return parsed.success
+    ? { data: parsed.data }
+    : { problems: parsed.error.issues.map((i) => ({ path: ['definition', ...i.path].join('.'), message: i.message })) };
 }
 
 function checked(definition: WorkflowDefinition, lookups: WorkflowLookups, options: { graphProblems?: boolean }): StoredWorkflowCheck {

@@ -15,14 +15,15 @@ import { httpUrlPattern } from '../http/patterns.ts';
 import { graphProblems } from './graph.ts';
 import { workflowLimits } from './limits.ts';
 
-
 const stepId = entityId;
 const entityRef = entityId;
 
 /** FEEL text over the workflow context. */
 const feel = feelText;
 /** Names to FEEL: rule params, query parameters, headers, transformed values, the workflow's output. */
-const feelMap = z.record(valueName, feel).check(z.refine((map) => Object.keys(map).length <= workflowLimits.mapEntries, `at most ${workflowLimits.mapEntries} entries`));
+const feelMap = z
+  .record(valueName, feel)
+  .check(z.refine((map) => Object.keys(map).length <= workflowLimits.mapEntries, `at most ${workflowLimits.mapEntries} entries`));
 
 const ruleStep = z.strictObject({
   id: stepId,
@@ -48,9 +49,15 @@ const apiRequest = z
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
     /** An integration of the workspace (base URL, headers and credential kept with it) and a path under it… */
     integrationId: z.optional(entityRef),
-    path: z.optional(z.string().check(z.maxLength(workflowLimits.pathLength), z.regex(/^\/[^\s\x00-\x1f\x7f]*$/, 'must start with "/" and hold no spaces or control characters'))),
+    path: z.optional(
+      z
+        .string()
+        .check(z.maxLength(workflowLimits.pathLength), z.regex(/^\/[^\s\x00-\x1f\x7f]*$/, 'must start with "/" and hold no spaces or control characters')),
+    ),
     /** …or a full URL, with the step's own credential when it needs one. */
-    url: z.optional(z.string().check(z.maxLength(workflowLimits.urlLength), z.regex(httpUrlPattern, 'must be an http:// or https:// URL without user name or password'))),
+    url: z.optional(
+      z.string().check(z.maxLength(workflowLimits.urlLength), z.regex(httpUrlPattern, 'must be an http:// or https:// URL without user name or password')),
+    ),
     query: z._default(feelMap, {}),
     headers: z._default(feelMap, {}),
     /** FEEL whose value is sent as JSON (a context literal `{amount: order.total}`, usually). */
@@ -61,9 +68,15 @@ const apiRequest = z
       const viaIntegration = request.integrationId !== undefined || request.path !== undefined;
       if (viaIntegration && request.url !== undefined)
         ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url, not both', input: request.url });
-      else if (!viaIntegration && request.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url', input: request });
+      else if (!viaIntegration && request.url === undefined)
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either integrationId and path, or url', input: request });
       else if (viaIntegration && (request.integrationId === undefined || request.path === undefined))
-        ctx.addIssue({ code: 'custom', path: [request.integrationId === undefined ? 'integrationId' : 'path'], message: 'integrationId and path go together', input: request });
+        ctx.addIssue({
+          code: 'custom',
+          path: [request.integrationId === undefined ? 'integrationId' : 'path'],
+          message: 'integrationId and path go together',
+          input: request,
+        });
     }),
   );
 
@@ -85,7 +98,12 @@ const apiRequestStep = z
   .check(
     z.superRefine((step, ctx) => {
       if (step.request.integrationId !== undefined && step.credentialId !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['credentialId'], message: 'an integration brings its own credential; credentialId goes with request.url only', input: step.credentialId });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['credentialId'],
+          message: 'an integration brings its own credential; credentialId goes with request.url only',
+          input: step.credentialId,
+        });
     }),
   );
 

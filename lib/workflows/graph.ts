@@ -12,7 +12,10 @@ import type { WorkflowDefinition, WorkflowStep } from './definition.ts';
 export function successors(step: WorkflowStep): { next: string; field: string }[] {
   switch (step.kind) {
     case 'branch':
-      return [...step.cases.map((c, j) => ({ next: c.next, field: `cases[${j}].next` })), ...(step.otherwise === undefined ? [] : [{ next: step.otherwise, field: 'otherwise' }])];
+      return [
+        ...step.cases.map((c, j) => ({ next: c.next, field: `cases[${j}].next` })),
+        ...(step.otherwise === undefined ? [] : [{ next: step.otherwise, field: 'otherwise' }]),
+      ];
     case 'end':
       return [];
     default:
@@ -101,7 +104,7 @@ export function availableNames(def: WorkflowDefinition, graph: Graph): (Set<stri
   const after = (i: number) => (producesValue(def.steps[i]!) ? new Set([...before[i]!, def.steps[i]!.id]) : before[i]!);
   const preds = def.steps.map(() => [] as number[]);
   graph.edges.forEach((tos, from) => live[from] && tos.forEach((to) => preds[to]!.push(from)));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     def.steps.forEach((_, i) => {
       if (!live[i] || i === start) return;
@@ -120,7 +123,8 @@ export function availableNames(def: WorkflowDefinition, graph: Graph): (Set<stri
 export function analyseGraph(def: WorkflowDefinition, add: Add): Graph {
   const linked = linkSteps(def, add);
   const live = reachable(linked, linked.index.get(def.start), def.steps.length);
-  if (linked.index.has(def.start)) live.forEach((yes, i) => yes || add(`steps[${i}]`, `"${def.steps[i]!.id}" is not reachable from the start step "${def.start}"`));
+  if (linked.index.has(def.start))
+    live.forEach((yes, i) => yes || add(`steps[${i}]`, `"${def.steps[i]!.id}" is not reachable from the start step "${def.start}"`));
   checkCycles(def, linked, add);
   return { ...linked, live };
 }
@@ -128,6 +132,14 @@ export function analyseGraph(def: WorkflowDefinition, add: Add): Graph {
 /** Every problem of the graph, with its path as segments (`['steps', 1, 'next']`), as a schema reports it. */
 export function graphProblems(def: WorkflowDefinition): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
-  analyseGraph(def, (path, message) => problems.push({ path: path.split(/[.[\]]+/).filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part)), message }));
+  analyseGraph(def, (path, message) =>
+    problems.push({
+      path: path
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+      message,
+    }),
+  );
   return problems;
 }

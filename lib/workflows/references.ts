@@ -9,7 +9,9 @@ import type { CredentialStore, EntityScope, EntityStore, IntegrationStore } from
 import type { WorkflowDefinition } from './definition.ts';
 import type { WorkflowLookups } from './validate.ts';
 
-export type ReferenceStore = Pick<EntityStore, 'getEntityHead' | 'getVersion'> & Pick<CredentialStore, 'getCredential'> & Pick<IntegrationStore, 'getIntegration'>;
+export type ReferenceStore = Pick<EntityStore, 'getEntityHead' | 'getVersion'> &
+  Pick<CredentialStore, 'getCredential'> &
+  Pick<IntegrationStore, 'getIntegration'>;
 
 const distinct = <T>(values: T[]) => [...new Set(values)];
 
@@ -26,7 +28,9 @@ export async function workflowLookups(
 ): Promise<WorkflowLookups> {
   const { workspaceId, branch } = scope;
   const ruleRefs = distinct(definition.steps.flatMap((s) => (s.kind === 'rule' ? [`${s.ruleId}\u0000${s.version ?? ''}`] : [])));
-  const integrationIds = distinct(definition.steps.flatMap((s) => (s.kind === 'apiRequest' && s.request.integrationId !== undefined ? [s.request.integrationId] : [])));
+  const integrationIds = distinct(
+    definition.steps.flatMap((s) => (s.kind === 'apiRequest' && s.request.integrationId !== undefined ? [s.request.integrationId] : [])),
+  );
   const credentialIds = distinct(definition.steps.flatMap((s) => (s.kind === 'apiRequest' && s.credentialId !== undefined ? [s.credentialId] : [])));
 
   const ruleProblem = async (key: string): Promise<string | undefined> => {
@@ -52,7 +56,11 @@ export async function workflowLookups(
 
   const settle = async (keys: string[], problem: (key: string) => Promise<string | undefined>) =>
     new Map(await Promise.all(keys.map(async (key) => [key, await problem(key)] as const)));
-  const [rules, integrations, credentials] = await Promise.all([settle(ruleRefs, ruleProblem), settle(integrationIds, integrationProblem), settle(credentialIds, credentialProblem)]);
+  const [rules, integrations, credentials] = await Promise.all([
+    settle(ruleRefs, ruleProblem),
+    settle(integrationIds, integrationProblem),
+    settle(credentialIds, credentialProblem),
+  ]);
   return {
     rule: (id, version) => rules.get(`${id}\u0000${version ?? ''}`),
     integration: (id) => integrations.get(id),

@@ -64,8 +64,14 @@ export async function runAndRecord(
   const run = await runWorkflow(workflow.workflow, params, services(deps, options.loadRule), { timeoutMs: options.timeoutMs });
   const answer: RunAnswer = { ...run, executionId, version: workflow.version, durationMs: elapsedSince(start) };
   if (options.record) {
-    const result = run.status === 'succeeded' ? { output: run.output } : { error: { code: 'step_failed', message: `${run.error!.stepId}: ${run.error!.message}` } };
-    await recordExecution(deps.store, executionScopeOf(ref), { executionId, version: workflow.version, trigger: 'api', input: params, startedAt, durationMs: answer.durationMs, steps: run.steps }, result);
+    const result =
+      run.status === 'succeeded' ? { output: run.output } : { error: { code: 'step_failed', message: `${run.error!.stepId}: ${run.error!.message}` } };
+    await recordExecution(
+      deps.store,
+      executionScopeOf(ref),
+      { executionId, version: workflow.version, trigger: 'api', input: params, startedAt, durationMs: answer.durationMs, steps: run.steps },
+      result,
+    );
   }
   return answer;
 }

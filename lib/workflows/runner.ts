@@ -217,7 +217,8 @@ class Run {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(this.evaluateMap(base))) {
       if (value === null) continue;
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new StepFailure(`${fieldPath(base, name)} must give a string, number or boolean`);
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+        throw new StepFailure(`${fieldPath(base, name)} must give a string, number or boolean`);
       out[name] = String(value);
     }
     return out;
@@ -229,7 +230,9 @@ const json = (value: unknown): FeelValue => (value === undefined ? null : (value
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const failedStep = (step: WorkflowStep, durationMs: number, error: string): Attempt => ({ result: { id: step.id, type: step.kind, status: 'failed', durationMs, error } });
+const failedStep = (step: WorkflowStep, durationMs: number, error: string): Attempt => ({
+  result: { id: step.id, type: step.kind, status: 'failed', durationMs, error },
+});
 
 type Attempt = { result: StepResult; outcome?: Outcome };
 
@@ -240,7 +243,13 @@ function finished(run: Run, step: WorkflowStep, at: number, timeoutMs: number, o
   const end = run.now();
   if (end > run.deadline) return failedStep(step, end - at, `the run's deadline of ${timeoutMs} ms passed during the step`);
   const output = outcome.output ?? outcome.value;
-  return { result: output === undefined ? { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at } : { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at, output: toPlain(output) }, outcome };
+  return {
+    result:
+      output === undefined
+        ? { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at }
+        : { id: step.id, type: step.kind, status: 'succeeded', durationMs: end - at, output: toPlain(output) },
+    outcome,
+  };
 }
 
 /**
@@ -284,7 +293,12 @@ function answer(workflow: CompiledWorkflow, results: StepResult[], run: Omit<Wor
  * const run = await runWorkflow(workflow, { order: { total: 120 } }, { runRule, callApi });
  * if (run.status === 'failed') log(run.error); // { stepId: 'quote', message: '...' }
  */
-export async function runWorkflow(workflow: CompiledWorkflow, inputs: Record<string, unknown>, services: WorkflowServices, options: RunOptions = {}): Promise<WorkflowRun> {
+export async function runWorkflow(
+  workflow: CompiledWorkflow,
+  inputs: Record<string, unknown>,
+  services: WorkflowServices,
+  options: RunOptions = {},
+): Promise<WorkflowRun> {
   const { definition } = workflow;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? definition.timeoutMs;

@@ -50,7 +50,10 @@ export function rewriteStepExpressions(step: WorkflowStep, base: string, visit: 
       };
     }
     case 'branch':
-      return { ...step, cases: step.cases.map((c, j) => ({ ...c, when: visit({ path: `${base}.cases[${j}].when`, text: c.when, group: `${base}.cases`, key: String(j) }) })) };
+      return {
+        ...step,
+        cases: step.cases.map((c, j) => ({ ...c, when: visit({ path: `${base}.cases[${j}].when`, text: c.when, group: `${base}.cases`, key: String(j) }) })),
+      };
     case 'transform':
       return { ...step, set: visitMap(`${base}.set`, step.set, visit) };
     case 'end':

@@ -46,7 +46,11 @@ export async function startWorkflowRun(
   try {
     await deps.queue.send({ taskId: task.taskId, workspaceId: task.workspaceId });
   } catch (error) {
-    await deps.store.transitionTask(task.taskId, ['pending'], { taskState: 'failed', finishedAt: new Date().toISOString(), error: 'The run could not be queued. Retry after a delay.' });
+    await deps.store.transitionTask(task.taskId, ['pending'], {
+      taskState: 'failed',
+      finishedAt: new Date().toISOString(),
+      error: 'The run could not be queued. Retry after a delay.',
+    });
     throw error;
   }
   return { taskId: task.taskId, taskState: task.taskState, executionId: task.workflowRun!.executionId, version: workflow.version };
@@ -82,9 +86,16 @@ export async function runWorkflowTask(deps: RunDeps & { store: TaskStore }, task
     );
     return 'done';
   }
-  const claimed = await deps.store.transitionTask(task.taskId, ['pending'], { taskState: 'in-progress', runId: randomUUID(), startedAt: now.toISOString(), leaseUntil, dueAt: leaseUntil });
+  const claimed = await deps.store.transitionTask(task.taskId, ['pending'], {
+    taskState: 'in-progress',
+    runId: randomUUID(),
+    startedAt: now.toISOString(),
+    leaseUntil,
+    dueAt: leaseUntil,
+  });
   if (!claimed) return 'done';
-  const finish = (change: Partial<Task>) => deps.store.transitionTask(task.taskId, ['in-progress'], { ...change, finishedAt: new Date().toISOString() }, { runId: claimed.runId });
+  const finish = (change: Partial<Task>) =>
+    deps.store.transitionTask(task.taskId, ['in-progress'], { ...change, finishedAt: new Date().toISOString() }, { runId: claimed.runId });
   const ref: EntityRef = { workspaceId: task.workspaceId, branch: task.branch, entityType: 'workflow', id: run.workflowId };
   try {
     const { workflow, loadRule } = await publishedWithRules(deps.store, ref, run.version);

@@ -38,7 +38,13 @@ const claimAttempts = 30;
  * still under way is waited for, so that two identical creates at once make
  * one item. Returns the item that holds the name, if another does.
  */
-export async function claimName<T extends Named>(store: NameClaimStore, workspaceId: string, name: string, id: string, options: ClaimOptions<T>): Promise<T | undefined> {
+export async function claimName<T extends Named>(
+  store: NameClaimStore,
+  workspaceId: string,
+  name: string,
+  id: string,
+  options: ClaimOptions<T>,
+): Promise<T | undefined> {
   for (let attempt = 0; attempt < claimAttempts; attempt++) {
     const claim = await store.claimName(options.kind, workspaceId, name, id);
     if (claim.holderId === id) return undefined;

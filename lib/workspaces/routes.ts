@@ -9,7 +9,8 @@ export const workspaceRoutes = {
     path: '/dev/v1/branches',
     handler: 'list-branches',
     summary: "The workspace's branches",
-    description: "Every branch of the key's workspace, the default branch (used when a request names none) first, then by name. Any of them may be named in Service-Branch.",
+    description:
+      "Every branch of the key's workspace, the default branch (used when a request names none) first, then by name. Any of them may be named in Service-Branch.",
     branch: 'none',
     query: emptyQuery,
     tableAccess: 'read',

@@ -39,7 +39,7 @@ async function bundle(name: string, entry: Pick<BuildOptions, 'entryPoints' | 's
   const entryPath = Object.keys(outputs).find((path) => path.endsWith(`/${entryFile}`))!;
   // What a cold start loads: the entry file and the chunks it imports statically, transitively.
   const eager = new Set<string>();
-  for (const pending = [entryPath]; pending.length; ) {
+  for (const pending = [entryPath]; pending.length;) {
     const path = pending.pop()!;
     if (eager.has(path)) continue;
     eager.add(path);

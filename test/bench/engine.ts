@@ -149,7 +149,11 @@ function equalityTable(): TableSpec {
       })),
     },
     // SKUs past the last one are unknown: no row matches.
-    candidate: (random) => ({ sku: sku(between(random, 0, Math.round(skus * 1.2))), quantity: between(random, 1, 200), channel: pick(random, ['web', 'store', 'phone']) }),
+    candidate: (random) => ({
+      sku: sku(between(random, 0, Math.round(skus * 1.2))),
+      quantity: between(random, 1, 200),
+      channel: pick(random, ['web', 'store', 'phone']),
+    }),
   };
 }
 
@@ -173,7 +177,8 @@ const rowOutputs = (prepared: PreparedDecisionTable, row: PreparedDecisionTable[
   Object.fromEntries(row.outputs.map((o, i) => [prepared.outputs[i]!.name, 'literal' in o ? o.literal : literalOf(o.expr)]));
 
 function checkTranslatable(prepared: PreparedDecisionTable) {
-  if (prepared.hitPolicy !== 'first' && prepared.hitPolicy !== 'collect') throw new Error(`the translation handles first and collect, not ${prepared.hitPolicy}`);
+  if (prepared.hitPolicy !== 'first' && prepared.hitPolicy !== 'collect')
+    throw new Error(`the translation handles first and collect, not ${prepared.hitPolicy}`);
   if (prepared.aggregation) throw new Error('the translation handles collect without aggregation');
 }
 
@@ -319,7 +324,13 @@ interface Tally {
 let sink: unknown;
 
 /** Runs `call` over the inputs in turn for `ms`, timing each call (one in `sampleEvery` of a sync one); returns the calls made and the window's wall time. */
-async function runWindow(contender: Contender, inputs: Params[], ms: number, start: number, samples: Samples | null): Promise<{ calls: number; ms: number; next: number }> {
+async function runWindow(
+  contender: Contender,
+  inputs: Params[],
+  ms: number,
+  start: number,
+  samples: Samples | null,
+): Promise<{ calls: number; ms: number; next: number }> {
   let next = start;
   let calls = 0;
   const began = performance.now();
@@ -384,7 +395,7 @@ const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ce
 
 /** The median of `repeats` timed runs, after untimed ones for at least `compileWarmupMs` (one at least), so that the JIT has settled. */
 function timeSync(repeats: number, run: () => void): number {
-  for (const started = performance.now(); performance.now() - started < compileWarmupMs; ) run();
+  for (const started = performance.now(); performance.now() - started < compileWarmupMs;) run();
   const times: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const t0 = performance.now();
@@ -485,7 +496,13 @@ const codeRow = (output: unknown): number | null => {
 
 function compiled(definition: DecisionTableDefinition): { rule: CompiledRule; prepared: PreparedDecisionTable } {
   const { prepared, problems } = prepareRule({ kind: 'decisionTable', definition });
-  if (problems.length) throw new Error(`the bench table has problems: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`);
+  if (problems.length)
+    throw new Error(
+      `the bench table has problems: ${problems
+        .slice(0, 3)
+        .map((p) => `${p.path} ${p.message}`)
+        .join('; ')}`,
+    );
   return { rule: compileRule(prepared), prepared: prepared as PreparedDecisionTable };
 }
 
@@ -505,7 +522,9 @@ async function checkSame(key: string, name: string, call: Call, ours: Call, inpu
   for (const params of inputs) {
     const [theirs, mine] = [await call(params), ours(params)];
     if (!isDeepStrictEqual(theirs, mine))
-      throw new Error(`table ${key}: ${name} answers ${JSON.stringify(theirs)} where this engine answers ${JSON.stringify(mine)} for ${JSON.stringify(params)}: the translation or an engine is wrong, so the timings would compare different work`);
+      throw new Error(
+        `table ${key}: ${name} answers ${JSON.stringify(theirs)} where this engine answers ${JSON.stringify(mine)} for ${JSON.stringify(params)}: the translation or an engine is wrong, so the timings would compare different work`,
+      );
   }
   return inputs.length;
 }
@@ -554,7 +573,10 @@ export async function measureEngines(log: (message: string) => void = console.lo
       const zenContent = toZen(first.prepared);
       const jsonRules = toJsonRules(first.prepared);
       let prepared = first.prepared;
-      const prepareMs = timeSync(repeats, () => void (prepared = prepareRule({ kind: 'decisionTable', definition: spec.definition }).prepared as PreparedDecisionTable));
+      const prepareMs = timeSync(
+        repeats,
+        () => void (prepared = prepareRule({ kind: 'decisionTable', definition: spec.definition }).prepared as PreparedDecisionTable),
+      );
       const compileMs = timeSync(repeats, () => void (sink = compileRule(prepared)));
       const zenCreateMs = timeSync(repeats, () => void (sink = zen.createDecision(zenContent)));
       const firstEvaluations: number[] = [];
@@ -604,7 +626,8 @@ export async function measureEngines(log: (message: string) => void = console.lo
         log(`engine: table ${spec.key} (${hitPolicy}): checking answers`);
         checked.zen += await checkSame(spec.key, 'zen-engine', zenCall, oursCall, inputs);
         const sample = rows > 1_000 ? inputs.filter((_, i) => Math.floor(i / categories.length) < settings.largeTableChecks) : inputs;
-        for (const contender of contenders.filter((c) => c.engine === 'jsonRules')) checked.jsonRules += await checkSame(spec.key, contender.label, contender.call, oursCall, sample);
+        for (const contender of contenders.filter((c) => c.engine === 'jsonRules'))
+          checked.jsonRules += await checkSame(spec.key, contender.label, contender.call, oursCall, sample);
 
         log(`engine: table ${spec.key} (${hitPolicy}): timing ${contenders.length} contenders`);
         const tallies = await measure(contenders, inputs);
@@ -697,14 +720,22 @@ function targetTable(f: EngineFigures): string {
 function detailTable(f: EngineFigures): string {
   return table(
     ['Table', 'Engine and mode', 'Calls', 'Evals/s', 'Mean wall time a call (µs)', 'Process CPU time a call (µs)', 'Median latency (µs)', 'p99 latency (µs)'],
-    f.workloads.flatMap((w) => w.contenders.map((c) => [workloadName(w), c.label, count(c.calls), count(c.perSecond), us(c.meanUs), us(c.cpuUs), us(c.medianUs), us(c.p99Us)])),
+    f.workloads.flatMap((w) =>
+      w.contenders.map((c) => [workloadName(w), c.label, count(c.calls), count(c.perSecond), us(c.meanUs), us(c.cpuUs), us(c.medianUs), us(c.p99Us)]),
+    ),
   );
 }
 
 /** First hit on the 10,000-row equality table against the 20-row table: met when both the mean time per call and the median are within the target. */
 function scalingVerdict(f: EngineFigures): { met: boolean; text: string } {
-  const small = best(f.workloads.find((w) => w.key === 'a')!, 'ours');
-  const large = best(f.workloads.find((w) => w.key === 'c' && w.hitPolicy === 'first')!, 'ours');
+  const small = best(
+    f.workloads.find((w) => w.key === 'a')!,
+    'ours',
+  );
+  const large = best(
+    f.workloads.find((w) => w.key === 'c' && w.hitPolicy === 'first')!,
+    'ours',
+  );
   const [mean, median] = [large.meanUs / small.meanUs, large.medianUs / small.medianUs];
   const met = mean <= engineTargets.largeOverSmall && median <= engineTargets.largeOverSmall;
   return {
@@ -716,7 +747,18 @@ function scalingVerdict(f: EngineFigures): { met: boolean; text: string } {
 function compileTable(f: EngineFigures): string {
   const per1k = (v: number, rows: number) => ms((v / rows) * 1000);
   return table(
-    ['Table', 'Rows', 'prepareRule (ms)', 'compileRule (ms)', 'Prepare + compile (ms)', 'Prepare + compile per 1,000 rows (ms)', 'zen createDecision (ms)', 'zen createDecision per 1,000 rows (ms)', 'zen first evaluate after createDecision (ms)', 'json-rules-engine `new Engine(rules)` (ms)'],
+    [
+      'Table',
+      'Rows',
+      'prepareRule (ms)',
+      'compileRule (ms)',
+      'Prepare + compile (ms)',
+      'Prepare + compile per 1,000 rows (ms)',
+      'zen createDecision (ms)',
+      'zen createDecision per 1,000 rows (ms)',
+      'zen first evaluate after createDecision (ms)',
+      'json-rules-engine `new Engine(rules)` (ms)',
+    ],
     f.compile.map((c) => [
       c.key,
       count(c.rows),
@@ -734,7 +776,15 @@ function compileTable(f: EngineFigures): string {
 
 function inputTable(f: EngineFigures): string {
   return table(
-    ['Table', 'Inputs', 'First hit in the first / middle / last third of the rows / none', 'Rows hit (first to last)', 'Answers checked against zen-engine', 'Against json-rules-engine', 'Rows matched per input under collect'],
+    [
+      'Table',
+      'Inputs',
+      'First hit in the first / middle / last third of the rows / none',
+      'Rows hit (first to last)',
+      'Answers checked against zen-engine',
+      'Against json-rules-engine',
+      'Rows matched per input under collect',
+    ],
     f.inputs.map((i) => [
       i.key,
       i.inputs,

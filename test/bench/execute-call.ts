@@ -25,7 +25,18 @@ export function executeEvent(apiKey: string, branch: string, ruleId: string, bod
   const url = new URL(`http://bench.local/dev/v1/${entityType}/${ruleId}/execute`);
   const payload = Buffer.from(JSON.stringify(body));
   const request = {
-    rawHeaders: ['Host', 'bench.local', 'Content-Type', 'application/json', 'Content-Length', String(payload.length), 'Service-API-Key', apiKey, 'Service-Branch', branch],
+    rawHeaders: [
+      'Host',
+      'bench.local',
+      'Content-Type',
+      'application/json',
+      'Content-Length',
+      String(payload.length),
+      'Service-API-Key',
+      apiKey,
+      'Service-Branch',
+      branch,
+    ],
     httpVersion: '1.1',
     socket: { remoteAddress: '127.0.0.1' },
   } as unknown as IncomingMessage;

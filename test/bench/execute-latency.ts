@@ -190,12 +190,16 @@ export async function measureExecuteLatency(
         evaluateRule(compiled, params).output,
         (await execute.prepare(executeBranch, recorded.id, params)()).output,
       ];
-      if (new Set(outputs.map((o) => JSON.stringify(o))).size !== 1) throw new Error(`the probes answered differently on ${JSON.stringify(params)}: ${JSON.stringify(outputs)}`);
+      if (new Set(outputs.map((o) => JSON.stringify(o))).size !== 1)
+        throw new Error(`the probes answered differently on ${JSON.stringify(params)}: ${JSON.stringify(outputs)}`);
     }
 
     // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule).
     const requests: ExecuteRequests[] = [];
-    for (const [ref, isRecorded] of [[plain, false], [recorded, true]] as const) {
+    for (const [ref, isRecorded] of [
+      [plain, false],
+      [recorded, true],
+    ] as const) {
       const call = execute.prepare(executeBranch, ref.id, inputs[0]!);
       await call();
       meter.start();

@@ -123,7 +123,13 @@ interface Case {
 }
 const cases: Case[] = [
   { label: 'executions not recorded (the default)', handler: 'handler', domain: 'executeRule', floor: 'floor', floorLabel: 'GetItem + evaluate' },
-  { label: 'settings.recordExecutions: true', handler: 'handlerRecorded', domain: 'executeRuleRecorded', floor: 'floorRecorded', floorLabel: 'GetItem + evaluate + PutItem' },
+  {
+    label: 'settings.recordExecutions: true',
+    handler: 'handlerRecorded',
+    domain: 'executeRuleRecorded',
+    floor: 'floorRecorded',
+    floorLabel: 'GetItem + evaluate + PutItem',
+  },
 ];
 
 /** The verdicts, for the summary line and the final check. */
@@ -175,14 +181,26 @@ export function executeLatencyTable(f: ExecuteLatencyFigures): string {
 export function executeBreakdownTable(f: ExecuteLatencyFigures): string {
   const m = (probe: ExecuteProbe) => median(pooledProbe(f, probe));
   const rows: [string, string, string][] = [
-    ['bare GetItem of the version item', ms(m('versionGet')), 'the floor\'s read'],
+    ['bare GetItem of the version item', ms(m('versionGet')), "the floor's read"],
     ['`evaluateRule` alone (mean of a tight loop)', (f.evaluateUs / 1000).toFixed(4), `the floor's CPU part: ${f.evaluateUs.toFixed(1)} µs`],
     ['floor: GetItem + evaluate', ms(m('floor')), ''],
-    ['`store.getEntity` of the rule (the read the warm function makes)', ms(m('entityRead')), `${ms(m('entityRead') - m('versionGet'))} over the bare GetItem: consistent read, projection, the entity item`],
+    [
+      '`store.getEntity` of the rule (the read the warm function makes)',
+      ms(m('entityRead')),
+      `${ms(m('entityRead') - m('versionGet'))} over the bare GetItem: consistent read, projection, the entity item`,
+    ],
     ['`executeRule` (domain: read, compiled-rule cache, evaluate, answer)', ms(m('executeRule')), `${ms(m('executeRule') - m('floor'))} over the floor`],
-    ['handler (middleware, body validation, auth and branch from cache, envelope)', ms(m('handler')), `${ms(m('handler') - m('executeRule'))} over \`executeRule\``],
+    [
+      'handler (middleware, body validation, auth and branch from cache, envelope)',
+      ms(m('handler')),
+      `${ms(m('handler') - m('executeRule'))} over \`executeRule\``,
+    ],
     ['floor + PutItem', ms(m('floorRecorded')), `PutItem ≈ ${ms(m('floorRecorded') - m('floor'))}`],
-    ['`executeRule`, recorded', ms(m('executeRuleRecorded')), `${ms(m('executeRuleRecorded') - m('floorRecorded'))} over the floor + PutItem; recording adds ${ms(m('executeRuleRecorded') - m('executeRule'))}`],
+    [
+      '`executeRule`, recorded',
+      ms(m('executeRuleRecorded')),
+      `${ms(m('executeRuleRecorded') - m('floorRecorded'))} over the floor + PutItem; recording adds ${ms(m('executeRuleRecorded') - m('executeRule'))}`,
+    ],
     ['handler, recorded', ms(m('handlerRecorded')), `${ms(m('handlerRecorded') - m('executeRuleRecorded'))} over \`executeRule\`, recorded`],
   ];
   return table(['Probe', 'Median (ms), all passes', 'Difference'], rows);

@@ -91,13 +91,25 @@ export const operationSpecs: Record<Operation, OperationSpec> = {
     expected: 202,
     call: (n) => ({ method: 'POST', path: '/dev/v1/workflow/payment-review/execute', body: { params: pick(payments, n), async: true } }),
   },
-  pull: { request: 'POST /dev/v1/remote/pull (main, staging in turn)', expected: 200, call: (n) => ({ method: 'POST', path: '/dev/v1/remote/pull', branch: pick(pullBranches, n) }) },
-  getTask: { request: 'GET /dev/v1/tasks/{latest accepted task}', expected: 200, call: (_n, latestTask) => ({ method: 'GET', path: `/dev/v1/tasks/${latestTask}` }) },
+  pull: {
+    request: 'POST /dev/v1/remote/pull (main, staging in turn)',
+    expected: 200,
+    call: (n) => ({ method: 'POST', path: '/dev/v1/remote/pull', branch: pick(pullBranches, n) }),
+  },
+  getTask: {
+    request: 'GET /dev/v1/tasks/{latest accepted task}',
+    expected: 200,
+    call: (_n, latestTask) => ({ method: 'GET', path: `/dev/v1/tasks/${latestTask}` }),
+  },
 };
 
 /** The headers and body of a call, as fetch and autocannon both take them. */
 export function callHeaders(apiKey: string, call: Call): Record<string, string> {
-  return { 'service-api-key': apiKey, ...(call.body !== undefined && { 'content-type': 'application/json' }), ...(call.branch && { 'service-branch': call.branch }) };
+  return {
+    'service-api-key': apiKey,
+    ...(call.body !== undefined && { 'content-type': 'application/json' }),
+    ...(call.branch && { 'service-branch': call.branch }),
+  };
 }
 
 export const callBody = (call: Call) => (call.body === undefined ? undefined : JSON.stringify(call.body));

@@ -33,7 +33,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { TaskState } from '../../lib/store/types.ts';
-import { callBody, callHeaders, checkAnswer, createMix, isTaskOperation, operations, operationSpecs, type Call, type Tally, type TaskOperation } from './load-mix.ts';
+import {
+  callBody,
+  callHeaders,
+  checkAnswer,
+  createMix,
+  isTaskOperation,
+  operations,
+  operationSpecs,
+  type Call,
+  type Tally,
+  type TaskOperation,
+} from './load-mix.ts';
 import { putSection } from './results-file.ts';
 import { quantile } from './stats.ts';
 
@@ -125,7 +136,12 @@ interface TaskView {
 const finalStates: TaskState[] = ['completed', 'failed'];
 
 async function send(url: string, apiKey: string, call: Call, timeoutMs: number) {
-  const response = await fetch(`${url}${call.path}`, { method: call.method, headers: callHeaders(apiKey, call), body: callBody(call), signal: AbortSignal.timeout(timeoutMs) });
+  const response = await fetch(`${url}${call.path}`, {
+    method: call.method,
+    headers: callHeaders(apiKey, call),
+    body: callBody(call),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   return { status: response.status, body: await response.text() };
 }
 
@@ -158,9 +174,17 @@ async function followTasks(url: string, apiKey: string, taskIds: string[], deadl
 }
 
 /** Answers with another status than the operation's, or with it but missing what they should hold. */
-const unexpectedOf = (tally: Tally, expected: number) => [...tally.statuses].filter(([status]) => status !== expected).reduce((total, [, n]) => total + n, tally.badAnswers);
+const unexpectedOf = (tally: Tally, expected: number) =>
+  [...tally.statuses].filter(([status]) => status !== expected).reduce((total, [, n]) => total + n, tally.badAnswers);
 
-function operationFigures(operation: string, request: string, expected: number | string, tallies: Tally[], durationS: number, unexpected: number): OperationFigures {
+function operationFigures(
+  operation: string,
+  request: string,
+  expected: number | string,
+  tallies: Tally[],
+  durationS: number,
+  unexpected: number,
+): OperationFigures {
   const latencies = tallies.flatMap((t) => t.latencies);
   const statuses: Record<string, number> = {};
   for (const t of tallies) for (const [status, n] of t.statuses) statuses[status] = (statuses[status] ?? 0) + n;
@@ -221,7 +245,8 @@ async function warmUp(url: string, apiKey: string, timeoutMs: number, deadline: 
   for (const op of operations) {
     const { status, body } = await send(url, apiKey, operationSpecs[op].call(0, tasks.at(-1) ?? ''), timeoutMs);
     const answer = checkAnswer(op, body);
-    if (status !== operationSpecs[op].expected || typeof answer === 'string') throw new Error(`warm-up: ${op} answered ${status}${typeof answer === 'string' ? ` (${answer})` : ''}: ${body.slice(0, 500)}`);
+    if (status !== operationSpecs[op].expected || typeof answer === 'string')
+      throw new Error(`warm-up: ${op} answered ${status}${typeof answer === 'string' ? ` (${answer})` : ''}: ${body.slice(0, 500)}`);
     if (answer.taskId && isTaskOperation(op)) tasks.push(answer.taskId);
   }
   const followed = await followTasks(url, apiKey, tasks, deadline, timeoutMs);
@@ -259,23 +284,43 @@ export async function measureLoad(log: (message: string) => void = console.log):
     const taskIds = [...mix.accepted.keys()];
     const followed = await followTasks(runtime.url, runtime.apiKey, taskIds, loadEnded + settings.settleSeconds * 1000, timeoutMs);
     const settleMs = Date.now() - loadEnded;
-    const tasks = (['pull', 'workflowAsync'] as const).map((kind) => taskFigures(kind, taskIds.filter((id) => mix.accepted.get(id) === kind), followed));
+    const tasks = (['pull', 'workflowAsync'] as const).map((kind) =>
+      taskFigures(
+        kind,
+        taskIds.filter((id) => mix.accepted.get(id) === kind),
+        followed,
+      ),
+    );
 
     const perOperation = operations.map((op) => {
       const { request, expected } = operationSpecs[op];
       return operationFigures(op, request, expected, [mix.tallies[op]], durationS, unexpectedOf(mix.tallies[op], expected));
     });
-    const total = operationFigures('all', 'the mix', '200, 202', Object.values(mix.tallies), durationS, perOperation.reduce((sum, o) => sum + o.unexpected, 0));
+    const total = operationFigures(
+      'all',
+      'the mix',
+      '200, 202',
+      Object.values(mix.tallies),
+      durationS,
+      perOperation.reduce((sum, o) => sum + o.unexpected, 0),
+    );
 
     for (const o of perOperation) {
       const statuses = Object.entries(o.statuses).filter(([status]) => status.startsWith('5'));
       if (statuses.length) problems.push(`${o.operation}: ${statuses.map(([status, n]) => `${n} × ${status}`).join(', ')}`);
       if (o.unexpected) problems.push(`${o.operation}: ${o.unexpected} unexpected answers, e.g. ${o.samples.join(' | ')}`);
-      if (o.timeouts || o.socketErrors || o.lost) problems.push(`${o.operation}: ${o.timeouts} timeouts, ${o.socketErrors} socket errors, ${o.lost} requests lost`);
+      if (o.timeouts || o.socketErrors || o.lost)
+        problems.push(`${o.operation}: ${o.timeouts} timeouts, ${o.socketErrors} socket errors, ${o.lost} requests lost`);
     }
-    if (result.errors !== total.timeouts + total.socketErrors) problems.push(`autocannon counted ${result.errors} errors, the tally ${total.timeouts + total.socketErrors}`);
+    if (result.errors !== total.timeouts + total.socketErrors)
+      problems.push(`autocannon counted ${result.errors} errors, the tally ${total.timeouts + total.socketErrors}`);
     for (const t of tasks)
-      if (t.open || t.failed) problems.push(`${t.kind} tasks: ${t.open} still open, ${t.failed} failed: ${Object.entries(t.reasons).map(([reason, n]) => `${n} × ${reason}`).join('; ')}`);
+      if (t.open || t.failed)
+        problems.push(
+          `${t.kind} tasks: ${t.open} still open, ${t.failed} failed: ${Object.entries(t.reasons)
+            .map(([reason, n]) => `${n} × ${reason}`)
+            .join('; ')}`,
+        );
     if (runtime.queue.deadLetters.length) problems.push(`${runtime.queue.deadLetters.length} messages in the dead-letter queue`);
 
     return {
@@ -309,7 +354,10 @@ export async function measureLoadApart(log: (message: string) => void): Promise<
   try {
     log('load: in a process of its own');
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, [figuresFileVariable]: file }, stdio: 'inherit' });
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+        env: { ...process.env, [figuresFileVariable]: file },
+        stdio: 'inherit',
+      });
       child.once('error', reject);
       child.once('exit', resolve);
     });
@@ -336,7 +384,11 @@ export function loadMarkdown(f: LoadFigures): string {
   const row = (o: OperationFigures) =>
     `| ${o.operation === 'all' ? '**all**' : `\`${o.operation}\``} | ${o.request} | ${o.expected} | ${count(o.requests)} | ${o.perSecond.toFixed(1)} | ${ms(o.p50)} | ${ms(o.p90)} | ${ms(o.p99)} | ${ms(o.max)} | ${statusList(o.statuses)} | ${count(o.non2xx)} | ${count(o.unexpected)} | ${o.timeouts} / ${o.socketErrors} / ${o.lost} |`;
   const taskRow = (t: TaskFigures) =>
-    `| ${t.kind === 'pull' ? 'pulls' : 'asynchronous runs'} | ${count(t.accepted)} | ${count(t.completed)} | ${count(t.failed)} | ${count(t.open)} | ${ms(t.p50ToEndMs)} | ${ms(t.maxToEndMs)} | ${Object.entries(t.reasons).map(([reason, n]) => `${n} × ${reason}`).join('; ') || '–'} |`;
+    `| ${t.kind === 'pull' ? 'pulls' : 'asynchronous runs'} | ${count(t.accepted)} | ${count(t.completed)} | ${count(t.failed)} | ${count(t.open)} | ${ms(t.p50ToEndMs)} | ${ms(t.maxToEndMs)} | ${
+      Object.entries(t.reasons)
+        .map(([reason, n]) => `${n} × ${reason}`)
+        .join('; ') || '–'
+    } |`;
   return [
     loadHeading,
     '',

@@ -70,7 +70,9 @@ export interface PullFigures {
 export const pullOptions = { entities: 1_000, changed: 10, rounds: 5 } as const;
 const batchLimit = 25;
 
-const ruleFile = (i: number, edition = 1) => ({ [`rules/${syntheticRuleInput(i, edition).id}.json`]: `${JSON.stringify(syntheticRuleInput(i, edition), null, 2)}\n` });
+const ruleFile = (i: number, edition = 1) => ({
+  [`rules/${syntheticRuleInput(i, edition).id}.json`]: `${JSON.stringify(syntheticRuleInput(i, edition), null, 2)}\n`,
+});
 
 const tally = (counts: Record<string, number>, key: string, n = 1) => {
   counts[key] = (counts[key] ?? 0) + n;
@@ -190,12 +192,18 @@ export async function measurePulls(store: Store, meter: ReturnType<typeof meterR
       check(ended?.taskState === 'completed', `${pull} pull of ${branch}: the task ended ${ended?.taskState}${ended?.error ? `: ${ended.error}` : ''}`);
       check(ended.commit === commit, `${pull} pull of ${branch}: pulled ${ended.commit}, expected ${commit}`);
       const summary: PullSummary = { rule: expected, workflow: counts({}), ignoredFolders: [] };
-      check(isDeepStrictEqual(ended.summary, summary), `${pull} pull of ${branch}: summary ${JSON.stringify(ended.summary)}, expected ${JSON.stringify(summary)}`);
+      check(
+        isDeepStrictEqual(ended.summary, summary),
+        `${pull} pull of ${branch}: summary ${JSON.stringify(ended.summary)}, expected ${JSON.stringify(summary)}`,
+      );
       const record = await store.getBranchPull(workspaceId, branch);
       check(record?.pulledCommit === commit && record.activeTaskId === undefined, `${pull} pull of ${branch}: branch record ${JSON.stringify(record)}`);
       const scope = { workspaceId, branch, entityType: 'rule' as const };
       const states = await store.listEntityStates(scope);
-      const revised = states.filter((s) => s.revision === 2).map((s) => s.id).sort();
+      const revised = states
+        .filter((s) => s.revision === 2)
+        .map((s) => s.id)
+        .sort();
       const expectedRevised = pull === 'first' ? [] : edited.map((i) => syntheticRuleInput(i).id).sort();
       check(states.length === entities && states.every((s) => s.source === 'remote'), `${pull} pull of ${branch}: ${states.length} entities on the branch`);
       check(isDeepStrictEqual(revised, expectedRevised), `${pull} pull of ${branch}: entities at revision 2: ${revised.join(', ') || 'none'}`);
@@ -224,7 +232,9 @@ export async function measurePulls(store: Store, meter: ReturnType<typeof meterR
         startOperations,
         summary,
       };
-      log(`  round ${round}, ${pull} pull: ${(totalMs / 1000).toFixed(2)} s, ${batchSizes.length} BatchWriteItem (${batchSizes.reduce((a, b) => a + b, 0)} items), ${requests.length} requests in all`);
+      log(
+        `  round ${round}, ${pull} pull: ${(totalMs / 1000).toFixed(2)} s, ${batchSizes.length} BatchWriteItem (${batchSizes.reduce((a, b) => a + b, 0)} items), ${requests.length} requests in all`,
+      );
       runs.push(run);
     };
 

@@ -126,7 +126,17 @@ function latencyTable({ latency }: Results): string {
   const p50p95 = (samples: number[]) => `${ms(median(samples))} / ${ms(quantile(samples, 0.95))}`;
   const over = (a: number[], b: number[]) => ratio(median(a) / median(b));
   return table(
-    ['Entities', 'Calls each', 'Handler', 'listEntities', 'Bare Query', 'Handler ÷ Query', `Target ≤ ${targets.latency}×`, 'Handler ÷ listEntities', 'listEntities ÷ Query'],
+    [
+      'Entities',
+      'Calls each',
+      'Handler',
+      'listEntities',
+      'Bare Query',
+      'Handler ÷ Query',
+      `Target ≤ ${targets.latency}×`,
+      'Handler ÷ listEntities',
+      'listEntities ÷ Query',
+    ],
     latency.map(({ entities, handler, domain, bare }) => [
       count(entities),
       handler.length,
@@ -149,7 +159,9 @@ function readsTable({ reads }: Results): string {
       r.scenario,
       `\`${r.query}\``,
       r.requests,
-      Object.entries(r.operations).map(([op, n]) => `${op} ${n}`).join(', '),
+      Object.entries(r.operations)
+        .map(([op, n]) => `${op} ${n}`)
+        .join(', '),
       count(r.responseBytes),
       count(r.itemsRead),
       count(r.capacityUnits),
@@ -213,7 +225,16 @@ function pullTimeTable(results: Results): string {
   const { rounds } = results.pull;
   const cell = (samples: number[]) => `${ms0(median(samples))} (${ms0(Math.min(...samples))}–${ms0(Math.max(...samples))})`;
   return table(
-    ['Pull', 'Rule changes (task summary)', `Whole task run: median (min–max) of ${rounds}`, 'Fetch', '… of which the Git server answering', 'Branch state read', 'Entity writes and recount', 'Rest (task bookkeeping, validating, planning)'],
+    [
+      'Pull',
+      'Rule changes (task summary)',
+      `Whole task run: median (min–max) of ${rounds}`,
+      'Fetch',
+      '… of which the Git server answering',
+      'Branch state read',
+      'Entity writes and recount',
+      'Rest (task bookkeeping, validating, planning)',
+    ],
     pullNames.map((name) => {
       const runs = runsOf(results, name);
       const { added, updated, deleted, unchanged } = runs[0]!.summary.rule;
@@ -240,10 +261,22 @@ function pullRequestTable(results: Results): string {
     'no-op': 'no entity item written',
   };
   return table(
-    ['Pull', 'Requests', 'By operation', 'BatchWriteItem (items in each)', 'Write requests', 'Items written: in batches + single', 'Single-item writes (the constant)', 'Target', 'Verdict'],
+    [
+      'Pull',
+      'Requests',
+      'By operation',
+      'BatchWriteItem (items in each)',
+      'Write requests',
+      'Items written: in batches + single',
+      'Single-item writes (the constant)',
+      'Target',
+      'Verdict',
+    ],
     pullNames.map((name) => {
       const run = runsOf(results, name)[0]!;
-      const batches = run.batchSizes.length ? `${run.batchSizes.length} (${[...new Set(run.batchSizes)].map((n) => `${run.batchSizes.filter((m) => m === n).length} × ${n}`).join(', ')})` : '0';
+      const batches = run.batchSizes.length
+        ? `${run.batchSizes.length} (${[...new Set(run.batchSizes)].map((n) => `${run.batchSizes.filter((m) => m === n).length} × ${n}`).join(', ')})`
+        : '0';
       return [
         pullLabel[name],
         sum(Object.values(run.operations)),
@@ -303,7 +336,7 @@ export function summary(results: Results): string {
     `### Remote pull: ${count(results.pull.entities)} rules`,
     'Milliseconds. Wall time of `runPullTask` and its parts; see Method for what each part holds.',
     pullTimeTable(results),
-    'DynamoDB requests of one task run (the worker\'s part), metered on the embedded DynamoDB\'s side.',
+    "DynamoDB requests of one task run (the worker's part), metered on the embedded DynamoDB's side.",
     pullRequestTable(results),
     'The same requests by what they were for:',
     pullPurposeTable(results),
@@ -344,7 +377,13 @@ Written by \`npm run bench\` (\`test/bench/run.ts\`); every figure below comes f
 - **Warm latency.** The list function (\`functions/list-entities.ts\`) runs in this process against the embedded DynamoDB (dynalite, in memory, same process). It is called with the API Gateway proxy event the local runtime builds (\`toProxyEvent\`) and a Lambda context, with \`Service-API-Key\` and \`Service-Branch\` headers and \`pageNo=1&pageSize=10\`. Beside it, the domain call the handler makes (\`listEntities\` of \`lib/entities/list.ts\` on a store from the same \`createStore\`), which leaves out the HTTP layer (middy, header normalisation, logging context, authentication and branch lookups from the cache, query validation, envelope). The baseline (bare Query) is a bare DynamoDB query that fetches the same page: one \`QueryCommand\` through a document client made by the same \`createDocumentClient\`, on index GSI1 for the branch's rule partition, key condition \`#pk = :pk AND #sk > :counter\` (\`:counter\` being the counter's index sort key, so the counter item that heads the partition is not read), \`Limit: 10\`, projecting the same summary attributes. For this call the store too makes one request: one Query on GSI1 from the start of the partition with \`Limit: 11\`, whose first item is the counter (its index sort key, \`\\u0001\`, sorts before every entity) and gives the total, and the other ten are the page; it projects the summary attributes plus the index sort key and \`total\`. So the store's Query reads one item more than the bare one (the counter) and projects two attributes more; the rest of the gap is the code around the request. All three probes are checked to return the same ten ids. ${s.warmup} untimed calls of each, then up to ${s.calls} timed calls of each (at most ${s.maxMs / 1000} s), taking turns, the order rotating each round. The target is on handler ÷ bare query at the median. Only the call is timed; events, contexts and commands are built beforehand. Log level \`POWERTOOLS_LOG_LEVEL=${s.logLevel}\` (so the one INFO line per request is not written); directory cache TTL ${s.directoryCacheTtl}, so a warm function looks up key, workspace and branch from memory. Only the 1k and 10k branches exist while latency is measured; the 100k branch is loaded afterwards, so that the memory it takes (see Loading) does not add garbage-collection time to these figures.
 ${ruleMethod(results.ruleFunctions, results.execute)}
 - **Reads per call.** Node's HTTP server diagnostics channels count, on dynalite's side, every request one list call causes and its response body bytes (Content-Length); nothing is placed between the function and DynamoDB. Each call is made once unmetered first (warming the directory cache), then once metered. A cold function would add three GetItems (key, workspace, branch). Items read and read capacity units come from sending each metered request again with \`ReturnConsumedCapacity: TOTAL\` (the function does not ask for it); dynalite computes them as DynamoDB does (items read on the index, rounded up to 4 KB per request, half a unit per 4 KB for eventually consistent reads). What the store does for an unfiltered list: ascending (the default), the counter item heads each index partition, so the first page's Query (\`Limit\` page size + 1) returns the total and the page in one request; a later page first skips the offset with Queries projecting only the index sort key and \`total\` (the counter is read with the first of them) and then reads the page. Descending, the counter comes last in the partition, so the store reads it with a GetItem beside the page's Query: two requests for the first page (the descending row, \`sortDir=desc\` on the v1 handler, reports this path). A filtered list reads the whole index partition once, as the total must count the matches. The middle page's offset is half the entities; the name filter matches one entity in ten.
-- **Remote pull.** A bare Git repository made with \`createRepository\` (\`lib/local/git-server.ts\`, the git CLI's fast-import) holds ${count(results.pull.entities)} rule files \`rules/<id>.json\` (${Object.entries(results.pull.kinds).map(([kind, n]) => `${n} ${kind}`).join(', ')}; ${(results.pull.repositoryBytes / 1024).toFixed(0)} KiB in all; the same synthetic rules as the read benchmark, pretty-printed JSON, each valid for \`entityInputSchema\`), one branch per round, served by \`startGitServer\` (\`git http-backend\` as CGI, one git process per request) on 127.0.0.1. The bench workspace's remote (\`store.putRemote\`, no credential) points at it. Each round adds a new, empty workspace branch and pulls it three times: (1) into the empty branch, (2) after \`commitFiles\` commits new contents for ${results.pull.changed} of the rules (ids 0, 100, …, 900: all three kinds; description and definition changed), (3) that same commit again. Each pull is started as the API starts one (\`startPull\`: the task written as pending and the branch claimed for it; its queue only keeps the message; its requests are given below the tables, not counted in them) and then run in this process by the worker's core, \`runPullTask\` (first delivery of three), with the real dependencies: \`fetchBranch\` of \`lib/pull/git-remote.ts\` (isomorphic-git, shallow fetch into a throwaway repository under the temp folder, through the outbound client with \`allowPrivateNetworks: true\`, as loopback is otherwise refused), the bench's store on the embedded DynamoDB, the worker's lease (${taskTimes.leaseMs / 60_000} minutes). After each run the bench fails unless the task ended \`completed\` with the pulled commit and exactly the expected summary (1,000 added; 10 updated and 990 unchanged; 1,000 unchanged; nothing deleted, no workflows, no ignored folders), the branch record holds that commit and no active task, the branch has ${count(results.pull.entities)} entities all marked as from the remote, exactly the 10 edited ones at revision 2 (none before the edit), and the branch's counter reads ${count(results.pull.entities)}. Wall time is the whole \`runPullTask\` call, median and range over ${results.pull.rounds} rounds (round 1 also pays the process's first use of the fetch code). It is split by wrapping the dependencies it calls: the fetch (\`fetchBranch\`: ref discovery and pack download from the local server, unpacking into the throwaway repository, reading all ${count(results.pull.entities)} blobs, removing the repository), of which the Git server's own time (its two requests, arrival to last byte written, metered like DynamoDB's on the server side; it runs \`git upload-pack\` to build the pack, work a real host does, and is on loopback, so no network time); reading the branch's current state (\`listEntityStates\` of rules and workflows, side by side); writing (\`writeEntities\`: the BatchWriteItems, then the recount; nothing when the plan writes nothing); the rest is the task's bookkeeping requests, parsing and validating the files with zod, checksums and planning. DynamoDB's figures are the requests the embedded DynamoDB served during \`runPullTask\`, by operation (\`X-Amz-Target\`), with the put and delete requests inside each BatchWriteItem body counted, and each request told apart by its key or key condition: the task record (\`getTask\` once to find the task; \`transitionTask\` reads the task, then updates it conditionally, once to claim it, pending → in-progress, and once to finish it, → completed), the remote config (GetItem), the branch's current entities (one Query per entity type, rules and workflows), the entity writes (BatchWriteItem, 25 requests at most each), the recount after writing (a Query on the name index for the entities' kinds, a Query for the existing counters, then one PutItem per counter: the type's total and one per rule kind), and the branch pull record (UpdateItem: the active task released and the pulled commit recorded). The constant in the targets is the single-item writes: they do not grow with the entities written (the same in the first and the second pull), only with the kinds present, since a counter is written per kind. Write capacity units are not given: the store does not ask for them, and sending the writes again to learn them, as the read figures do with reads, would not repeat them (conditional task updates fail the second time, puts overwrite); items written are counted instead. Times are those of this machine with an in-process DynamoDB and a loopback Git server: a real Git host adds network time to the fetch, and real DynamoDB some milliseconds per request (${pullRequestRange(results)}).
+- **Remote pull.** A bare Git repository made with \`createRepository\` (\`lib/local/git-server.ts\`, the git CLI's fast-import) holds ${count(results.pull.entities)} rule files \`rules/<id>.json\` (${Object.entries(
+    results.pull.kinds,
+  )
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(
+      ', ',
+    )}; ${(results.pull.repositoryBytes / 1024).toFixed(0)} KiB in all; the same synthetic rules as the read benchmark, pretty-printed JSON, each valid for \`entityInputSchema\`), one branch per round, served by \`startGitServer\` (\`git http-backend\` as CGI, one git process per request) on 127.0.0.1. The bench workspace's remote (\`store.putRemote\`, no credential) points at it. Each round adds a new, empty workspace branch and pulls it three times: (1) into the empty branch, (2) after \`commitFiles\` commits new contents for ${results.pull.changed} of the rules (ids 0, 100, …, 900: all three kinds; description and definition changed), (3) that same commit again. Each pull is started as the API starts one (\`startPull\`: the task written as pending and the branch claimed for it; its queue only keeps the message; its requests are given below the tables, not counted in them) and then run in this process by the worker's core, \`runPullTask\` (first delivery of three), with the real dependencies: \`fetchBranch\` of \`lib/pull/git-remote.ts\` (isomorphic-git, shallow fetch into a throwaway repository under the temp folder, through the outbound client with \`allowPrivateNetworks: true\`, as loopback is otherwise refused), the bench's store on the embedded DynamoDB, the worker's lease (${taskTimes.leaseMs / 60_000} minutes). After each run the bench fails unless the task ended \`completed\` with the pulled commit and exactly the expected summary (1,000 added; 10 updated and 990 unchanged; 1,000 unchanged; nothing deleted, no workflows, no ignored folders), the branch record holds that commit and no active task, the branch has ${count(results.pull.entities)} entities all marked as from the remote, exactly the 10 edited ones at revision 2 (none before the edit), and the branch's counter reads ${count(results.pull.entities)}. Wall time is the whole \`runPullTask\` call, median and range over ${results.pull.rounds} rounds (round 1 also pays the process's first use of the fetch code). It is split by wrapping the dependencies it calls: the fetch (\`fetchBranch\`: ref discovery and pack download from the local server, unpacking into the throwaway repository, reading all ${count(results.pull.entities)} blobs, removing the repository), of which the Git server's own time (its two requests, arrival to last byte written, metered like DynamoDB's on the server side; it runs \`git upload-pack\` to build the pack, work a real host does, and is on loopback, so no network time); reading the branch's current state (\`listEntityStates\` of rules and workflows, side by side); writing (\`writeEntities\`: the BatchWriteItems, then the recount; nothing when the plan writes nothing); the rest is the task's bookkeeping requests, parsing and validating the files with zod, checksums and planning. DynamoDB's figures are the requests the embedded DynamoDB served during \`runPullTask\`, by operation (\`X-Amz-Target\`), with the put and delete requests inside each BatchWriteItem body counted, and each request told apart by its key or key condition: the task record (\`getTask\` once to find the task; \`transitionTask\` reads the task, then updates it conditionally, once to claim it, pending → in-progress, and once to finish it, → completed), the remote config (GetItem), the branch's current entities (one Query per entity type, rules and workflows), the entity writes (BatchWriteItem, 25 requests at most each), the recount after writing (a Query on the name index for the entities' kinds, a Query for the existing counters, then one PutItem per counter: the type's total and one per rule kind), and the branch pull record (UpdateItem: the active task released and the pulled commit recorded). The constant in the targets is the single-item writes: they do not grow with the entities written (the same in the first and the second pull), only with the kinds present, since a counter is written per kind. Write capacity units are not given: the store does not ask for them, and sending the writes again to learn them, as the read figures do with reads, would not repeat them (conditional task updates fail the second time, puts overwrite); items written are counted instead. Times are those of this machine with an in-process DynamoDB and a loopback Git server: a real Git host adds network time to the fetch, and real DynamoDB some milliseconds per request (${pullRequestRange(results)}).
 - **Data.** Synthetic rules of the three rule kinds (decision table, rule set, simple rule) with real checksums, loaded per branch (\`size-1000\`, \`size-10000\`, \`size-100000\`) in one table with \`store.writeEntities\`, which batch-writes 25 at a time and then recounts the branch.
 
 ## Results

@@ -46,7 +46,12 @@ export function meterRequests(endpoint: string) {
     const { response } = message as ServerMessage;
     const entry = pending.get(response);
     if (!entry) return;
-    seen.push({ operation: entry.operation, body: Buffer.concat(entry.chunks).toString('utf8'), responseBytes: Number(response.getHeader('content-length') ?? 0), ms: performance.now() - entry.started });
+    seen.push({
+      operation: entry.operation,
+      body: Buffer.concat(entry.chunks).toString('utf8'),
+      responseBytes: Number(response.getHeader('content-length') ?? 0),
+      ms: performance.now() - entry.started,
+    });
   };
 
   return {

@@ -14,6 +14,7 @@ export async function putSection(heading: string, section: string): Promise<void
   }
   const at = existing.indexOf(`\n${heading}`);
   const next = at < 0 ? -1 : existing.indexOf('\n## ', at + 1);
-  const updated = at < 0 ? `${existing.trimEnd()}${existing ? '\n\n' : ''}${section}` : `${existing.slice(0, at + 1)}${section}${next < 0 ? '' : existing.slice(next)}`;
+  const updated =
+    at < 0 ? `${existing.trimEnd()}${existing ? '\n\n' : ''}${section}` : `${existing.slice(0, at + 1)}${section}${next < 0 ? '' : existing.slice(next)}`;
   await writeFile(resultsFile, updated);
 }

@@ -22,7 +22,10 @@ try {
   const passes: Record<string, number[]>[] = [];
   for (let pass = 1; pass <= passCount; pass++) {
     console.log(`pass ${pass} of ${passCount}: ${runs} processes per bundle`);
-    const samples = measureStartup(bundles.map((b) => b.file), runs);
+    const samples = measureStartup(
+      bundles.map((b) => b.file),
+      runs,
+    );
     passes.push(Object.fromEntries(bundles.map((b) => [b === floor ? 'floor' : b.name, samples.get(b.file)!])));
   }
   console.log(ruleBundleTable({ floor, functions, passes }));

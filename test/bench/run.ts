@@ -55,15 +55,22 @@ async function bundlesAndStartup() {
     log('bundling');
     const { floor, functions } = await buildBundles(outDir);
     log(`timing start-up: ${startupRuns} processes per bundle`);
-    const samples = measureStartup([floor, ...functions].map((b) => b.file), startupRuns);
+    const samples = measureStartup(
+      [floor, ...functions].map((b) => b.file),
+      startupRuns,
+    );
     const figures = (bundle: typeof floor) => ({ bundle, startupMs: samples.get(bundle.file)! });
     // The functions that run rules again, alone with the floor, to see how far their ratios move from pass to pass.
     const ruleBundles = ruleFunctionNames.map((name) => functions.find((f) => f.name === name) ?? floor);
-    if (ruleBundles.includes(floor)) throw new Error(`the route table has no function named ${ruleFunctionNames.filter((name) => !functions.some((f) => f.name === name)).join(', ')}`);
+    if (ruleBundles.includes(floor))
+      throw new Error(`the route table has no function named ${ruleFunctionNames.filter((name) => !functions.some((f) => f.name === name)).join(', ')}`);
     const passes: Record<string, number[]>[] = [];
     for (let pass = 1; pass <= ruleStartupPasses; pass++) {
       log(`timing start-up of the functions that run rules, pass ${pass} of ${ruleStartupPasses}: ${startupRuns} processes per bundle`);
-      const passSamples = measureStartup([floor, ...ruleBundles].map((b) => b.file), startupRuns);
+      const passSamples = measureStartup(
+        [floor, ...ruleBundles].map((b) => b.file),
+        startupRuns,
+      );
       passes.push(Object.fromEntries([floor, ...ruleBundles].map((b) => [b === floor ? 'floor' : b.name, passSamples.get(b.file)!])));
     }
     return { floor: figures(floor), functions: functions.map(figures), ruleFunctions: { floor, functions: ruleBundles, passes } };
@@ -141,7 +148,10 @@ async function main() {
       reads,
       pull,
     };
-    await writeFile(join(repoRoot, 'test/bench/RESULTS.md'), `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`);
+    await writeFile(
+      join(repoRoot, 'test/bench/RESULTS.md'),
+      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`,
+    );
     console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`);
     if (load.problems.length) process.exitCode = 1;
     log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);

@@ -125,7 +125,14 @@ export async function measureWorkflows(log: (message: string) => void = console.
   try {
     await addBranch(store, workspaceId, branch);
     const spec = benchTables()[0]!;
-    const rule = await publish(store, { id: 'bench-rule', name: 'Bench rule', description: spec.title, tags: ['bench'], type: 'decisionTable', definition: spec.definition } as unknown as EntityInput);
+    const rule = await publish(store, {
+      id: 'bench-rule',
+      name: 'Bench rule',
+      description: spec.title,
+      tags: ['bench'],
+      type: 'decisionTable',
+      definition: spec.definition,
+    } as unknown as EntityInput);
     const threeSteps: WorkflowDefinitionInput = {
       start: 'rule',
       steps: [
@@ -137,8 +144,23 @@ export async function measureWorkflows(log: (message: string) => void = console.
     const flow = await publish(store, workflowRecord('bench-flow', threeSteps));
 
     const keyring = localKeyring(process.env.CREDENTIALS_KEY_FILE);
-    const { credential } = await createCredential({ store, keyring }, workspaceId, { name: 'Bench provider', type: 'apiKey', key: 'X-Api-Key', placement: 'header', value: providerKey, description: '' });
-    const { integration } = await createIntegration(store, workspaceId, { name: 'Bench provider', type: 'restApi', baseUrl: provider.url, headers: {}, credentialId: credential.id, timeoutMs: 5_000, description: '' } as never);
+    const { credential } = await createCredential({ store, keyring }, workspaceId, {
+      name: 'Bench provider',
+      type: 'apiKey',
+      key: 'X-Api-Key',
+      placement: 'header',
+      value: providerKey,
+      description: '',
+    });
+    const { integration } = await createIntegration(store, workspaceId, {
+      name: 'Bench provider',
+      type: 'restApi',
+      baseUrl: provider.url,
+      headers: {},
+      credentialId: credential.id,
+      timeoutMs: 5_000,
+      description: '',
+    } as never);
     const oneCall: WorkflowDefinitionInput = {
       start: 'score',
       steps: [
@@ -176,7 +198,8 @@ export async function measureWorkflows(log: (message: string) => void = console.
     for (const params of inputs) {
       const direct = evaluateRule(compiledRule, params).output;
       const run = await runWorkflow(threeStepWorkflow, params, { runRule: async (_id, _v, p) => evaluateRule(compiledRule, p).output, callApi: noApi });
-      if (JSON.stringify(run.output) !== JSON.stringify({ result: direct })) throw new Error(`the workflow answered ${JSON.stringify(run.output)}, the rule ${JSON.stringify(direct)}`);
+      if (JSON.stringify(run.output) !== JSON.stringify({ result: direct }))
+        throw new Error(`the workflow answered ${JSON.stringify(run.output)}, the rule ${JSON.stringify(direct)}`);
     }
 
     log('workflows: run overhead (rule → transform → end) against the rule alone');
@@ -241,7 +264,7 @@ export function workflowsMarkdown(f: WorkflowFigures): string {
     row(o.handlerRule, 'execute function, the rule (floor)'),
     row(o.handlerWorkflow, 'execute function, the workflow', o.handlerRule, workflowTargets.runOverRule),
     row(a.fetch, 'bare `fetch` of the provider, key in the header (floor)'),
-    row(a.call, 'the step\'s call: integration and credential read, outbound client', a.fetch, workflowTargets.stepOverFetch),
+    row(a.call, "the step's call: integration and credential read, outbound client", a.fetch, workflowTargets.stepOverFetch),
     row(a.run, '`runWorkflow`: apiRequest → end', a.fetch, workflowTargets.stepOverFetch),
     row(a.handler, 'execute function, apiRequest → end', a.fetch),
     '',

@@ -24,7 +24,10 @@ function fetchPackage(name: string) {
   const target = join(cache, 'node_modules', name);
   if (existsSync(join(target, 'package.json'))) return;
   mkdirSync(target, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', `${name}@${zenVersion}`, '--silent', '--pack-destination', cache], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  const tarball = execFileSync('npm', ['pack', `${name}@${zenVersion}`, '--silent', '--pack-destination', cache], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
   execFileSync('tar', ['-xzf', join(cache, tarball), '-C', target, '--strip-components=1']);
 }
 

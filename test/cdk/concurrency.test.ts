@@ -75,9 +75,7 @@ describe('functions not behind the API', () => {
   it("reserve the scheduled-run function's concurrency, and no other, when the deployer sets scheduledRuns", () => {
     const bounded = synthesize({ limits: { scheduledRuns: 20 } });
     const reserved = ofType(bounded.resources, 'AWS::Lambda::Function').filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined);
-    expect(reserved.map(([id, fn]) => [id, fn.Properties.ReservedConcurrentExecutions])).toEqual([
-      [logicalIdOf(bounded.stack.schedules.runner.function), 20],
-    ]);
+    expect(reserved.map(([id, fn]) => [id, fn.Properties.ReservedConcurrentExecutions])).toEqual([[logicalIdOf(bounded.stack.schedules.runner.function), 20]]);
   });
 });
 

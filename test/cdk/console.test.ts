@@ -39,7 +39,13 @@ const behaviorFor = (pattern: string) => distribution.CacheBehaviors.find((b: { 
 const originOf = (behavior: { TargetOriginId: string }) => distribution.Origins.find((o: { Id: string }) => o.Id === behavior.TargetOriginId);
 
 /** A CloudFront path pattern as a regular expression (`*` any characters, `?` one). */
-const patternRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`);
+const patternRegExp = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replaceAll('*', '.*')
+      .replaceAll('?', '.')}$`,
+  );
 
 describe('console bucket', () => {
   it('is private, TLS-only and encrypted, not a website, and logs its access', () => {
@@ -61,7 +67,11 @@ describe('console bucket', () => {
     const controls = ofType(resources, 'AWS::CloudFront::OriginAccessControl');
     expect(controls).toHaveLength(1);
     const [controlId, control] = controls[0]!;
-    expect(control.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    expect(control.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
     // Its name is the account's: the region keeps a second region's stack from taking it.
     expect(JSON.stringify(control.Properties.OriginAccessControlConfig.Name)).toContain('"Ref":"AWS::Region"');
     expect(originOf(distribution.DefaultCacheBehavior)).toMatchObject({
@@ -71,7 +81,9 @@ describe('console bucket', () => {
     });
     const allows = policyOf(bucketId).Statement.filter((s: { Effect: string }) => s.Effect === 'Allow');
     expect(allows).toHaveLength(1);
-    const distributionArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::', { Ref: 'AWS::AccountId' }, ':distribution/', { Ref: distributionId }]] };
+    const distributionArn = {
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::', { Ref: 'AWS::AccountId' }, ':distribution/', { Ref: distributionId }]],
+    };
     expect(allows[0]).toEqual({
       Effect: 'Allow',
       Principal: { Service: 'cloudfront.amazonaws.com' },
@@ -137,8 +149,16 @@ describe('distribution', () => {
       expect(origin.DomainName).toEqual({ 'Fn::Select': [2, { 'Fn::Split': ['/', apiUrl] }] });
     }
     // Every route is the API's; the console's files are the bucket's.
-    for (const { path } of routeList) expect(apiPathPatterns.some((pattern) => patternRegExp(pattern).test(path)), path).toBe(true);
-    for (const path of [consolePath, `${consolePath}app.js`, '/']) expect(apiPathPatterns.some((pattern) => patternRegExp(pattern).test(path)), path).toBe(false);
+    for (const { path } of routeList)
+      expect(
+        apiPathPatterns.some((pattern) => patternRegExp(pattern).test(path)),
+        path,
+      ).toBe(true);
+    for (const path of [consolePath, `${consolePath}app.js`, '/'])
+      expect(
+        apiPathPatterns.some((pattern) => patternRegExp(pattern).test(path)),
+        path,
+      ).toBe(false);
   });
 
   it('serves /console/ as the page and sends / and /console there', () => {
@@ -152,7 +172,9 @@ describe('distribution', () => {
     for (const uri of ['/', '/console']) {
       expect(requestFor(uri)).toEqual({ statusCode: 302, statusDescription: 'Found', headers: { location: { value: consolePath } } });
     }
-    expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } }]);
+    expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+    ]);
     // Error pages would replace the API's error envelopes too.
     expect(distribution.CustomErrorResponses).toBeUndefined();
   });
@@ -164,7 +186,9 @@ describe('distribution', () => {
 
   it('has its console URL as the ConsoleUrl output', () => {
     expect(outputNames.consoleUrl).toBe('ConsoleUrl');
-    expect(template.Outputs[outputNames.consoleUrl]!.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, consolePath]] });
+    expect(template.Outputs[outputNames.consoleUrl]!.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, consolePath]],
+    });
   });
 });
 
@@ -174,7 +198,11 @@ describe('deployment', () => {
 
   it('uploads the built index.html, app.js, app.css, the worker and the chunks under console/, revalidated on every load', async () => {
     // A stack of the console alone, so that its asset is built (the service's functions are not).
-    const app = new App({ outdir, context: JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context, builtinCloudFormationValidation: false });
+    const app = new App({
+      outdir,
+      context: JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context,
+      builtinCloudFormationValidation: false,
+    });
     const probe = new Stack(app, 'ConsoleProbe');
     const api = new RestApi(probe, 'Api', { deployOptions: { stageName } });
     api.root.addMethod('GET', new MockIntegration());
@@ -188,7 +216,9 @@ describe('deployment', () => {
     // The very files the local runtime serves: the page, its script and style, the draft check's worker, and the chunks loaded on demand.
     const built = await buildConsole();
     expect(readdirSync(folder).sort()).toEqual([...built.keys()].sort());
-    expect([...built.keys()]).toEqual(expect.arrayContaining(['app.css', 'app.js', 'draft-check-worker.js', 'index.html', expect.stringMatching(/^rename-\w+\.js$/)]));
+    expect([...built.keys()]).toEqual(
+      expect.arrayContaining(['app.css', 'app.js', 'draft-check-worker.js', 'index.html', expect.stringMatching(/^rename-\w+\.js$/)]),
+    );
     for (const [name, file] of built) expect(readFileSync(join(folder, name)).equals(file.body), name).toBe(true);
   }, 30_000);
 });

@@ -38,7 +38,11 @@ describe('encryption', () => {
   it('serves the API over a regional execute-api endpoint, HTTPS only, with Lambda and mock integrations only', () => {
     const [api] = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::RestApi');
     expect(api!.Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
-    const integrations = new Set(Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Method').map((r) => r.Properties.Integration.Type));
+    const integrations = new Set(
+      Object.values(resources)
+        .filter((r) => r.Type === 'AWS::ApiGateway::Method')
+        .map((r) => r.Properties.Integration.Type),
+    );
     expect(integrations).toEqual(new Set(['AWS_PROXY', 'MOCK']));
   });
 });
@@ -85,7 +89,8 @@ describe('the checks catch', () => {
       expect.stringMatching(/Bare\w+ does not block public access/),
       expect.stringMatching(/Bare\w+ takes requests over plain HTTP/),
     ]);
-    const good = (probe: Stack) => new Bucket(probe, 'Good', { encryption: BucketEncryption.S3_MANAGED, blockPublicAccess: BlockPublicAccess.BLOCK_ALL, enforceSSL: true });
+    const good = (probe: Stack) =>
+      new Bucket(probe, 'Good', { encryption: BucketEncryption.S3_MANAGED, blockPublicAccess: BlockPublicAccess.BLOCK_ALL, enforceSSL: true });
     expect(problemsOf(good)).toEqual([]);
   });
 

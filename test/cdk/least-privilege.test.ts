@@ -51,7 +51,7 @@ const allowances: Allowance[] = [
     resources: ['*'],
     principal: `AWS:${account}`,
     reason:
-      'In a key policy Resource "*" is the key itself. This is the default key policy (AWS\'s and CDK\'s): it lets the account\'s IAM policies grant the key, which is how each function gets its one or two actions on it (test/cdk/stack.test.ts). Fewer actions for the account risk a key no one can manage any more.',
+      "In a key policy Resource \"*\" is the key itself. This is the default key policy (AWS's and CDK's): it lets the account's IAM policies grant the key, which is how each function gets its one or two actions on it (test/cdk/stack.test.ts). Fewer actions for the account risk a key no one can manage any more.",
   },
   {
     kind: 'key',
@@ -65,27 +65,30 @@ const allowances: Allowance[] = [
     kind: 'identity',
     actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:UpdateSchedule'],
     resources: ownGroups.map((group) => schedulerArn(`schedule/${group}/*`)),
-    reason: 'Schedules are made at run time, one per rule and branch in a group per workspace: the wildcards stand for those names, in this stack\'s groups only.',
+    reason:
+      "Schedules are made at run time, one per rule and branch in a group per workspace: the wildcards stand for those names, in this stack's groups only.",
   },
   {
     kind: 'identity',
     actions: ['scheduler:CreateScheduleGroup'],
     resources: ownGroups.map((group) => schedulerArn(`schedule-group/${group}`)),
-    reason: 'A workspace\'s schedule group is made when it schedules its first rule: the wildcard stands for the workspace, under this stack\'s prefix only.',
+    reason: "A workspace's schedule group is made when it schedules its first rule: the wildcard stands for the workspace, under this stack's prefix only.",
   },
   {
     kind: 'resource',
     actions: ['s3:GetObject'],
     resources: [consoleBucketObjects],
     principal: 'Service:cloudfront.amazonaws.com',
-    reason: "Origin access control: CloudFront reads any of the console's files, and only for this distribution (its ARN is the statement's aws:SourceArn, test/cdk/console.test.ts).",
+    reason:
+      "Origin access control: CloudFront reads any of the console's files, and only for this distribution (its ARN is the statement's aws:SourceArn, test/cdk/console.test.ts).",
   },
   {
     kind: 'resource',
     actions: ['s3:PutObject'],
     resources: [`\${${logicalIdOf(stack.console.logBucket)}.Arn}/bucket/*`],
     principal: 'Service:logging.s3.amazonaws.com',
-    reason: "S3 server access logging writes the console bucket's logs under their prefix of the log bucket, with names S3 chooses; conditions keep it to that bucket.",
+    reason:
+      "S3 server access logging writes the console bucket's logs under their prefix of the log bucket, with names S3 chooses; conditions keep it to that bucket.",
   },
   {
     kind: 'identity',
@@ -108,7 +111,8 @@ const allowances: Allowance[] = [
       's3:PutObjectVersionTagging',
     ],
     resources: [consoleBucketObjects],
-    reason: "BucketDeployment's grant to its handler on the console bucket, which it mirrors the build into (aws s3 sync, deleting what the build no longer has): CDK's read-write action group, on that bucket only.",
+    reason:
+      "BucketDeployment's grant to its handler on the console bucket, which it mirrors the build into (aws s3 sync, deleting what the build no longer has): CDK's read-write action group, on that bucket only.",
   },
 ];
 
@@ -147,7 +151,7 @@ describe('least privilege', () => {
     expect(managedPolicies(resources).filter((policy) => !allowed.includes(policy.arn))).toEqual([]);
   });
 
-  it('lets services invoke functions only from this stack\'s sources', () => {
+  it("lets services invoke functions only from this stack's sources", () => {
     expect(unscopedInvokePermissions(resources)).toEqual([]);
   });
 
@@ -167,8 +171,14 @@ describe('the checks catch', () => {
     ['a wildcard within a service', { Effect: 'Allow', Action: 'dynamodb:Batch*', Resource: { 'Fn::GetAtt': ['Table', 'Arn'] } }],
     ['every resource', { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: '*' }],
     ['a wildcard in an ARN', { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['Table', 'Arn'] }, '/index/*']] } }],
-    ['an allowed action on one more wildcard resource', { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: ['*', 'arn:aws:s3:::*'] }],
-    ['an allowed wildcard with one more action', { Effect: 'Allow', Action: ['xray:GetTraceSummaries', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' }],
+    [
+      'an allowed action on one more wildcard resource',
+      { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: ['*', 'arn:aws:s3:::*'] },
+    ],
+    [
+      'an allowed wildcard with one more action',
+      { Effect: 'Allow', Action: ['xray:GetTraceSummaries', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' },
+    ],
     ['everything but', { Effect: 'Allow', NotAction: 'iam:*', Resource: '*' }],
   ])('%s', (_, statement) => {
     expect(problemsOf(withStatement(statement))).toHaveLength(1);

@@ -41,15 +41,21 @@ interface Acknowledgement {
 function audit(scope: IConstruct): { count: number; problems: string[] } {
   const checks = new RecordingChecks();
   checks.validateScope(scope);
-  const acknowledgements: Acknowledgement[] = scope.node.findAll().flatMap((construct) =>
-    construct.node.metadata
-      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-      .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ construct, id: id.replace(/^annotation::/i, ''), reason }))),
-  );
+  const acknowledgements: Acknowledgement[] = scope.node
+    .findAll()
+    .flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) =>
+          Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ construct, id: id.replace(/^annotation::/i, ''), reason })),
+        ),
+    );
   const problems = acknowledgements.flatMap(({ construct, id, reason }) => {
     const where = `${id} on ${construct.node.path}`;
     const covered = new Set(
-      checks.findings.filter((finding) => finding.id === id && (finding.path === construct.node.path || finding.path.startsWith(`${construct.node.path}/`))).map((finding) => finding.path),
+      checks.findings
+        .filter((finding) => finding.id === id && (finding.path === construct.node.path || finding.path.startsWith(`${construct.node.path}/`)))
+        .map((finding) => finding.path),
     );
     const own = construct.node.defaultChild?.node.path ?? construct.node.path;
     return [
@@ -77,7 +83,9 @@ describe('cdk-nag acknowledgements', () => {
     expect(audit(stack).problems).toEqual([
       expect.stringMatching(/^AwsSolutions-SQS3 on RulesService\/Pull\/Tasks: covers no finding$/),
       expect.stringMatching(/^AwsSolutions-IAM5\[Resource::\*\] on RulesService\/Pull\/Sweeper\/Role: no reason/),
-      expect.stringMatching(/^AwsSolutions-IAM5\[Resource::\*\] on RulesService\/Pull\/Sweeper\/Role: covers RulesService\/Pull\/Sweeper\/Role\/DefaultPolicy\/Resource, not its own/),
+      expect.stringMatching(
+        /^AwsSolutions-IAM5\[Resource::\*\] on RulesService\/Pull\/Sweeper\/Role: covers RulesService\/Pull\/Sweeper\/Role\/DefaultPolicy\/Resource, not its own/,
+      ),
     ]);
   });
 });

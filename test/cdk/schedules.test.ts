@@ -99,11 +99,15 @@ describe("Scheduler's execution role", () => {
 
   it('is the only role that may invoke the scheduled-run function', () => {
     const invokers = ofType('AWS::IAM::Policy').filter(([, p]) =>
-      (p.Properties.PolicyDocument.Statement as Statement[]).some((s) => actionsOf(s).includes('lambda:InvokeFunction') && JSON.stringify(s.Resource).includes(logicalId(schedules.runner.function))),
+      (p.Properties.PolicyDocument.Statement as Statement[]).some(
+        (s) => actionsOf(s).includes('lambda:InvokeFunction') && JSON.stringify(s.Resource).includes(logicalId(schedules.runner.function)),
+      ),
     );
     expect(invokers.flatMap(([, p]) => p.Properties.Roles)).toEqual([{ Ref: logicalId(schedules.executionRole) }]);
     // No resource policy lets another principal in either.
-    expect(ofType('AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(logicalId(schedules.runner.function)))).toEqual([]);
+    expect(
+      ofType('AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(logicalId(schedules.runner.function))),
+    ).toEqual([]);
   });
 });
 
@@ -133,7 +137,7 @@ describe('the dead-letter queue', () => {
 });
 
 describe('the schedule functions', () => {
-  it('are the schedule saves and the entity delete (it deletes a rule\'s schedule); reading a schedule needs none of it', () => {
+  it("are the schedule saves and the entity delete (it deletes a rule's schedule); reading a schedule needs none of it", () => {
     expect(schedulingRoutes.map((route) => route.operationId).sort()).toEqual(['deleteEntity', 'saveSchedule', 'saveScheduleLegacy']);
   });
 
@@ -141,10 +145,18 @@ describe('the schedule functions', () => {
     for (const route of routeList) {
       const variables = propertiesOf(stack.routeFunctions.get(route.operationId)!.function).Environment.Variables;
       if (!route.schedulerAccess) {
-        expect(Object.keys(variables).filter((name) => name.startsWith('SCHEDULE')), route.operationId).toEqual([]);
+        expect(
+          Object.keys(variables).filter((name) => name.startsWith('SCHEDULE')),
+          route.operationId,
+        ).toEqual([]);
         continue;
       }
-      expect(variables, route.operationId).toMatchObject({ SCHEDULE_TARGET_ARN: runnerArn, SCHEDULER_ROLE_ARN: roleArn, SCHEDULE_DLQ_ARN: queueArn, SCHEDULE_GROUP_PREFIX: 'RulesService' });
+      expect(variables, route.operationId).toMatchObject({
+        SCHEDULE_TARGET_ARN: runnerArn,
+        SCHEDULER_ROLE_ARN: roleArn,
+        SCHEDULE_DLQ_ARN: queueArn,
+        SCHEDULE_GROUP_PREFIX: 'RulesService',
+      });
     }
   });
 
@@ -158,7 +170,11 @@ describe('the schedule functions', () => {
           Effect: 'Allow',
           Resource: [schedulerArn('schedule/RulesService.*/*'), schedulerArn('schedule/RulesService_*/*')],
         },
-        { Action: 'scheduler:CreateScheduleGroup', Effect: 'Allow', Resource: [schedulerArn('schedule-group/RulesService.*'), schedulerArn('schedule-group/RulesService_*')] },
+        {
+          Action: 'scheduler:CreateScheduleGroup',
+          Effect: 'Allow',
+          Resource: [schedulerArn('schedule-group/RulesService.*'), schedulerArn('schedule-group/RulesService_*')],
+        },
         { Action: 'iam:PassRole', Effect: 'Allow', Resource: roleArn, Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } },
       ]);
     }
@@ -167,7 +183,9 @@ describe('the schedule functions', () => {
   it('are the only functions with any scheduler action or iam:PassRole', () => {
     const schedulingRoles = schedulingRoutes.map((route) => ({ Ref: logicalId(stack.routeFunctions.get(route.operationId)!.role) }));
     const holders = ofType('AWS::IAM::Policy')
-      .filter(([, p]) => (p.Properties.PolicyDocument.Statement as Statement[]).some((s) => actionsOf(s).some((a) => a.startsWith('scheduler:') || a === 'iam:PassRole')))
+      .filter(([, p]) =>
+        (p.Properties.PolicyDocument.Statement as Statement[]).some((s) => actionsOf(s).some((a) => a.startsWith('scheduler:') || a === 'iam:PassRole')),
+      )
       .flatMap(([, p]) => p.Properties.Roles);
     expect(holders).toEqual(expect.arrayContaining(schedulingRoles));
     expect(holders).toHaveLength(schedulingRoles.length);
@@ -177,7 +195,13 @@ describe('the schedule functions', () => {
 
 describe('the group prefix', () => {
   /** Whether an IAM resource pattern (only * as a wildcard) covers a name. */
-  const covers = (pattern: string, name: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+  const covers = (pattern: string, name: string) =>
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(name);
 
   it.each([
     ['RulesService', 'RulesService'],
@@ -186,13 +210,21 @@ describe('the group prefix', () => {
     const { stack: named } = build(name);
     const prefix = named.schedules.groupPrefix;
     expect(prefix).toMatch(expected);
-    const groupPatterns = named.schedules.ownArns('schedule-group').map((arn) => (named.resolve(arn) as any)['Fn::Join'][1].at(-1).replace(/^:schedule-group\//, ''));
+    const groupPatterns = named.schedules
+      .ownArns('schedule-group')
+      .map((arn) => (named.resolve(arn) as any)['Fn::Join'][1].at(-1).replace(/^:schedule-group\//, ''));
     const schedulePatterns = named.schedules.ownArns('schedule').map((arn) => (named.resolve(arn) as any)['Fn::Join'][1].at(-1).replace(/^:schedule\//, ''));
     for (const workspaceId of ['acme', 'a'.repeat(63)]) {
       const group = scheduleGroupName(workspaceId, prefix);
-      expect(groupPatterns.some((pattern: string) => covers(pattern, group)), group).toBe(true);
+      expect(
+        groupPatterns.some((pattern: string) => covers(pattern, group)),
+        group,
+      ).toBe(true);
       const schedule = `${group}/${scheduleName({ ruleId: 'shipping-cost', branch: 'feature/x' })}`;
-      expect(schedulePatterns.some((pattern: string) => covers(pattern, schedule)), schedule).toBe(true);
+      expect(
+        schedulePatterns.some((pattern: string) => covers(pattern, schedule)),
+        schedule,
+      ).toBe(true);
     }
     // Another stack's groups are not covered.
     expect(groupPatterns.some((pattern: string) => covers(pattern, scheduleGroupName('acme', `${prefix}X`.slice(-20))))).toBe(false);

@@ -166,7 +166,10 @@ describe('functions', () => {
     });
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
     expect(alarms.map((a) => a.Dimensions[0].Value)).toEqual(
-      expect.arrayContaining([{ 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'QueueName'] }, { 'Fn::GetAtt': [logicalId(stack.tasks.deadLetters), 'QueueName'] }]),
+      expect.arrayContaining([
+        { 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'QueueName'] },
+        { 'Fn::GetAtt': [logicalId(stack.tasks.deadLetters), 'QueueName'] },
+      ]),
     );
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
@@ -174,7 +177,9 @@ describe('functions', () => {
     });
     // Only the routes that queue tasks (the pull, an asynchronous execute) may send to the queue.
     for (const route of routeList) {
-      const sends = statementsOf(logicalId(functionOf(route).role)).flatMap(actionsOf).includes('sqs:SendMessage');
+      const sends = statementsOf(logicalId(functionOf(route).role))
+        .flatMap(actionsOf)
+        .includes('sqs:SendMessage');
       expect(sends, route.operationId).toBe(route.queueAccess === 'send');
     }
   });
@@ -191,10 +196,21 @@ describe('functions', () => {
   });
 
   it('grants writes to the functions that write and to no other: authoring, executions recorded by execute', () => {
-    const writers = routeList.filter((route) => statementsOf(logicalId(functionOf(route).role)).flatMap(actionsOf).includes('dynamodb:PutItem')).map((r) => r.operationId);
+    const writers = routeList
+      .filter((route) =>
+        statementsOf(logicalId(functionOf(route).role))
+          .flatMap(actionsOf)
+          .includes('dynamodb:PutItem'),
+      )
+      .map((r) => r.operationId);
     expect(writers).toEqual(expect.arrayContaining(['createEntity', 'updateEntity', 'publishEntity', 'deleteEntity', 'executeEntity']));
     for (const operationId of ['testEntity', 'listExecutions', 'getEntity', 'listEntities']) expect(writers, operationId).not.toContain(operationId);
-    expect(writers.sort()).toEqual(routeList.filter((route) => route.tableAccess === 'readWrite').map((r) => r.operationId).sort());
+    expect(writers.sort()).toEqual(
+      routeList
+        .filter((route) => route.tableAccess === 'readWrite')
+        .map((r) => r.operationId)
+        .sort(),
+    );
   });
 
   it("grants 'readWrite' write actions too (the helper later functions use)", () => {
@@ -238,9 +254,7 @@ describe('API', () => {
       expect(response.SelectionPattern).toBeUndefined();
       expect(envelopeOf(response.ResponseTemplates['application/json'])).toEqual(failureEnvelope(methodNotAllowed.code, methodNotAllowed.message, {}));
       expect(response.ResponseParameters).toEqual({ [`method.response.header.${requestIdHeader}`]: 'context.requestId' });
-      expect(MethodResponses).toEqual([
-        { StatusCode: '405', ResponseParameters: { [`method.response.header.${requestIdHeader}`]: true } },
-      ]);
+      expect(MethodResponses).toEqual([{ StatusCode: '405', ResponseParameters: { [`method.response.header.${requestIdHeader}`]: true } }]);
     }
     // Only paths with operations get one: /dev and /dev/v1 stay 404.
     template.resourcePropertiesCountIs('AWS::ApiGateway::Method', { HttpMethod: 'ANY' }, routePaths.length);
@@ -297,14 +311,20 @@ describe('alarms', () => {
   /** This account's alarms only, on the key and on the topic alike. */
   const fromOwnAlarms = {
     StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
-    ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']] } },
+    ArnLike: {
+      'aws:SourceArn': {
+        'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']],
+      },
+    },
   };
 
   it('sends every alarm of the stack, on ALARM and on OK, to the topic', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
     // The task queue's backlog and dead-letter alarms, the schedules' dead-letter alarm, and the stage's server errors.
     expect(alarms.map(([id]) => id).sort()).toEqual(
-      [stack.serverErrorAlarm, stack.tasks.node.findChild('BacklogAlarm'), stack.tasks.node.findChild('DeadLetterAlarm'), stack.schedules.deadLetterAlarm].map(logicalId).sort(),
+      [stack.serverErrorAlarm, stack.tasks.node.findChild('BacklogAlarm'), stack.tasks.node.findChild('DeadLetterAlarm'), stack.schedules.deadLetterAlarm]
+        .map(logicalId)
+        .sort(),
     );
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
@@ -339,7 +359,13 @@ describe('alarms', () => {
     const key = resources[topicKeyId]!;
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.Properties.KeyPolicy.Statement).toContainEqual(
-      expect.objectContaining({ Effect: 'Allow', Principal: cloudWatch, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Resource: '*', Condition: fromOwnAlarms }),
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: cloudWatch,
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        Resource: '*',
+        Condition: fromOwnAlarms,
+      }),
     );
     // The credentials key is not opened to CloudWatch.
     expect(JSON.stringify(resources[keyId]!.Properties.KeyPolicy)).not.toContain('cloudwatch');
@@ -390,12 +416,17 @@ describe('tracing', () => {
 
   it("grants X-Ray's two actions, and nothing else, on Resource '*' (the one acknowledged IAM5 finding of each role)", () => {
     const roles = ofType('AWS::IAM::Role').filter(
-      ([id, role]) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service === 'lambda.amazonaws.com' && id !== logicalId(stack.console.deploymentHandler.role!),
+      ([id, role]) =>
+        role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service === 'lambda.amazonaws.com' &&
+        id !== logicalId(stack.console.deploymentHandler.role!),
     );
     expect(roles).toHaveLength(servingFunctions().length);
     for (const [roleId] of roles) {
       const anyResource = statementsOf(roleId).filter((s) => [s.Resource].flat().includes('*'));
-      expect(anyResource.map((st) => actionsOf(st).sort()), roleId).toEqual([['xray:PutTelemetryRecords', 'xray:PutTraceSegments']]);
+      expect(
+        anyResource.map((st) => actionsOf(st).sort()),
+        roleId,
+      ).toEqual([['xray:PutTelemetryRecords', 'xray:PutTraceSegments']]);
     }
   });
 });
@@ -436,7 +467,9 @@ describe('outputs', () => {
     template.hasOutput(outputNames.apiUrl, { Value: Match.objectLike({ 'Fn::Join': Match.anyValue() }) });
     template.hasOutput(outputNames.tableName, { Value: { Ref: tableId } });
     template.hasOutput(outputNames.alarmTopicArn, { Value: { Ref: topicId } });
-    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([outputNames.apiUrl, outputNames.tableName, outputNames.alarmTopicArn, outputNames.consoleUrl].sort());
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
+      [outputNames.apiUrl, outputNames.tableName, outputNames.alarmTopicArn, outputNames.consoleUrl].sort(),
+    );
   });
 });
 
@@ -458,96 +491,81 @@ describe('cdk-nag AwsSolutions', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
   });
 
-  it(
-    'lets the app synthesize with the checks and the built-in CloudFormation validation',
-    () => {
-      const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-      new RulesServiceStack(app, stackId);
-      Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-      expect(() => app.synth()).not.toThrow();
-    },
-    30_000,
-  );
+  it('lets the app synthesize with the checks and the built-in CloudFormation validation', () => {
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+    new RulesServiceStack(app, stackId);
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
+  }, 30_000);
 });
 
 describe('bundling', () => {
-  it(
-    'puts the code a function loads lazily in chunks of its own, out of what a cold start loads',
-    async () => {
-      const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
-      try {
-        const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
-        new ServiceFunction(new Stack(app, 'SplitProbe'), 'Execute', { handler: 'execute-entity' });
-        app.synth();
-        const [asset] = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
-        const dir = join(outdir, asset!);
-        expect(readdirSync(dir).sort()).toEqual(['chunks', 'index.mjs']);
-        // The KMS client opens workflow steps' credentials: in a chunk, not in the entry file.
-        const chunks = readdirSync(join(dir, 'chunks')).map((name) => readFileSync(join(dir, 'chunks', name), 'utf8')).join('\n');
-        expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('TrentService');
-        expect(chunks).toContain('TrentService');
-        const module = await import(pathToFileURL(join(dir, 'index.mjs')).href);
-        expect(typeof module.handler).toBe('function');
-      } finally {
-        rmSync(outdir, { recursive: true, force: true });
-      }
-    },
-    30_000,
-  );
+  it('puts the code a function loads lazily in chunks of its own, out of what a cold start loads', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
+    try {
+      const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
+      new ServiceFunction(new Stack(app, 'SplitProbe'), 'Execute', { handler: 'execute-entity' });
+      app.synth();
+      const [asset] = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
+      const dir = join(outdir, asset!);
+      expect(readdirSync(dir).sort()).toEqual(['chunks', 'index.mjs']);
+      // The KMS client opens workflow steps' credentials: in a chunk, not in the entry file.
+      const chunks = readdirSync(join(dir, 'chunks'))
+        .map((name) => readFileSync(join(dir, 'chunks', name), 'utf8'))
+        .join('\n');
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('TrentService');
+      expect(chunks).toContain('TrentService');
+      const module = await import(pathToFileURL(join(dir, 'index.mjs')).href);
+      expect(typeof module.handler).toBe('function');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
-  it(
-    'gives each function its own bundle',
-    () => {
-      const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
-      try {
-        const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
-        const probe = new Stack(app, 'TwoFunctions');
-        for (const handler of ['get-task', 'get-remote']) new ServiceFunction(probe, handler, { handler });
-        const template = Template.fromStack(probe).toJSON();
-        const keys = Object.values(template.Resources as Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }>)
-          .filter((resource) => resource.Type === 'AWS::Lambda::Function')
-          .map((resource) => resource.Properties.Code!.S3Key);
-        expect(new Set(keys).size).toBe(2);
-      } finally {
-        rmSync(outdir, { recursive: true, force: true });
-      }
-    },
-    30_000,
-  );
+  it('gives each function its own bundle', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
+    try {
+      const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
+      const probe = new Stack(app, 'TwoFunctions');
+      for (const handler of ['get-task', 'get-remote']) new ServiceFunction(probe, handler, { handler });
+      const template = Template.fromStack(probe).toJSON();
+      const keys = Object.values(template.Resources as Record<string, { Type: string; Properties: { Code?: { S3Key?: string } } }>)
+        .filter((resource) => resource.Type === 'AWS::Lambda::Function')
+        .map((resource) => resource.Properties.Code!.S3Key);
+      expect(new Set(keys).size).toBe(2);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
-
-  it(
-    'bundles a function with the real settings into a loadable ES module with the SDK inside',
-    async () => {
-      const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
-      try {
-        const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
-        const probe = new Stack(app, 'BundleProbe');
-        new ServiceFunction(probe, 'GetEntity', { handler: 'get-entity' });
-        app.synth();
-        const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
-        expect(assets).toHaveLength(1);
-        const dir = join(outdir, assets[0]!);
-        // index.mjs, and chunks for what the SDK itself imports lazily (its credential providers).
-        expect(readdirSync(dir)).toContain('index.mjs');
-        const file = join(dir, 'index.mjs');
-        expect(readFileSync(file, 'utf8').startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
-        const chunkDir = join(dir, 'chunks');
-        const files = [file, ...(readdirSync(dir).includes('chunks') ? readdirSync(chunkDir).map((name) => join(chunkDir, name)) : [])];
-        const code = files.map((path) => readFileSync(path, 'utf8')).join('\n');
-        // The SDK is bundled, not left to the runtime's copy. Only the SDK's own
-        // optional signers (SigV4a, CRT), required inside try/catch, stay outside.
-        expect(code).toContain('DynamoDB_20120810');
-        // `}from"x"` and ` from "x"` are import statements; a string such as ':from' in the code is not. "./chunks/..." are its own chunks.
-        const external = [...code.matchAll(/(?:[}\s]from\s*|\brequire\(|\bimport\()["']([^"']+)["']/g)].map((m) => m[1]!);
-        expect(external.filter((name) => !name.startsWith('node:') && !name.startsWith('.') && !/^@aws-sdk\/signature-v4(a|-crt)$/.test(name))).toEqual([]);
-        expect(files.reduce((sum, path) => sum + statSync(path).size, 0)).toBeLessThan(2 * 1024 * 1024);
-        const module = await import(pathToFileURL(file).href);
-        expect(typeof module.handler).toBe('function');
-      } finally {
-        rmSync(outdir, { recursive: true, force: true });
-      }
-    },
-    30_000,
-  );
+  it('bundles a function with the real settings into a loadable ES module with the SDK inside', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'rules-cdk-'));
+    try {
+      const app = new App({ outdir, context: cdkContext, builtinCloudFormationValidation: false });
+      const probe = new Stack(app, 'BundleProbe');
+      new ServiceFunction(probe, 'GetEntity', { handler: 'get-entity' });
+      app.synth();
+      const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
+      expect(assets).toHaveLength(1);
+      const dir = join(outdir, assets[0]!);
+      // index.mjs, and chunks for what the SDK itself imports lazily (its credential providers).
+      expect(readdirSync(dir)).toContain('index.mjs');
+      const file = join(dir, 'index.mjs');
+      expect(readFileSync(file, 'utf8').startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
+      const chunkDir = join(dir, 'chunks');
+      const files = [file, ...(readdirSync(dir).includes('chunks') ? readdirSync(chunkDir).map((name) => join(chunkDir, name)) : [])];
+      const code = files.map((path) => readFileSync(path, 'utf8')).join('\n');
+      // The SDK is bundled, not left to the runtime's copy. Only the SDK's own
+      // optional signers (SigV4a, CRT), required inside try/catch, stay outside.
+      expect(code).toContain('DynamoDB_20120810');
+      // `}from"x"` and ` from "x"` are import statements; a string such as ':from' in the code is not. "./chunks/..." are its own chunks.
+      const external = [...code.matchAll(/(?:[}\s]from\s*|\brequire\(|\bimport\()["']([^"']+)["']/g)].map((m) => m[1]!);
+      expect(external.filter((name) => !name.startsWith('node:') && !name.startsWith('.') && !/^@aws-sdk\/signature-v4(a|-crt)$/.test(name))).toEqual([]);
+      expect(files.reduce((sum, path) => sum + statSync(path).size, 0)).toBeLessThan(2 * 1024 * 1024);
+      const module = await import(pathToFileURL(file).href);
+      expect(typeof module.handler).toBe('function');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

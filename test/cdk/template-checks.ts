@@ -175,7 +175,10 @@ export function unscopedInvokePermissions(resources: Resources): string[] {
 
 /** A Deny of everything to everyone when the request did not come over TLS (what `enforceSSL` writes). */
 const deniesPlainTransport = (statement: Statement, action: string) =>
-  statement.Effect === 'Deny' && anyone(statement) && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false' && listOf(statement.Action).includes(action);
+  statement.Effect === 'Deny' &&
+  anyone(statement) &&
+  statement.Condition?.Bool?.['aws:SecureTransport'] === 'false' &&
+  listOf(statement.Action).includes(action);
 
 /** Whether a policy of `policyType` on the resource (`key` names it) denies it `action` over plain HTTP. */
 const tlsOnly = (resources: Resources, id: string, policyType: string, key: string, action: string) =>
@@ -202,8 +205,9 @@ const storeChecks: Record<string, (props: any, id: string, resources: Resources)
   ],
   'AWS::S3::Bucket': (p, id, resources) => [
     !(p.BucketEncryption?.ServerSideEncryptionConfiguration?.length > 0) && 'has no default encryption (BucketEncryption)',
-    !['BlockPublicAcls', 'BlockPublicPolicy', 'IgnorePublicAcls', 'RestrictPublicBuckets'].every((setting) => p.PublicAccessBlockConfiguration?.[setting] === true) &&
-      'does not block public access (all four PublicAccessBlockConfiguration settings)',
+    !['BlockPublicAcls', 'BlockPublicPolicy', 'IgnorePublicAcls', 'RestrictPublicBuckets'].every(
+      (setting) => p.PublicAccessBlockConfiguration?.[setting] === true,
+    ) && 'does not block public access (all four PublicAccessBlockConfiguration settings)',
     !tlsOnly(resources, id, 'AWS::S3::BucketPolicy', 'Bucket', 's3:*') && 'takes requests over plain HTTP (no aws:SecureTransport deny: enforceSSL)',
   ],
   'AWS::KMS::Key': (p) => [p.EnableKeyRotation !== true && 'does not rotate'],
@@ -218,14 +222,23 @@ const storeChecks: Record<string, (props: any, id: string, resources: Resources)
 export function encryptionProblems(resources: Resources): string[] {
   return Object.entries(resources).flatMap(([id, r]) => {
     const check = storeChecks[r.Type];
-    return check ? check(r.Properties ?? {}, id, resources).filter((problem) => problem !== false).map((problem) => `${r.Type} ${id} ${problem}`) : [];
+    return check
+      ? check(r.Properties ?? {}, id, resources)
+          .filter((problem) => problem !== false)
+          .map((problem) => `${r.Type} ${id} ${problem}`)
+      : [];
   });
 }
 
 /** Services that keep data or messages whose types `encryptionProblems` has no check for: one of them needs its check first. */
-const storeServices = /^AWS::(DynamoDB|SQS|SNS|S3|S3Express|Kinesis|KinesisFirehose|RDS|DocDB|Neptune|EFS|FSx|ElastiCache|MemoryDB|DAX|OpenSearchService|Elasticsearch|Redshift|MSK|AmazonMQ|Timestream|SecretsManager|Backup)::/;
+const storeServices =
+  /^AWS::(DynamoDB|SQS|SNS|S3|S3Express|Kinesis|KinesisFirehose|RDS|DocDB|Neptune|EFS|FSx|ElastiCache|MemoryDB|DAX|OpenSearchService|Elasticsearch|Redshift|MSK|AmazonMQ|Timestream|SecretsManager|Backup)::/;
 const policyTypes = new Set(['AWS::SQS::QueuePolicy', 'AWS::SNS::TopicPolicy', 'AWS::S3::BucketPolicy', 'AWS::SNS::Subscription']);
 
 export const uncheckedStoreTypes = (resources: Resources): string[] => [
-  ...new Set(Object.values(resources).map((r) => r.Type).filter((type) => storeServices.test(type) && !(type in storeChecks) && !policyTypes.has(type))),
+  ...new Set(
+    Object.values(resources)
+      .map((r) => r.Type)
+      .filter((type) => storeServices.test(type) && !(type in storeChecks) && !policyTypes.has(type)),
+  ),
 ];

@@ -34,7 +34,10 @@ describe('npm audit verdict', () => {
   });
 
   it('passes a clean report, and one with moderate and low advisories only', () => {
-    expect(auditVerdict(report({}))).toEqual({ pass: true, message: 'npm audit: no high or critical advisory in the production dependencies (0 moderate, 0 low, 0 info)' });
+    expect(auditVerdict(report({}))).toEqual({
+      pass: true,
+      message: 'npm audit: no high or critical advisory in the production dependencies (0 moderate, 0 low, 0 info)',
+    });
     const mild = report(
       { 'some-lib': { name: 'some-lib', severity: 'moderate', range: '<1.2.3', via: [{ title: 'ReDoS', url: 'https://github.com/advisories/GHSA-1' }] } },
       { moderate: 1 },
@@ -63,16 +66,24 @@ describe('npm audit verdict', () => {
   it('passes, saying it checked nothing, when the registry refuses the audit request', () => {
     expect(auditVerdict(refused405)).toEqual({
       pass: true,
-      message: 'npm audit: the registry refused the audit request (405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk): not checked here',
+      message:
+        'npm audit: the registry refused the audit request (405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk): not checked here',
     });
-    expect(auditVerdict(JSON.stringify({ message: '501 Not Implemented - POST https://mirror.example/-/npm/v1/security/advisories/bulk', statusCode: 501 })).pass).toBe(true);
+    expect(
+      auditVerdict(JSON.stringify({ message: '501 Not Implemented - POST https://mirror.example/-/npm/v1/security/advisories/bulk', statusCode: 501 })).pass,
+    ).toBe(true);
   });
 
   it('fails when the registry fails to answer, the request never reaches it, npm fails, or prints no report', () => {
     const failures = [
       JSON.stringify({ message: '503 Service Unavailable - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk', statusCode: 503 }),
-      JSON.stringify({ message: 'request to https://registry.npmjs.org/-/npm/v1/security/advisories/bulk failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org', error: { summary: '', detail: '' } }),
-      JSON.stringify({ error: { code: 'ENOLOCK', summary: 'This command requires an existing lockfile.', detail: 'Try creating one first with: npm i --package-lock-only' } }),
+      JSON.stringify({
+        message: 'request to https://registry.npmjs.org/-/npm/v1/security/advisories/bulk failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org',
+        error: { summary: '', detail: '' },
+      }),
+      JSON.stringify({
+        error: { code: 'ENOLOCK', summary: 'This command requires an existing lockfile.', detail: 'Try creating one first with: npm i --package-lock-only' },
+      }),
       '',
       'npm error something else',
     ];

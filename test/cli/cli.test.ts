@@ -56,7 +56,9 @@ describe('workspaces and branches', () => {
     await expect(cli('workspace', 'create', 'acme')).rejects.toThrow(
       'workspace "acme" already exists, with name "Acme" (not "acme") and default branch "trunk" (not "main"): nothing changed',
     );
-    await expect(cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'main')).rejects.toThrow(/with default branch "trunk" \(not "main"\)/);
+    await expect(cli('workspace', 'create', 'acme', '--name', 'Acme', '--default-branch', 'main')).rejects.toThrow(
+      /with default branch "trunk" \(not "main"\)/,
+    );
     expect(await store.getWorkspace('acme')).toEqual(stored);
     expect(JSON.parse(await cli('branch', 'list', 'acme')).map((b: { name: string }) => b.name)).toEqual(['trunk']);
     expect(await rules('workspace', 'create', 'acme', '--name', 'Acme Corp', '--default-branch', 'trunk', ...target)).toEqual({
@@ -146,7 +148,15 @@ describe('import', () => {
       'created workflow flow (v1)',
     ]);
     expect(await cli('import', 'acme', 'trunk', join(dir, 'rules', 'one.json'))).toMatch(/^unchanged rule one/);
-    const page = await store.listEntities({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', pageNo: 1, pageSize: 10, sortBy: 'name', sortDir: 'asc' });
+    const page = await store.listEntities({
+      workspaceId: 'acme',
+      branch: 'trunk',
+      entityType: 'rule',
+      pageNo: 1,
+      pageSize: 10,
+      sortBy: 'name',
+      sortDir: 'asc',
+    });
     expect(page.totalCount).toBe(3);
   });
 
@@ -173,7 +183,11 @@ describe('import', () => {
     writeFileSync(join(bad, 'b.json'), JSON.stringify({ id: 'five', name: '', type: 'simpleRule', definition: {} }));
     const error = await cli('import', 'acme', 'trunk', bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportRejected);
-    expect((error as ImportRejected).problems.map((p) => `${p.origin.split('/').pop()} ${p.field}`)).toEqual(['b.json name', 'b.json definition.when', 'b.json definition.then']);
+    expect((error as ImportRejected).problems.map((p) => `${p.origin.split('/').pop()} ${p.field}`)).toEqual([
+      'b.json name',
+      'b.json definition.when',
+      'b.json definition.then',
+    ]);
     expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'four' })).toBeUndefined();
     writeFileSync(join(bad, 'c.json'), '{ not json');
     await expect(cli('import', 'acme', 'trunk', join(bad, 'c.json'))).rejects.toThrow(/c\.json: not valid JSON/);
@@ -183,21 +197,33 @@ describe('import', () => {
 
 describe('authoring', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rules-cli-authoring-'));
-  const record = { id: 'fee', name: 'Fee', type: 'simpleRule', definition: { when: 'total >= 50', then: { fee: 0 }, otherwise: { fee: 5 }, tests: [{ name: 'big', params: { total: 60 }, expected: { fee: 0 } }] } };
+  const record = {
+    id: 'fee',
+    name: 'Fee',
+    type: 'simpleRule',
+    definition: { when: 'total >= 50', then: { fee: 0 }, otherwise: { fee: 5 }, tests: [{ name: 'big', params: { total: 60 }, expected: { fee: 0 } }] },
+  };
   writeFileSync(join(dir, 'fee.json'), JSON.stringify(record));
   writeFileSync(join(dir, 'rename.json'), JSON.stringify({ name: 'Delivery fee' }));
   writeFileSync(join(dir, 'broken.json'), JSON.stringify({ definition: { when: 'total >', then: { fee: 0 } } }));
-  writeFileSync(join(dir, 'failing.json'), JSON.stringify({ definition: { ...record.definition, tests: [{ name: 'wrong', params: { total: 60 }, expected: { fee: 9 } }] } }));
+  writeFileSync(
+    join(dir, 'failing.json'),
+    JSON.stringify({ definition: { ...record.definition, tests: [{ name: 'wrong', params: { total: 60 }, expected: { fee: 9 } }] } }),
+  );
 
   it('creates, edits with the checksum, publishes and deletes, as the API does', async () => {
     const created = JSON.parse(await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json')));
     expect(created).toEqual({ id: 'fee', checksum: expect.any(String), warnings: [] });
     expect(JSON.parse(await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json')))).toEqual(created);
-    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'), '--checksum', 'stale')).rejects.toMatchObject({ code: 'checksum_mismatch' });
+    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'), '--checksum', 'stale')).rejects.toMatchObject({
+      code: 'checksum_mismatch',
+    });
     await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'))).rejects.toThrow(UsageError);
     const renamed = JSON.parse(await cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'rename.json'), '--checksum', created.checksum));
     expect(renamed.checksum).not.toBe(created.checksum);
-    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'broken.json'), '--checksum', renamed.checksum)).rejects.toThrow(/definition\.when: the expression is incomplete at line 1, column/);
+    await expect(cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'broken.json'), '--checksum', renamed.checksum)).rejects.toThrow(
+      /definition\.when: the expression is incomplete at line 1, column/,
+    );
     await expect(cli('rule', 'publish', 'acme', 'trunk', 'fee', '--checksum', created.checksum)).rejects.toMatchObject({ code: 'checksum_mismatch' });
     expect(JSON.parse(await cli('rule', 'publish', 'acme', 'trunk', 'fee'))).toEqual({ version: 'v1', checksum: renamed.checksum, created: true });
     const failing = JSON.parse(await cli('rule', 'update', 'acme', 'trunk', 'fee', join(dir, 'failing.json'), '--checksum', renamed.checksum));
@@ -207,10 +233,16 @@ describe('authoring', () => {
     expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'fee' })).toBeUndefined();
   });
 
-  it("refuses to delete a rule that has a schedule, which only the API can remove, and changes nothing", async () => {
+  it('refuses to delete a rule that has a schedule, which only the API can remove, and changes nothing', async () => {
     await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json'));
     const scope = { workspaceId: 'acme', branch: 'trunk', ruleId: 'fee' };
-    const schedule = { unit: 'day' as const, isEnabled: true, timezone: 'UTC', spec: { minute: '0', hour: '0', dayOfMonth: '*', month: '*', dayOfWeek: '*' }, inputParam: {} };
+    const schedule = {
+      unit: 'day' as const,
+      isEnabled: true,
+      timezone: 'UTC',
+      spec: { minute: '0', hour: '0', dayOfMonth: '*', month: '*', dayOfWeek: '*' },
+      inputParam: {},
+    };
     await store.putSchedule(scope, { schedule, expression: 'cron(0 0 * * ? *)', state: 'deployed', revision: 1, updatedAt: new Date().toISOString() }, 0);
     await expect(cli('rule', 'delete', 'acme', 'trunk', 'fee')).rejects.toThrow(/has a schedule on trunk, which only the API can remove/);
     expect(await store.getEntity({ workspaceId: 'acme', branch: 'trunk', entityType: 'rule', id: 'fee' })).toBeDefined();
@@ -221,8 +253,16 @@ describe('authoring', () => {
 
   it('does the same for workflows, checking the rules they run, and refuses unknown branches', async () => {
     writeFileSync(join(dir, 'flow.json'), JSON.stringify(workflow('cli-flow', 'CLI flow')));
-    await expect(cli('workflow', 'create', 'acme', 'trunk', join(dir, 'flow.json'))).rejects.toThrow(/definition\.steps\[0\]\.ruleId: no rule "some-rule" on this branch/);
-    const definition = { start: 'check', steps: [{ id: 'check', kind: 'rule', ruleId: 'fee', next: 'done' }, { id: 'done', kind: 'end' }] };
+    await expect(cli('workflow', 'create', 'acme', 'trunk', join(dir, 'flow.json'))).rejects.toThrow(
+      /definition\.steps\[0\]\.ruleId: no rule "some-rule" on this branch/,
+    );
+    const definition = {
+      start: 'check',
+      steps: [
+        { id: 'check', kind: 'rule', ruleId: 'fee', next: 'done' },
+        { id: 'done', kind: 'end' },
+      ],
+    };
     writeFileSync(join(dir, 'flow.json'), JSON.stringify(workflow('cli-flow', 'CLI flow', { definition } as never)));
     await cli('rule', 'create', 'acme', 'trunk', join(dir, 'fee.json'));
     await cli('rule', 'publish', 'acme', 'trunk', 'fee');

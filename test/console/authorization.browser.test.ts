@@ -155,9 +155,12 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     const row = page.getByRole('row', { name: /Risk API \(console\)/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('Risk key for the integration');
-    const integrations = await call<{ id: string; name: string; baseUrl: string; headers: Record<string, string>; credentialId?: string; timeoutMs: number }[]>('/dev/v1/integrations', {
-      query: { pageSize: 100 },
-    });
+    const integrations = await call<{ id: string; name: string; baseUrl: string; headers: Record<string, string>; credentialId?: string; timeoutMs: number }[]>(
+      '/dev/v1/integrations',
+      {
+        query: { pageSize: 100 },
+      },
+    );
     const integration = integrations.body.data.find((i) => i.name === 'Risk API (console)')!;
     expect(integration).toMatchObject({ baseUrl: t.runtime.providerUrl, headers: { 'X-Client': 'console' }, credentialId: made.id, timeoutMs: 4000 });
     await expectNowhere(page, demoProviderKey);

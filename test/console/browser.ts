@@ -16,7 +16,9 @@ import { api } from '../helpers/api.ts';
 import { startQuietRuntime, type Runtime } from '../helpers/runtime.ts';
 
 /** The Chromium to drive (CHROMIUM_PATH when set, else Debian's), or undefined: the browser tests then skip and say so. */
-export const chromiumPath = (process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']).find((path) => existsSync(path));
+export const chromiumPath = (process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']).find((path) =>
+  existsSync(path),
+);
 
 export const skipReason = chromiumPath
   ? undefined
@@ -108,9 +110,17 @@ export async function screenshot(page: Page, name: string) {
 export async function expectAccessible(page: Page, where: string) {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   expect(violations, `axe-core on ${where}`).toEqual([]);
 }
@@ -123,7 +133,8 @@ export function expectNoPageProblems(page: Page) {
 /** What the rule pages' tests do beside the page: the API as the demo workspace, and the page's own moves. */
 export function ruleHelpers(t: ConsoleFixture) {
   /** A call with a JSON body, to prepare what a page shows or check what it saved. */
-  const call = <D>(path: string, method = 'GET', body?: unknown) => api(t.runtime)<D>(path, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const call = <D>(path: string, method = 'GET', body?: unknown) =>
+    api(t.runtime)<D>(path, { method, ...(body !== undefined && { body: JSON.stringify(body) }) });
   return {
     call,
     /** A rule made through the API for one test, so that tests do not depend on each other's edits. */

@@ -61,7 +61,14 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
     const result = on.locator('.test-result pre').first();
     const before = (await result.count()) ? await result.textContent() : undefined;
     await on.getByRole('button', { name: 'Run test' }).click();
-    await expect.poll(async () => (await result.count()) && (await on.getByRole('status').filter({ hasText: 'Tested the saved draft' }).count()) && (await result.textContent()) !== before).toBeTruthy();
+    await expect
+      .poll(
+        async () =>
+          (await result.count()) &&
+          (await on.getByRole('status').filter({ hasText: 'Tested the saved draft' }).count()) &&
+          (await result.textContent()) !== before,
+      )
+      .toBeTruthy();
     const output = JSON.parse((await result.textContent()) ?? 'null') as unknown;
     await tab(on, 'Definition');
     return output;
@@ -148,7 +155,13 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
     await field(page, 'Default of output 1').fill('"basic"');
     expect(await field(page, 'Default of output 1').getAttribute('aria-invalid')).toBeNull();
     await saved(page);
-    expect((await stored('dt-marks')).outputs[0]).toEqual({ id: 'tier', name: 'tier', type: 'string', allowedValues: ['gold', 'basic', 7], default: '"basic"' });
+    expect((await stored('dt-marks')).outputs[0]).toEqual({
+      id: 'tier',
+      name: 'tier',
+      type: 'string',
+      allowedValues: ['gold', 'basic', 7],
+      default: '"basic"',
+    });
     expectNoPageProblems(page);
   });
 

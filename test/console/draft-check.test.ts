@@ -48,7 +48,12 @@ const workflow = (id: string): Json => ({
 
 describe('the console check of a draft', () => {
   it.each<[string, 'rule' | 'workflow', Json, Json]>([
-    ['a simple rule whose condition is cut short', 'rule', simple('dc-simple', { when: 'x > 1', then: { y: 1 } }), { definition: { when: 'x >', then: { y: '1 +' } } }],
+    [
+      'a simple rule whose condition is cut short',
+      'rule',
+      simple('dc-simple', { when: 'x > 1', then: { y: 1 } }),
+      { definition: { when: 'x >', then: { y: '1 +' } } },
+    ],
     [
       'a decision table with an undeclared name, a broken cell and an empty name',
       'rule',
@@ -65,7 +70,12 @@ describe('the console check of a draft', () => {
     [
       'a rule set with a broken condition and an entry of the wrong shape',
       'rule',
-      { id: 'dc-set', name: 'Set', type: 'ruleSet', definition: { strategy: 'allMatch', rules: [{ id: 'r', priority: 0, when: 'true', then: [{ set: 'y', value: 1 }] }] } },
+      {
+        id: 'dc-set',
+        name: 'Set',
+        type: 'ruleSet',
+        definition: { strategy: 'allMatch', rules: [{ id: 'r', priority: 0, when: 'true', then: [{ set: 'y', value: 1 }] }] },
+      },
       {
         definition: {
           strategy: 'allMatch',
@@ -103,7 +113,13 @@ describe('the console check of a draft', () => {
 
   it('gives the warnings the save keeps', async () => {
     const record: Json = { ...parcelFee('dc-warnings'), description: '' };
-    const definition = { ...(record.definition as Json), rules: [{ id: 'light', when: ['<= 2'], then: [4.9] }, { id: 'lighter', when: ['<= 1'], then: [3.9] }] };
+    const definition = {
+      ...(record.definition as Json),
+      rules: [
+        { id: 'light', when: ['<= 2'], then: [4.9] },
+        { id: 'lighter', when: ['<= 1'], then: [3.9] },
+      ],
+    };
     const saved = await clients.rule.create({ ...record, definition });
     expect(saved.body.data.warnings.length).toBeGreaterThan(0);
     expect(draftProblems('rule', { ...record, definition }).warnings).toEqual(saved.body.data.warnings);

@@ -117,7 +117,10 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 20_000 }, (
     expect(await page.getByRole('button', { name: 'Run test' }).isDisabled()).toBe(true);
     await params.fill('{"applicant": {"age": 30, "creditScore": 500}}');
     await page.getByRole('button', { name: 'Run test' }).click();
-    await page.getByRole('status').filter({ hasText: /Tested the saved draft in [\d.]+ ms/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Tested the saved draft in [\d.]+ ms/ })
+      .waitFor();
 
     const trace = page.getByRole('table', { name: 'Trace of the decision table' });
     const rows = trace.locator('tbody tr');
@@ -279,7 +282,12 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 20_000 }, (
   });
 
   it('shows no schedule, saves one with its next runs, and pages through the executions', async () => {
-    await createRule('console-runs', 'simpleRule', { when: 'amount > 10', then: { big: true }, otherwise: { big: false }, settings: { recordExecutions: true } });
+    await createRule('console-runs', 'simpleRule', {
+      when: 'amount > 10',
+      then: { big: true },
+      otherwise: { big: false },
+      settings: { recordExecutions: true },
+    });
     expect((await call('/dev/v1/rule/console-runs/publish', 'POST', {})).status).toBe(201);
     for (let n = 0; n < 12; n++) expect((await call('/dev/v1/rule/console-runs/execute', 'POST', { params: { amount: n * 2 } })).status).toBe(200);
 

@@ -20,7 +20,11 @@ describe.skipIf(!!skipReason)('console shell (Chromium)', () => {
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
     expect(page.url()).not.toContain(t.runtime.apiKey);
     expect(page.url()).not.toContain(link.split('/').pop()!);
-    const stored = await page.evaluate(() => ({ local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }), cookies: document.cookie }));
+    const stored = await page.evaluate(() => ({
+      local: JSON.stringify({ ...localStorage }),
+      session: JSON.stringify({ ...sessionStorage }),
+      cookies: document.cookie,
+    }));
     expect(stored.local).not.toContain(t.runtime.apiKey);
     expect(stored.cookies).toBe('');
     expect(stored.session).toContain(t.runtime.apiKey);

@@ -28,13 +28,19 @@ describe('renameStep', () => {
     expect(renamed.steps[0]).toMatchObject({ request: { query: { weight: 'order.weight' } } });
     expect(renamed.steps[1]).toMatchObject({ cases: [{ when: 'offer.body.price > 100', next: 'dear' }] });
     expect(renamed.steps[2]).toMatchObject({ set: { price: 'offer.body.price', quote: '"by hand"' } });
-    expect(renamed.steps[3]).toMatchObject({ output: { price: 'offer.body.price', lines: 'for quote in order.quotes return quote.amount', headers: '{quote: 1}.quote' } });
+    expect(renamed.steps[3]).toMatchObject({
+      output: { price: 'offer.body.price', lines: 'for quote in order.quotes return quote.amount', headers: '{quote: 1}.quote' },
+    });
     expect(validateWorkflow(renamed).problems).toEqual([]);
   });
 
   it('without the FEEL rename, leaves the reads for the save to name', () => {
     const renamed = renameStep(definition, 0, 'offer');
     expect(renamed.steps[1]).toMatchObject({ cases: [{ when: 'quote.body.price > 100', next: 'dear' }] });
-    expect(validateWorkflow(renamed).problems.map((problem) => problem.path)).toEqual(['steps[1].cases[0].when', 'steps[2].set.price', 'steps[3].output.price']);
+    expect(validateWorkflow(renamed).problems.map((problem) => problem.path)).toEqual([
+      'steps[1].cases[0].when',
+      'steps[2].set.price',
+      'steps[3].output.price',
+    ]);
   });
 });

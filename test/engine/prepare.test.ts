@@ -54,7 +54,9 @@ describe('checkRule', () => {
         rules: [{ when: ['-'], then: ['"C"'] }],
       },
     });
-    expect(problems).toEqual([{ path: 'definition.rules[0].then[0]', message: expect.stringMatching(/^"C" is not one of the output's allowed values \("0v{61}…, .* and 980 more\)$/) }]);
+    expect(problems).toEqual([
+      { path: 'definition.rules[0].then[0]', message: expect.stringMatching(/^"C" is not one of the output's allowed values \("0v{61}…, .* and 980 more\)$/) },
+    ]);
     expect(problems[0]!.message.length).toBeLessThan(1_500);
   });
 

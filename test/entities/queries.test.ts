@@ -67,7 +67,11 @@ describe('list query (legacy)', () => {
 
   it('reports every bad field at once', () => {
     const error = rejection(legacyListQuerySchema, { pageNo: '0', pageSize: '1000', name: 'x'.repeat(201) });
-    expect(issues(error).map((i) => i.field).sort()).toEqual(['name', 'pageNo', 'pageSize']);
+    expect(
+      issues(error)
+        .map((i) => i.field)
+        .sort(),
+    ).toEqual(['name', 'pageNo', 'pageSize']);
     expect(issues(error).every((i) => i.in === 'query' && i.message.length > 0)).toBe(true);
     for (const field of ['pageNo', 'pageSize', 'name']) expect(error.message).toContain(`${field}: `);
   });

@@ -33,7 +33,12 @@ describe('entity input schema', () => {
   });
 
   it('applies defaults for description, tags and the definition', () => {
-    const parsed = entityInputSchema.parse({ id: 'r', name: 'R', type: 'ruleSet', definition: { rules: [{ id: 'x', when: 'true', then: [{ set: 'a', value: 1 }] }] } });
+    const parsed = entityInputSchema.parse({
+      id: 'r',
+      name: 'R',
+      type: 'ruleSet',
+      definition: { rules: [{ id: 'x', when: 'true', then: [{ set: 'a', value: 1 }] }] },
+    });
     expect(parsed).toMatchObject({ description: '', tags: [], definition: { strategy: 'allMatch', rules: [{ priority: 0 }] } });
   });
 
@@ -48,7 +53,15 @@ describe('entity input schema', () => {
   });
 
   it('points at the decision table row whose width does not match the inputs or outputs', () => {
-    expect(problemsOf(table([{ when: ['1', '"x"'], then: [1] }, { when: ['1'], then: [1] }, { when: ['1', '-'], then: [1, 2] }]))).toEqual([
+    expect(
+      problemsOf(
+        table([
+          { when: ['1', '"x"'], then: [1] },
+          { when: ['1'], then: [1] },
+          { when: ['1', '-'], then: [1, 2] },
+        ]),
+      ),
+    ).toEqual([
       { path: 'definition.rules.1.when', message: 'needs 2 entries, one per input' },
       { path: 'definition.rules.2.then', message: 'needs 1 entries, one per output' },
     ]);
@@ -125,7 +138,9 @@ describe('importEntities validation', () => {
 
   it('rejects two records with the same type and id, naming the earlier one', async () => {
     const sources = sourcesOf([demoRules[0], { ...demoRules[0], name: 'Other' }]);
-    const rejection = (await importEntities(untouchable, { workspaceId: 'w', branch: 'main' }, sources, { actor: 't' }).catch((e: unknown) => e)) as ImportRejected;
+    const rejection = (await importEntities(untouchable, { workspaceId: 'w', branch: 'main' }, sources, { actor: 't' }).catch(
+      (e: unknown) => e,
+    )) as ImportRejected;
     expect(rejection.problems).toEqual([{ origin: 'test-1.json', field: 'id', message: `"${demoRules[0]!.id}" is also in test-0.json` }]);
   });
 

@@ -82,7 +82,8 @@ function contractViolation(method: string, url: URL, status: number, contentType
   const schemaAt = `${documentId}#${pointer(...documented.at, 'content', mediaType, 'schema')}`;
   let validate = validators.get(schemaAt);
   if (!validate) validators.set(schemaAt, (validate = ajv.compile({ $ref: schemaAt })));
-  if (!validate(body)) return `the body does not match the ${status} schema of ${what}: ${ajv.errorsText(validate.errors, { separator: '; ', dataVar: 'body' })}`;
+  if (!validate(body))
+    return `the body does not match the ${status} schema of ${what}: ${ajv.errorsText(validate.errors, { separator: '; ', dataVar: 'body' })}`;
   return undefined;
 }
 

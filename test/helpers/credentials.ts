@@ -103,7 +103,8 @@ export const leakForms = (secret: string) => [
 /** Fails naming the secret's form if `text` holds any of the secrets in any form. */
 export function expectNoSecrets(text: string, secrets: Iterable<string>, where: string) {
   for (const secret of secrets)
-    for (const form of leakForms(secret)) if (text.includes(form)) expect.fail(`${where} holds the secret ${JSON.stringify(secret)} (as ${JSON.stringify(form)})`);
+    for (const form of leakForms(secret))
+      if (text.includes(form)) expect.fail(`${where} holds the secret ${JSON.stringify(secret)} (as ${JSON.stringify(form)})`);
 }
 
 /**

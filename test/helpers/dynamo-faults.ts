@@ -22,7 +22,8 @@ function injected(kind: Exclude<FaultKind, 'answer-lost'>): Error {
 }
 
 /** What a socket reset after the request went out looks like to the SDK: a transient network error. */
-const lostAnswer = () => Object.assign(new Error('Injected: the connection was reset after the request was sent'), { name: 'TimeoutError', code: 'ECONNRESET', $metadata: {} });
+const lostAnswer = () =>
+  Object.assign(new Error('Injected: the connection was reset after the request was sent'), { name: 'TimeoutError', code: 'ECONNRESET', $metadata: {} });
 
 export interface DynamoFaults {
   /** Faults are injected only while on, into this share of the requests. */

@@ -34,11 +34,14 @@ export async function startDynamoProxy(endpoint: string, hooks: DynamoProxyHooks
       response.end(JSON.stringify(own.body));
       return;
     }
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent }, (answer) => {
-      hooks.answered?.(seen, answer.statusCode ?? 0);
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent },
+      (answer) => {
+        hooks.answered?.(seen, answer.statusCode ?? 0);
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     forward.on('error', () => response.destroy());
     forward.end(body);
   });

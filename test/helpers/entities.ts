@@ -26,7 +26,13 @@ export const workflow = (id: string, name: string, extra: Partial<EntityInput> =
     description: `${name} (test)`,
     tags: ['test'],
     type: 'workflow',
-    definition: { start: 'check', steps: [{ id: 'check', kind: 'rule', ruleId: 'some-rule', next: 'done' }, { id: 'done', kind: 'end' }] },
+    definition: {
+      start: 'check',
+      steps: [
+        { id: 'check', kind: 'rule', ruleId: 'some-rule', next: 'done' },
+        { id: 'done', kind: 'end' },
+      ],
+    },
     ...extra,
   }) as EntityInput;
 

@@ -27,17 +27,28 @@ const json = (body: unknown, status = 200, headers: Record<string, string | stri
 export const answers = {
   json,
   /** A body that is not JSON. */
-  text: (body: string, status = 200, contentType = 'text/html; charset=utf-8'): Answer => ({ kind: 'body', status, body, headers: { 'content-type': contentType } }),
+  text: (body: string, status = 200, contentType = 'text/html; charset=utf-8'): Answer => ({
+    kind: 'body',
+    status,
+    body,
+    headers: { 'content-type': contentType },
+  }),
   empty: (status = 204): Answer => ({ kind: 'body', status, body: '', headers: {} }),
   /** A JSON-looking body of `bytes` bytes (more than the outbound client reads by default). */
-  oversize: (bytes = 1024 * 1024 + 1): Answer => ({ kind: 'body', status: 200, body: Buffer.alloc(bytes, ' '), headers: { 'content-type': 'application/json' } }),
+  oversize: (bytes = 1024 * 1024 + 1): Answer => ({
+    kind: 'body',
+    status: 200,
+    body: Buffer.alloc(bytes, ' '),
+    headers: { 'content-type': 'application/json' },
+  }),
   /** Never answers: the caller's timeout ends the call, and closing the provider the connection. */
   hang: (): Answer => ({ kind: 'hang' }),
   /** Closes the connection without answering. */
   drop: (): Answer => ({ kind: 'drop' }),
   delay: (ms: number, then: Answer = json({ ok: true })): Answer => ({ kind: 'delay', ms, then }),
   /** 429 or 503 with a Retry-After of `seconds`. */
-  retryAfter: (status: 429 | 503, seconds: number, body: unknown = { error: 'try again later' }): Answer => json(body, status, { 'retry-after': String(seconds) }),
+  retryAfter: (status: 429 | 503, seconds: number, body: unknown = { error: 'try again later' }): Answer =>
+    json(body, status, { 'retry-after': String(seconds) }),
   /** The i-th call gets the i-th answer; calls after the last get the last. */
   sequence: (...sequence: Answer[]): Answer => ({ kind: 'sequence', answers: sequence }),
 };
@@ -88,10 +99,13 @@ export async function startTestProvider(): Promise<TestProvider> {
   const callsTo = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, Math.min(ms, holdAtMostMs));
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        run();
+      },
+      Math.min(ms, holdAtMostMs),
+    );
     timer.unref();
     timers.add(timer);
   };

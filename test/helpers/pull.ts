@@ -86,13 +86,10 @@ export async function startRepositories(options: { requireHeader?: { name: strin
       await held;
     }
     for (const [name, value] of Object.entries(request.headers)) if (name !== 'host') seenHeaders.push(`${name}: ${String(value)}`);
-    const upstream = http.request(
-      { host: '127.0.0.1', port: server.port, method: request.method, path: request.url, headers: request.headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
+    const upstream = http.request({ host: '127.0.0.1', port: server.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   });
@@ -133,7 +130,8 @@ export function pullClient(api: Api, key: string) {
   const call = <D>(path: string, options: RequestOptions = {}) => api<D>(path, { key, ...options });
   return {
     key,
-    setRemote: (url: string, credentialId?: string) => call<unknown>(remotePath, json('PUT', credentialId === undefined ? { url } : { url, credentialId }, { key })),
+    setRemote: (url: string, credentialId?: string) =>
+      call<unknown>(remotePath, json('PUT', credentialId === undefined ? { url } : { url, credentialId }, { key })),
     getRemote: () => call<unknown>(remotePath),
     pull: (branch: string, options: RequestOptions & { legacy?: boolean } = {}) =>
       call<{ taskId: string; taskState: TaskState }>(options.legacy ? legacyPullPath : pullPath, { method: 'POST', branch, ...options }),
@@ -251,7 +249,14 @@ export function contentFor(inputs: EntityInput[]): BranchContent {
   const of = (type: EntityType) => parsed.filter((input) => entityTypeOf(input.type) === type);
   return {
     totals: { rule: of('rule').length, workflow: of('workflow').length },
-    lists: { rule: of('rule').map((i) => i.id).sort(), workflow: of('workflow').map((i) => i.id).sort() },
+    lists: {
+      rule: of('rule')
+        .map((i) => i.id)
+        .sort(),
+      workflow: of('workflow')
+        .map((i) => i.id)
+        .sort(),
+    },
     checksums: Object.fromEntries(parsed.map((input) => [`${entityTypeOf(input.type)}/${input.id}`, entityChecksum(input)])),
   };
 }
@@ -275,7 +280,9 @@ export async function startDyingStore(dynamo: { dynamoEndpoint: string; tableNam
   const proxy = await startDynamoProxy(dynamo.dynamoEndpoint, {
     answer: (request) => {
       dead ||= diesAt(request);
-      return dead ? { status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message: 'Injected: the worker stopped at this request' } } : undefined;
+      return dead
+        ? { status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message: 'Injected: the worker stopped at this request' } }
+        : undefined;
     },
   });
   return {
@@ -309,18 +316,21 @@ export async function startVanishingRemote(upstream: string): Promise<VanishingR
     const cut = request.method === 'POST' && cuts > 0;
     if (cut) cuts--;
     const leaves = vanishing && request.method === 'GET' && (request.url ?? '').includes('/info/refs');
-    const forward = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers }, async (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      if (!cut) {
-        if (leaves) response.on('finish', vanish);
-        answer.pipe(response);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of answer) chunks.push(chunk as Buffer);
-      const pack = Buffer.concat(chunks);
-      response.write(pack.subarray(0, pack.length >> 1), () => response.socket?.destroy());
-    });
+    const forward = http.request(
+      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+      async (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (!cut) {
+          if (leaves) response.on('finish', vanish);
+          answer.pipe(response);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of answer) chunks.push(chunk as Buffer);
+        const pack = Buffer.concat(chunks);
+        response.write(pack.subarray(0, pack.length >> 1), () => response.socket?.destroy());
+      },
+    );
     forward.on('error', () => response.destroy());
     request.pipe(forward);
   });
@@ -372,4 +382,5 @@ export function refusingQueue() {
 }
 
 /** Waits until a task's lease has run out: a run that died holding it can then be taken over. */
-export const leaseOver = (task: { leaseUntil?: string }) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(task.leaseUntil!) - Date.now() + 20)));
+export const leaseOver = (task: { leaseUntil?: string }) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(task.leaseUntil!) - Date.now() + 20)));

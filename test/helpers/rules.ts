@@ -58,13 +58,24 @@ export const overlappingByDate = (id: string): Json =>
 
 export const simple = (id: string, definition: Json): Json => ({ id, name: `Simple ${id}`, type: 'simpleRule', definition });
 
-export const ruleSetOf = (id: string, rules: Json[], extra: Json = {}): Json => ({ id, name: `Set ${id}`, type: 'ruleSet', definition: { strategy: 'allMatch', rules, ...extra } });
+export const ruleSetOf = (id: string, rules: Json[], extra: Json = {}): Json => ({
+  id,
+  name: `Set ${id}`,
+  type: 'ruleSet',
+  definition: { strategy: 'allMatch', rules, ...extra },
+});
 
 export const flow = (id: string, ruleId = 'loan-eligibility'): Json => ({
   id,
   name: `Flow ${id}`,
   type: 'workflow',
-  definition: { start: 'run', steps: [{ id: 'run', kind: 'rule', ruleId, next: 'done' }, { id: 'done', kind: 'end' }] },
+  definition: {
+    start: 'run',
+    steps: [
+      { id: 'run', kind: 'rule', ruleId, next: 'done' },
+      { id: 'done', kind: 'end' },
+    ],
+  },
 });
 
 /** The authoring and running calls on one entity type, through the contract-checking client. */
@@ -74,10 +85,13 @@ export function rulesClient(api: Api, entityType: 'rule' | 'workflow' = 'rule') 
   return {
     create: (record: unknown, options?: RequestOptions) => send<Saved>('POST', '', record, options),
     update: (id: string, change: Json, options?: RequestOptions) => send<Saved>('PATCH', `/${id}`, change, options),
-    publish: (id: string, body?: Json, options?: RequestOptions) => send<{ id: string; version: string; checksum: string }>('POST', `/${id}/publish`, body, options),
+    publish: (id: string, body?: Json, options?: RequestOptions) =>
+      send<{ id: string; version: string; checksum: string }>('POST', `/${id}/publish`, body, options),
     remove: (id: string, options?: RequestOptions) => send<{ id: string; deleted: boolean }>('DELETE', `/${id}`, undefined, options),
-    get: (id: string, options?: RequestOptions) => send<Json & { checksum: string; warnings: Saved['warnings']; versions: { version: string }[] }>('GET', `/${id}`, undefined, options),
-    test: (id: string, body: Json, options?: RequestOptions) => send<{ output: unknown; trace: Json; durationMs: number }>('POST', `/${id}/test`, body, options),
+    get: (id: string, options?: RequestOptions) =>
+      send<Json & { checksum: string; warnings: Saved['warnings']; versions: { version: string }[] }>('GET', `/${id}`, undefined, options),
+    test: (id: string, body: Json, options?: RequestOptions) =>
+      send<{ output: unknown; trace: Json; durationMs: number }>('POST', `/${id}/test`, body, options),
     execute: (id: string, body: Json, options?: RequestOptions) =>
       send<{ output: unknown; version: string; executionId: string; durationMs: number }>('POST', `/${id}/execute`, body, options),
     executions: (id: string, query: RequestOptions['query'] = {}, options?: RequestOptions) =>
@@ -92,7 +106,6 @@ export function rulesClient(api: Api, entityType: 'rule' | 'workflow' = 'rule') 
     },
   };
 }
-
 
 /** A 400's details. */
 export const errorsOf = (response: ApiResponse<unknown>) => (response.body.data as FieldErrors).errors;

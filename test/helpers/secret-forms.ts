@@ -57,8 +57,19 @@ export function encodedForms(text: string): string[] {
   const bytes = Buffer.from(text, 'utf8');
   const component = encodeURIComponent(text);
   /** What a URL holds once parsed: its query with the value encoded first (the parser then encodes "'" too), or given raw; its path given raw. */
-  const parsed = [new URL(`http://x/?${component}`).search.slice(1), new URL(`http://x/?${text}`).search.slice(1), new URL(`http://x/${text}`).pathname.slice(1)];
-  const urlEncoded = [component, encodeURI(text), component.replace(/%20/g, '+'), new URLSearchParams({ k: text }).toString().slice(2), escape(text), ...parsed];
+  const parsed = [
+    new URL(`http://x/?${component}`).search.slice(1),
+    new URL(`http://x/?${text}`).search.slice(1),
+    new URL(`http://x/${text}`).pathname.slice(1),
+  ];
+  const urlEncoded = [
+    component,
+    encodeURI(text),
+    component.replace(/%20/g, '+'),
+    new URLSearchParams({ k: text }).toString().slice(2),
+    escape(text),
+    ...parsed,
+  ];
   const plain = [text, ...urlEncoded, ...urlEncoded.map(lowerHex)];
   const binary = [
     bytes.toString('base64'),
@@ -116,6 +127,8 @@ export function describeLeaks(leaks: readonly Leak[]): string {
     groups.set(key, [...(groups.get(key) ?? []), leak]);
   }
   return [...groups]
-    .map(([key, found]) => `${key} in ${found.length} place(s): ${found.map((leak) => leak.where).join('; ')}\n    first: …${JSON.stringify(found[0]!.around)}…`)
+    .map(
+      ([key, found]) => `${key} in ${found.length} place(s): ${found.map((leak) => leak.where).join('; ')}\n    first: …${JSON.stringify(found[0]!.around)}…`,
+    )
     .join('\n');
 }

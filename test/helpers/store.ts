@@ -33,7 +33,14 @@ export function useEmbeddedStore(tableName: string): StoreFixture {
 export const ruleOfKind = (id: string, kind: 'simpleRule' | 'ruleSet'): EntityInput =>
   (kind === 'simpleRule'
     ? { id, name: id, description: '', tags: [], type: kind, definition: { when: 'x', then: { y: 1 } } }
-    : { id, name: id, description: '', tags: [], type: kind, definition: { strategy: 'allMatch', rules: [{ id: 'r', priority: 0, when: 'x', then: [{ set: 'y', value: 1 }] }] } }) as EntityInput;
+    : {
+        id,
+        name: id,
+        description: '',
+        tags: [],
+        type: kind,
+        definition: { strategy: 'allMatch', rules: [{ id: 'r', priority: 0, when: 'x', then: [{ set: 'y', value: 1 }] }] },
+      }) as EntityInput;
 
 /** A branch's rule totals (workspace "w") as the counters report them and as the index holds them. */
 export async function ruleTotals(store: Store, branch: string) {

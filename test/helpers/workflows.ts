@@ -14,7 +14,14 @@ import type { Json, Saved } from './rules.ts';
 export type { Json };
 
 /** A workflow record as a create takes it. */
-export const workflowRecord = (id: string, definition: Json, extra: Json = {}): Json => ({ id, name: `Workflow ${id}`, type: 'workflow', tags: ['test'], definition, ...extra });
+export const workflowRecord = (id: string, definition: Json, extra: Json = {}): Json => ({
+  id,
+  name: `Workflow ${id}`,
+  type: 'workflow',
+  tags: ['test'],
+  definition,
+  ...extra,
+});
 
 export interface StepView {
   id: string;
@@ -95,17 +102,25 @@ export const statuses = (run: RunView) => run.steps.map((s) => [s.id, s.status])
 /** The authoring and running calls of workflows, on one API (and key, through `options`). */
 export function workflowsClient(api: Api, defaults: RequestOptions = {}) {
   const send = <D>(method: string, path: string, body: unknown, options: RequestOptions = {}) =>
-    api<D>(`/dev/v1/workflow${path}`, { ...defaults, method, ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }), ...options });
+    api<D>(`/dev/v1/workflow${path}`, {
+      ...defaults,
+      method,
+      ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      ...options,
+    });
   const at = (id: string) => `/${encodeURIComponent(id)}`;
   return {
     create: (record: unknown, options?: RequestOptions) => send<Saved>('POST', '', record, options),
     update: (id: string, change: Json, options?: RequestOptions) => send<Saved>('PATCH', at(id), change, options),
-    publish: (id: string, body?: Json, options?: RequestOptions) => send<{ id: string; version: string; checksum: string }>('POST', `${at(id)}/publish`, body, options),
+    publish: (id: string, body?: Json, options?: RequestOptions) =>
+      send<{ id: string; version: string; checksum: string }>('POST', `${at(id)}/publish`, body, options),
     remove: (id: string, options?: RequestOptions) => send<{ id: string; deleted: boolean }>('DELETE', at(id), undefined, options),
-    get: (id: string, options?: RequestOptions) => send<Json & { checksum: string; status: string; version: string; definition: Json }>('GET', at(id), undefined, options),
+    get: (id: string, options?: RequestOptions) =>
+      send<Json & { checksum: string; status: string; version: string; definition: Json }>('GET', at(id), undefined, options),
     test: (id: string, body: Json, options?: RequestOptions) => send<RunView>('POST', `${at(id)}/test`, body, options),
     execute: (id: string, body: Json, options?: RequestOptions) => send<RunView | TaskAnswer>('POST', `${at(id)}/execute`, body, options),
-    executions: (id: string, query: RequestOptions['query'] = {}, options?: RequestOptions) => send<Json[]>('GET', `${at(id)}/executions`, undefined, { query, ...options }),
+    executions: (id: string, query: RequestOptions['query'] = {}, options?: RequestOptions) =>
+      send<Json[]>('GET', `${at(id)}/executions`, undefined, { query, ...options }),
     testStep: (id: string, stepId: string, body: Json, options?: RequestOptions) =>
       send<StepTestView>('POST', `${at(id)}/steps/${encodeURIComponent(stepId)}/test`, body, options),
     /** Creates the draft, expecting 201; its checksum. */

@@ -147,8 +147,18 @@ describe('endpoint', () => {
   });
 
   it.each([
-    [new EngineError('invalid_params', 'The params do not fit.', [{ field: 'params.order', message: 'expected an object, got a list' }]), 400, 'invalid_request', { errors: [{ in: 'body', field: 'params.order', message: 'expected an object, got a list' }] }],
-    [new EngineError('invalid_params', 'The params must be a JSON object.'), 400, 'invalid_request', { errors: [{ in: 'body', field: 'params', message: 'The params must be a JSON object.' }] }],
+    [
+      new EngineError('invalid_params', 'The params do not fit.', [{ field: 'params.order', message: 'expected an object, got a list' }]),
+      400,
+      'invalid_request',
+      { errors: [{ in: 'body', field: 'params.order', message: 'expected an object, got a list' }] },
+    ],
+    [
+      new EngineError('invalid_params', 'The params must be a JSON object.'),
+      400,
+      'invalid_request',
+      { errors: [{ in: 'body', field: 'params', message: 'The params must be a JSON object.' }] },
+    ],
     [new EngineError('evaluation_failed', 'row 1 and row 2 all match.'), 422, 'evaluation_failed', {}],
     [new EngineError('rule_reference_not_found', 'No rule "x".'), 409, 'rule_reference_not_found', {}],
     [new EngineError('rule_reference_cycle', 'a → b → a.'), 409, 'rule_reference_cycle', {}],

@@ -34,7 +34,13 @@ describe('create', () => {
     expectSuccess(again);
     expect(again.body.data).toEqual(first.body.data);
     const stored = await rules.get('create-retry');
-    expect(stored.body.data).toMatchObject({ status: 'draft', version: '', revision: 1, checksum: first.body.data.checksum, createdBy: expect.stringMatching(/^key:/) });
+    expect(stored.body.data).toMatchObject({
+      status: 'draft',
+      version: '',
+      revision: 1,
+      checksum: first.body.data.checksum,
+      createdBy: expect.stringMatching(/^key:/),
+    });
   });
 
   it('makes one draft when the same create arrives several times at once', async () => {
@@ -105,7 +111,9 @@ describe('validation', () => {
   });
 
   it('lists the structural problems of a definition with bracketed paths', async () => {
-    const response = await rules.create(parcelFee('invalid-shape', { rules: [{ when: [], then: [1, 2] }], parameters: [{ name: 'weight.kg', type: 'number' }] }));
+    const response = await rules.create(
+      parcelFee('invalid-shape', { rules: [{ when: [], then: [1, 2] }], parameters: [{ name: 'weight.kg', type: 'number' }] }),
+    );
     expectFailure(response, 400, 'invalid_request');
     expect(fieldsOf(response)).toEqual(['definition.parameters[0].name', 'definition.rules[0].when', 'definition.rules[0].then']);
     expect(fieldsOf(await rules.create(parcelFee('invalid-policy', { hitPolicy: 'sometimes' })))).toEqual(['definition.hitPolicy']);
@@ -121,7 +129,14 @@ describe('validation', () => {
 
 describe('warnings', () => {
   it('are answered with the save and shown by the v1 get, and follow the draft', async () => {
-    const record = parcelFee('warned', { hitPolicy: 'first', rules: [{ when: ['> 0'], then: [1] }, { when: ['> 5'], then: [2] }], tests: [] });
+    const record = parcelFee('warned', {
+      hitPolicy: 'first',
+      rules: [
+        { when: ['> 0'], then: [1] },
+        { when: ['> 5'], then: [2] },
+      ],
+      tests: [],
+    });
     const created = await rules.create(record);
     expect(created.status).toBe(201);
     expect(created.body.data.warnings).toEqual([
@@ -133,7 +148,10 @@ describe('warnings', () => {
     // The legacy get has no warnings.
     expect(Object.keys((await t.api<Json>('/dev/rule/warned')).body.data)).not.toContain('warnings');
 
-    const fixed = await rules.update('warned', { checksum: created.body.data.checksum, definition: { ...(record.definition as Json), rules: [{ when: ['-'], then: [1] }] } });
+    const fixed = await rules.update('warned', {
+      checksum: created.body.data.checksum,
+      definition: { ...(record.definition as Json), rules: [{ when: ['-'], then: [1] }] },
+    });
     expectSuccess(fixed);
     expect(fixed.body.data.warnings).toEqual([]);
     expect((await rules.get('warned')).body.data.warnings).toEqual([]);
@@ -164,7 +182,9 @@ describe('edit', () => {
 
   it('lets exactly one of concurrent edits from the same checksum through', async () => {
     const created = await rules.create(parcelFee('racing-editors'));
-    const answers = await Promise.all(['A', 'B', 'C', 'D'].map((who) => rules.update('racing-editors', { checksum: created.body.data.checksum, name: `Editor ${who}` })));
+    const answers = await Promise.all(
+      ['A', 'B', 'C', 'D'].map((who) => rules.update('racing-editors', { checksum: created.body.data.checksum, name: `Editor ${who}` })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
     const winner = answers.find((a) => a.status === 200)!;
     expect((await rules.get('racing-editors')).body.data.checksum).toBe(winner.body.data.checksum);
@@ -173,7 +193,10 @@ describe('edit', () => {
   it('validates the edited record whole, refuses unknown fields, and needs the checksum', async () => {
     const created = await rules.create(parcelFee('edit-invalid'));
     const checksum = created.body.data.checksum;
-    const invalid = await rules.update('edit-invalid', { checksum, definition: { ...(parcelFee('x').definition as Json), rules: [{ when: ['> ('], then: [1] }] } });
+    const invalid = await rules.update('edit-invalid', {
+      checksum,
+      definition: { ...(parcelFee('x').definition as Json), rules: [{ when: ['> ('], then: [1] }] },
+    });
     expectFailure(invalid, 400, 'invalid_request');
     expect(fieldsOf(invalid)).toEqual(['definition.rules[0].when[0]']);
     const unknown = await rules.update('edit-invalid', { checksum, id: 'renamed' });
@@ -238,7 +261,15 @@ describe('publish', () => {
   });
 
   it('refuses rows that overlap under unique with 409 publish_refused naming them', async () => {
-    await rules.create(parcelFee('overlapping', { rules: [{ when: ['> 0'], then: [1] }, { when: ['> 5'], then: [2] }], tests: [] }));
+    await rules.create(
+      parcelFee('overlapping', {
+        rules: [
+          { when: ['> 0'], then: [1] },
+          { when: ['> 5'], then: [2] },
+        ],
+        tests: [],
+      }),
+    );
     expectFailure(await rules.publish('overlapping'), 409, 'publish_refused', {
       problems: [{ path: 'definition.rules[1]', message: 'overlaps row 1: some input matches both, which the hit policy "unique" forbids' }],
     });

@@ -6,7 +6,6 @@ import { useRuntime } from '../helpers/runtime.ts';
 
 const t = useRuntime();
 
-
 describe('Service-Branch', () => {
   it.each(['/dev/rule', '/dev/v1/rule', '/dev/workflow', '/dev/v1/workflow'])('defaults to main on %s', async (path) => {
     const [absent, main, empty] = await Promise.all([

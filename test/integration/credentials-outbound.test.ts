@@ -40,10 +40,12 @@ async function routedProvider(host?: string) {
   return Object.assign(provider, { routes });
 }
 
-const redirect = (status: number, location: () => string): Route => (_request, response) => {
-  response.writeHead(status, { location: location() });
-  response.end();
-};
+const redirect =
+  (status: number, location: () => string): Route =>
+  (_request, response) => {
+    response.writeHead(status, { location: location() });
+    response.end();
+  };
 
 let provider: Provider & { routes: Map<string, Route> };
 /** Another origin: the same loopback address, reached as "localhost" on another port. */
@@ -89,7 +91,9 @@ async function testCall(id: string, request: Record<string, unknown>): Promise<C
   const response = await api<CredentialTestResult>(credentialTestPath(id), json('POST', request));
   expectSuccess(response);
   const result = response.body.data;
-  expect(Object.keys(result).sort()).toEqual(result.failure === undefined ? ['durationMs', 'message', 'ok', 'status'] : ['durationMs', 'failure', 'message', 'ok', 'status']);
+  expect(Object.keys(result).sort()).toEqual(
+    result.failure === undefined ? ['durationMs', 'message', 'ok', 'status'] : ['durationMs', 'failure', 'message', 'ok', 'status'],
+  );
   expect(Number.isInteger(result.durationMs) && result.durationMs >= 0).toBe(true);
   expect(result.ok).toBe(result.status >= 200 && result.status < 300);
   return result;
@@ -215,7 +219,10 @@ describe('redirects', () => {
   it('does not carry a header credential to another host', async () => {
     const value = 'sk-REDIRECT-HEADER-3f4a';
     const view = await credential(value);
-    provider.routes.set('/away', redirect(302, () => elsewhereUrl('/landing?z=1')));
+    provider.routes.set(
+      '/away',
+      redirect(302, () => elsewhereUrl('/landing?z=1')),
+    );
     elsewhere.routes.set('/landing', (_request, response) => response.end('landed'));
     expect(await testCall(view.id, { url: `${provider.origin}/away`, headers: { 'X-Trace': 'kept' } })).toMatchObject({ status: 200, ok: true });
 
@@ -232,7 +239,10 @@ describe('redirects', () => {
   it('does not carry an Authorization credential to another host', async () => {
     const value = 'Bearer eyJ-REDIRECT-AUTH-5b6c';
     const view = await credential(value, { key: 'Authorization' });
-    provider.routes.set('/away', redirect(307, () => elsewhereUrl('/landing')));
+    provider.routes.set(
+      '/away',
+      redirect(307, () => elsewhereUrl('/landing')),
+    );
     await testCall(view.id, { url: `${provider.origin}/away`, method: 'POST', body: { a: 1 } });
     expect(headerOf(provider.requests[0]!, 'authorization')?.value).toBe(value);
     expect(elsewhere.requests.map((r) => [r.method, r.body])).toEqual([['POST', '{"a":1}']]);
@@ -255,7 +265,10 @@ describe('redirects', () => {
 
   it('keeps the credential on a redirect within the same origin', async () => {
     const header = await credential('sk-SAME-ORIGIN-H-9f0a');
-    provider.routes.set('/moved', redirect(301, () => '/landing'));
+    provider.routes.set(
+      '/moved',
+      redirect(301, () => '/landing'),
+    );
     await testCall(header.id, { url: `${provider.origin}/moved` });
     expect(provider.requests.map((r) => [r.target, headerOf(r, 'X-Api-Key')?.value])).toEqual([
       ['/moved', 'sk-SAME-ORIGIN-H-9f0a'],
@@ -264,7 +277,10 @@ describe('redirects', () => {
 
     provider.requests.length = 0;
     const query = await credential('sk-SAME-ORIGIN-Q-1b2c', { key: 'token', placement: 'query' });
-    provider.routes.set('/moved', redirect(302, () => '/landing?z=1'));
+    provider.routes.set(
+      '/moved',
+      redirect(302, () => '/landing?z=1'),
+    );
     await testCall(query.id, { url: `${provider.origin}/moved` });
     expect(provider.requests.map((r) => r.target)).toEqual(['/moved?token=sk-SAME-ORIGIN-Q-1b2c', '/landing?z=1&token=sk-SAME-ORIGIN-Q-1b2c']);
   });
@@ -272,8 +288,14 @@ describe('redirects', () => {
   it('does not put the credential back when a redirect returns to the first origin', async () => {
     const value = 'sk-BOUNCE-3d4e';
     const view = await credential(value);
-    provider.routes.set('/out', redirect(302, () => elsewhereUrl('/back')));
-    elsewhere.routes.set('/back', redirect(302, () => `${provider.origin}/home`));
+    provider.routes.set(
+      '/out',
+      redirect(302, () => elsewhereUrl('/back')),
+    );
+    elsewhere.routes.set(
+      '/back',
+      redirect(302, () => `${provider.origin}/home`),
+    );
     expect(await testCall(view.id, { url: `${provider.origin}/out` })).toMatchObject({ status: 200, ok: true });
     expect(provider.requests.map((r) => [r.target, headerOf(r, 'X-Api-Key')?.value])).toEqual([
       ['/out', value],
@@ -284,7 +306,10 @@ describe('redirects', () => {
 
   it('gives up on a redirect loop: ok false, status 0, failure too_many_redirects', async () => {
     const view = await credential('sk-LOOP-5f6a', { key: 'k', placement: 'query' });
-    provider.routes.set('/loop', redirect(302, () => '/loop'));
+    provider.routes.set(
+      '/loop',
+      redirect(302, () => '/loop'),
+    );
     const result = await testCall(view.id, { url: `${provider.origin}/loop` });
     expect(result).toMatchObject({ status: 0, ok: false, failure: 'too_many_redirects' });
     expect(result.message).toContain('[REDACTED]');
@@ -376,7 +401,10 @@ describe('SSRF through the API', () => {
 
   it('refuses a loopback provider that redirects to the metadata address, without calling it', async () => {
     const view = await credential('sk-SSRF-REDIRECT-2d3c');
-    provider.routes.set('/to-metadata', redirect(302, () => 'http://169.254.169.254/latest/meta-data/'));
+    provider.routes.set(
+      '/to-metadata',
+      redirect(302, () => 'http://169.254.169.254/latest/meta-data/'),
+    );
     const issues = expectInvalid(await api(credentialTestPath(view.id), json('POST', { url: `${provider.origin}/to-metadata` })), ['url']);
     expect(issues[0]!.message).toMatch(/169\.254\.169\.254.*metadata|metadata.*169\.254\.169\.254/);
     expect(provider.requests.map((r) => r.target)).toEqual(['/to-metadata']);
@@ -385,7 +413,10 @@ describe('SSRF through the API', () => {
 
   it('refuses a redirect to the IPv4-mapped metadata address too', async () => {
     const view = await credential('sk-SSRF-REDIRECT-V6-4b5a', { key: 'k', placement: 'query' });
-    provider.routes.set('/to-metadata', redirect(307, () => 'http://[::ffff:a9fe:a9fe]/latest/'));
+    provider.routes.set(
+      '/to-metadata',
+      redirect(307, () => 'http://[::ffff:a9fe:a9fe]/latest/'),
+    );
     expectInvalid(await api(credentialTestPath(view.id), json('POST', { url: `${provider.origin}/to-metadata` })), ['url']);
     expect(provider.requests).toHaveLength(1);
     expect(offLoopback()).toEqual([]);
@@ -405,7 +436,10 @@ describe('SSRF through the API', () => {
 
   it('refuses a redirect to a non-http scheme', async () => {
     const view = await credential('sk-BAD-REDIRECT-8a7b');
-    provider.routes.set('/to-file', redirect(302, () => 'file:///etc/passwd'));
+    provider.routes.set(
+      '/to-file',
+      redirect(302, () => 'file:///etc/passwd'),
+    );
     expectInvalid(await api(credentialTestPath(view.id), json('POST', { url: `${provider.origin}/to-file` })), ['url']);
   });
 });

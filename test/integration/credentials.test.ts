@@ -206,7 +206,11 @@ describe('changing a credential', () => {
   it('rotates the value: same id, new hint, rotatedAt set, updatedAt moved', async () => {
     const view = await created(credentialBody('Rotating', 'sk-ROTATE-OLD-aaaa1111'));
     await afterTimestamp(view.updatedAt);
-    const rotated = expectCredential(await patch(view.id, { value: secret('sk-ROTATE-NEW-bbbb2222') }), 200, { id: view.id, valueHint: '••••2222', name: 'Rotating' });
+    const rotated = expectCredential(await patch(view.id, { value: secret('sk-ROTATE-NEW-bbbb2222') }), 200, {
+      id: view.id,
+      valueHint: '••••2222',
+      name: 'Rotating',
+    });
     expect(rotated.rotatedAt).toBe(rotated.updatedAt);
     expect(rotated.updatedAt > view.updatedAt).toBe(true);
     expect(rotated.createdAt).toBe(view.createdAt);

@@ -17,10 +17,18 @@ const t = useRuntime();
 const { credentials, integrations } = demoProviderSeed;
 
 const provider = (path: string, init: RequestInit = {}) =>
-  fetch(`${t.runtime.providerUrl}${path}`, init).then(async (response) => ({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }));
+  fetch(`${t.runtime.providerUrl}${path}`, init).then(async (response) => ({
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: await response.json(),
+  }));
 
 const payment = { amount: 1500, flags: { countryMismatch: true, velocity: false }, ruleScore: 60 };
-const post = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(payment) });
+const post = (headers: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(payment),
+});
 
 describe('the demo provider', () => {
   it('listens on loopback, at the URL the seeded integrations call', async () => {
@@ -32,7 +40,10 @@ describe('the demo provider', () => {
   it('scores a payment with the key in the X-Api-Key header, by POST or GET', async () => {
     const score = { score: 75, level: 'high', decision: 'decline', reasons: ['amount of 1000 or more', 'signal countryMismatch', 'screening score 60'] };
     expect(await provider('/v1/risk-score', post({ 'X-Api-Key': demoProviderKey }))).toEqual({ status: 200, type: 'application/json', body: score });
-    expect(await provider('/v1/risk-score?amount=120', { headers: { 'x-api-key': demoProviderKey } })).toMatchObject({ status: 200, body: { score: 0, decision: 'approve' } });
+    expect(await provider('/v1/risk-score?amount=120', { headers: { 'x-api-key': demoProviderKey } })).toMatchObject({
+      status: 200,
+      body: { score: 0, decision: 'approve' },
+    });
   });
 
   it.each([
@@ -66,7 +77,10 @@ describe('the demo provider', () => {
   });
 
   it('answers bad input, other paths and other methods in JSON', async () => {
-    expect(await provider('/v1/risk-score', { ...post({ 'X-Api-Key': demoProviderKey }), body: '{"amount":-1}' })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await provider('/v1/risk-score', { ...post({ 'X-Api-Key': demoProviderKey }), body: '{"amount":-1}' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
     expect(await provider(`/v1/fx-rate?from=EUR&to=XYZ&api_key=${demoProviderKey}`)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     expect(await provider('/v2/other')).toMatchObject({ status: 404, type: 'application/json', body: { error: 'not_found' } });
     expect(await provider('/v1/fx-rate', { method: 'DELETE' })).toMatchObject({ status: 405, body: { error: 'method_not_allowed' } });
@@ -86,7 +100,10 @@ describe('the seeded credentials and integrations', () => {
       ok: true,
       body: { score: 75, decision: 'decline' },
     });
-    expect(await testCall(integrations.fx.id, { path: '/v1/fx-rate', query: { from: 'GBP', to: 'EUR' } })).toMatchObject({ status: 200, body: { from: 'GBP', to: 'EUR' } });
+    expect(await testCall(integrations.fx.id, { path: '/v1/fx-rate', query: { from: 'GBP', to: 'EUR' } })).toMatchObject({
+      status: 200,
+      body: { from: 'GBP', to: 'EUR' },
+    });
   });
 
   it('show the 401 mapping once the key is wrong, and work again once it is right', async () => {
@@ -103,7 +120,9 @@ describe('the seeded credentials and integrations', () => {
 
   it('are seeded once: seeding again follows the provider to its URL and leaves a deleted integration deleted', async () => {
     const { store } = t.runtime;
-    expect(expectUnpaged(await t.api<IntegrationView>(integrationPath(integrations.fx.id), { method: 'DELETE' }), 200)).toMatchObject({ id: integrations.fx.id });
+    expect(expectUnpaged(await t.api<IntegrationView>(integrationPath(integrations.fx.id), { method: 'DELETE' }), 200)).toMatchObject({
+      id: integrations.fx.id,
+    });
     await seedDemoProvider({ store, keyring: keyringFromEnv() }, 'http://127.0.0.1:1');
     expect(await store.getIntegration(demoWorkspaceId, integrations.fx.id)).toBeUndefined();
     expect(await store.getIntegration(demoWorkspaceId, integrations.risk.id)).toMatchObject({ baseUrl: 'http://127.0.0.1:1', revision: 2 });

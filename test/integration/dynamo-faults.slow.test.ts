@@ -91,7 +91,9 @@ async function runActor(actor: number, expected: Expected, prefix: string) {
     expected.rules.set(id, { deleted, name: `Edited ${id}`, versions: 1 });
   }
   const name = `${prefix}-cred-${actor}`;
-  const made = await untilAnswered(`create ${name}`, () => t.api<CredentialView>(credentialsPath, json('POST', credentialBody(name, `first-value-${actor}-0000`))));
+  const made = await untilAnswered(`create ${name}`, () =>
+    t.api<CredentialView>(credentialsPath, json('POST', credentialBody(name, `first-value-${actor}-0000`))),
+  );
   expect([200, 201], JSON.stringify(made.body)).toContain(made.status);
   const rotated = await untilAnswered(`rotate ${name}`, () =>
     t.api<CredentialView>(credentialPath(made.body.data.id), json('PATCH', { value: `second-value-${actor}-9999` })),
@@ -146,7 +148,10 @@ describe(`DynamoDB faults at the SDK client (seed ${seed})`, () => {
     const credentials = await t.api<CredentialView[]>(credentialsPath, { query: { pageSize: 100 } });
     for (const [name, credential] of expected.credentials) {
       const views = credentials.body.data.filter((c) => c.name === name);
-      expect(views.map((v) => v.id), name).toEqual([credential.id]);
+      expect(
+        views.map((v) => v.id),
+        name,
+      ).toEqual([credential.id]);
       expect(views[0]!.valueHint).toBe(credential.hint);
       expect(views[0]!.status).toBe('active');
     }

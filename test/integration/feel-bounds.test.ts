@@ -27,7 +27,7 @@ async function timedApi<D>(path: string, options: RequestOptions): Promise<ApiRe
   return response;
 }
 
-const post = <D,>(path: string, body: unknown) => timedApi<D>(path, { method: 'POST', body: JSON.stringify(body) });
+const post = <D>(path: string, body: unknown) => timedApi<D>(path, { method: 'POST', body: JSON.stringify(body) });
 
 interface FieldErrors {
   errors: { in: string; field: string; message: string }[];
@@ -64,7 +64,10 @@ describe('FEEL the parser refuses is a 400 naming the field', () => {
     expectFailure(await timedApi('/dev/v1/rule/feel-refused', {}), 404, 'entity_not_found');
 
     const { checksum } = expectUnpaged(await post<{ checksum: string }>('/dev/v1/rule', simpleRule('feel-edited', 'true')), 201);
-    const edit = await timedApi<FieldErrors>('/dev/v1/rule/feel-edited', { method: 'PATCH', body: JSON.stringify({ checksum, definition: simpleRule('x', when).definition }) });
+    const edit = await timedApi<FieldErrors>('/dev/v1/rule/feel-edited', {
+      method: 'PATCH',
+      body: JSON.stringify({ checksum, definition: simpleRule('x', when).definition }),
+    });
     expectFailure(edit, 400, 'invalid_request');
     expect(edit.body.data.errors).toContainEqual({ in: 'body', field: 'definition.when', message: expect.stringMatching(message) });
     expect(expectUnpaged(await timedApi<{ checksum: string }>('/dev/v1/rule/feel-edited', {}), 200).checksum).toBe(checksum);
@@ -141,7 +144,10 @@ describe('FEEL that would run unbounded answers in bounded time', () => {
       },
     };
     expect((await post('/dev/v1/workflow', workflow)).status).toBe(201);
-    const run = expectUnpaged(await post<{ status: string; steps: { id: string; status: string; error?: string }[] }>('/dev/v1/workflow/feel-bound-flow/test', { params: {} }), 200);
+    const run = expectUnpaged(
+      await post<{ status: string; steps: { id: string; status: string; error?: string }[] }>('/dev/v1/workflow/feel-bound-flow/test', { params: {} }),
+      200,
+    );
     expect(run.status).toBe('failed');
     expect(run.steps[0]).toMatchObject({ id: 'grow', status: 'failed', error: expect.stringMatching(/stopped after 5,000,000 steps of work/) });
     const step = expectUnpaged(await post<{ status: string; error?: string }>('/dev/v1/workflow/feel-bound-flow/steps/grow/test', { context: {} }), 200);

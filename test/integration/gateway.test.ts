@@ -15,7 +15,13 @@ import { useRuntime } from '../helpers/runtime.ts';
 const t = useRuntime();
 
 /** A request through node:http, which (unlike fetch) can send a body with GET and stream one in chunks. */
-function rawRequest(options: { method: string; path: string; headers?: Record<string, string | number>; body?: Buffer; chunks?: { size: number; count: number } }) {
+function rawRequest(options: {
+  method: string;
+  path: string;
+  headers?: Record<string, string | number>;
+  body?: Buffer;
+  chunks?: { size: number; count: number };
+}) {
   const url = new URL(t.runtime.url);
   return new Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }>((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, path: options.path, method: options.method, headers: options.headers }, (res) => {
@@ -40,13 +46,20 @@ function rawRequest(options: { method: string; path: string; headers?: Record<st
 }
 
 describe('unknown routes', () => {
-  it.each(['/', '/dev', '/dev/v1', '/dev/rule/shipping-cost/extra', '/dev/v1/rule/x/y', '/v1/rule', '/api/dev/rule', '/dev/rule/x/schedule/now', '/openapi.yaml'])(
-    'answers %s with 404 route_not_found in the envelope',
-    async (path) => {
-      const response = await t.api(path);
-      expectFailure(response, 404, 'route_not_found', {});
-    },
-  );
+  it.each([
+    '/',
+    '/dev',
+    '/dev/v1',
+    '/dev/rule/shipping-cost/extra',
+    '/dev/v1/rule/x/y',
+    '/v1/rule',
+    '/api/dev/rule',
+    '/dev/rule/x/schedule/now',
+    '/openapi.yaml',
+  ])('answers %s with 404 route_not_found in the envelope', async (path) => {
+    const response = await t.api(path);
+    expectFailure(response, 404, 'route_not_found', {});
+  });
 
   it('answers before authentication, so without a key too', async () => {
     expectFailure(await t.api('/nowhere', { key: null }), 404, 'route_not_found', {});
@@ -108,7 +121,12 @@ describe('request size', () => {
   });
 
   it('answers a chunked body once it passes 10 MB', async () => {
-    const response = await rawRequest({ method: 'GET', path: '/dev/rule', headers: { 'transfer-encoding': 'chunked' }, chunks: { size: 1024 * 1024, count: 11 } });
+    const response = await rawRequest({
+      method: 'GET',
+      path: '/dev/rule',
+      headers: { 'transfer-encoding': 'chunked' },
+      chunks: { size: 1024 * 1024, count: 11 },
+    });
     expect(envelopeOf(response)).toEqual(tooLarge);
   });
 

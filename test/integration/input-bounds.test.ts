@@ -43,7 +43,11 @@ describe('bodies nested deeper than any request needs', () => {
     expect(response.body.data.errors).toEqual([{ in: 'body', field: 'body', message: 'nests deeper than 64 levels' }]);
     expectFailure(await t.api('/dev/v1/rule', { method: 'POST', body: `{"id":"deep","definition":${nested(100_000)}}` }), 400, 'invalid_request');
     // 64 levels are taken as far as depth goes (the operation's own schema decides the rest).
-    expectFailure(await t.api('/dev/v1/credentials/cred_demo_header/test', { method: 'POST', body: `{"url":"ftp://x/","body":${nested(62)}}` }), 400, 'invalid_request');
+    expectFailure(
+      await t.api('/dev/v1/credentials/cred_demo_header/test', { method: 'POST', body: `{"url":"ftp://x/","body":${nested(62)}}` }),
+      400,
+      'invalid_request',
+    );
   });
 });
 

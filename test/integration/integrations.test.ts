@@ -99,7 +99,9 @@ describe('creating and reading an integration', () => {
   it('keeps headers, a credential, a timeout and a description as given', async () => {
     const { id } = await credential('sk-INTG-CREATE-4a5b6c7d');
     const headers = { 'X-Tenant': 'acme', Accept: 'application/vnd.scores+json' };
-    const view = await created(integrationBody(uniqueName('Scores'), 'http://127.0.0.1:9/api/', { headers, credentialId: id, timeoutMs: 2500, description: 'risk scores' }));
+    const view = await created(
+      integrationBody(uniqueName('Scores'), 'http://127.0.0.1:9/api/', { headers, credentialId: id, timeoutMs: 2500, description: 'risk scores' }),
+    );
     expect(view).toMatchObject({ headers, credentialId: id, timeoutMs: 2500, description: 'risk scores', baseUrl: 'http://127.0.0.1:9/api/' });
   });
 
@@ -162,7 +164,11 @@ describe('retrying a create', () => {
 
 describe('the credential an integration sends', () => {
   it('must exist in the workspace: 404 credential_not_found on the field credentialId', async () => {
-    expectCredentialField(await create(integrationBody(uniqueName('No credential'), 'https://x.example.com', { credentialId: 'cred_missing' })), 404, 'credential_not_found');
+    expectCredentialField(
+      await create(integrationBody(uniqueName('No credential'), 'https://x.example.com', { credentialId: 'cred_missing' })),
+      404,
+      'credential_not_found',
+    );
   });
 
   it('must not be revoked: 409 credential_revoked on the field credentialId', async () => {
@@ -176,7 +182,10 @@ describe('the credential an integration sends', () => {
 
   it("refuses a header that is the credential's own, naming it", async () => {
     const { id } = await credential('sk-INTG-CLASH-5e6f7a8b');
-    const issues = expectInvalid(await create(integrationBody(uniqueName('Clash'), 'https://x.example.com', { credentialId: id, headers: { 'x-api-key': 'mine' } })), ['headers.x-api-key']);
+    const issues = expectInvalid(
+      await create(integrationBody(uniqueName('Clash'), 'https://x.example.com', { credentialId: id, headers: { 'x-api-key': 'mine' } })),
+      ['headers.x-api-key'],
+    );
     expect(issues[0]!.message).toContain(id);
   });
 
@@ -198,7 +207,11 @@ describe('changing an integration', () => {
     const changed = expectIntegration(await patch(view.id, { description: 'second', timeoutMs: 3000 }), 200);
     expect(changed).toEqual({ ...view, description: 'second', timeoutMs: 3000, revision: 2, updatedAt: expect.any(String) });
     expect(changed.updatedAt > view.updatedAt).toBe(true);
-    expect(expectIntegration(await patch(view.id, { headers: {}, baseUrl: 'https://b.example.com/v1' }), 200)).toMatchObject({ headers: {}, baseUrl: 'https://b.example.com/v1', revision: 3 });
+    expect(expectIntegration(await patch(view.id, { headers: {}, baseUrl: 'https://b.example.com/v1' }), 200)).toMatchObject({
+      headers: {},
+      baseUrl: 'https://b.example.com/v1',
+      revision: 3,
+    });
   });
 
   it('changes nothing for an empty change, or one that repeats what is stored', async () => {
@@ -345,8 +358,20 @@ describe('testing a path against the provider', () => {
     const { id } = await credential(value);
     const view = await created(integrationBody(uniqueName('Scores'), `${provider.origin}/api`, { credentialId: id, headers: { 'X-Tenant': 'acme' } }));
     provider.route('/api/v1/score', answers.json({ score: 42, level: 'medium' }));
-    const result = await tested(view.id, { method: 'POST', path: '/v1/score', query: { explain: 'true' }, headers: { 'X-Trace': 't1' }, body: { amount: 1500 } });
-    expect(result).toEqual({ status: 200, ok: true, durationMs: expect.any(Number), message: 'the provider accepted the request', body: { score: 42, level: 'medium' } });
+    const result = await tested(view.id, {
+      method: 'POST',
+      path: '/v1/score',
+      query: { explain: 'true' },
+      headers: { 'X-Trace': 't1' },
+      body: { amount: 1500 },
+    });
+    expect(result).toEqual({
+      status: 200,
+      ok: true,
+      durationMs: expect.any(Number),
+      message: 'the provider accepted the request',
+      body: { score: 42, level: 'medium' },
+    });
     const [seen] = provider.requests();
     expect(seen).toMatchObject({ method: 'POST', target: '/api/v1/score?explain=true', body: '{"amount":1500}' });
     expect(seen!.headers).toMatchObject({ 'x-api-key': value, 'x-tenant': 'acme', 'x-trace': 't1', 'content-type': 'application/json' });
@@ -373,7 +398,13 @@ describe('testing a path against the provider', () => {
     const { id } = await credential(`sk-INTG-STATUS-${status}-abcd`);
     const view = await created(integrationBody(uniqueName('Status'), provider.origin, { credentialId: id }));
     provider.route('/answer', answers.json({ error: `status ${status}` }, status));
-    expect(await tested(view.id, { path: '/answer' })).toEqual({ status, ok: false, durationMs: expect.any(Number), message, body: { error: `status ${status}` } });
+    expect(await tested(view.id, { path: '/answer' })).toEqual({
+      status,
+      ok: false,
+      durationMs: expect.any(Number),
+      message,
+      body: { error: `status ${status}` },
+    });
   });
 
   it('reports an answer that is not JSON as failure not_json', async () => {
@@ -463,7 +494,11 @@ describe('workspace isolation', () => {
   it("cannot list another workspace's integrations, nor attach its credentials; names are per workspace", async () => {
     const listed = await api<IntegrationView[]>(integrationsPath, { key: other.key, query: { pageSize: 100 } });
     expect(listed.body.data.map((view) => view.id)).not.toContain(mine.id);
-    expectCredentialField(await create(integrationBody('Borrowed key', provider.origin, { credentialId: myCredential.id }), other.key), 404, 'credential_not_found');
+    expectCredentialField(
+      await create(integrationBody('Borrowed key', provider.origin, { credentialId: myCredential.id }), other.key),
+      404,
+      'credential_not_found',
+    );
     const theirs = await created(integrationBody('Shared integration name', 'https://theirs.example.com'), other.key);
     expect(theirs.id).not.toBe(mine.id);
     expectFailure(await get(theirs.id), 404, 'integration_not_found');

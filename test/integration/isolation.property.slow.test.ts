@@ -114,7 +114,7 @@ const call = <D = unknown>(phase: keyof typeof sent, path: string, options: Requ
 /** An Api that counts into `phase`, with `key` unless told otherwise. */
 const apiAs =
   (phase: keyof typeof sent, key: () => string): Api =>
-  <D,>(path: string, options?: RequestOptions) =>
+  <D>(path: string, options?: RequestOptions) =>
     call<D>(phase, path, { key: key(), ...options });
 const setupApi = apiAs('setup', () => w.keys.b);
 
@@ -181,7 +181,13 @@ beforeAll(async () => {
       settings: { recordExecutions: true },
     },
   };
-  const bSimple = { id: bIds.simple, name: `B simple ${mark}`, description: `B ${mark}`, type: 'simpleRule', definition: { when: 'weightKg > 1', then: { simpleNote: `"${mark} simple"` } } };
+  const bSimple = {
+    id: bIds.simple,
+    name: `B simple ${mark}`,
+    description: `B ${mark}`,
+    type: 'simpleRule',
+    definition: { when: 'weightKg > 1', then: { simpleNote: `"${mark} simple"` } },
+  };
   const bSet = {
     id: bIds.set,
     name: `B set ${mark}`,
@@ -202,7 +208,12 @@ beforeAll(async () => {
       start: bIds.stepRule,
       steps: [
         { id: bIds.stepRule, kind: 'rule', ruleId: bIds.table, inputs: { weightKg: 'weightKg' }, next: bIds.stepCall },
-        { id: bIds.stepCall, kind: 'apiRequest', request: { method: 'POST', integrationId: w.integration, path: '/score', body: '{w: weightKg}' }, next: 'done' },
+        {
+          id: bIds.stepCall,
+          kind: 'apiRequest',
+          request: { method: 'POST', integrationId: w.integration, path: '/score', body: '{w: weightKg}' },
+          next: 'done',
+        },
         { id: 'done', kind: 'end', output: { fee: `${bIds.stepRule}.fee`, score: `${bIds.stepCall}.body.score` } },
       ],
       settings: { recordExecutions: true },
@@ -252,7 +263,14 @@ beforeAll(async () => {
   w.taskIds = { pull: pullTask.taskId, flow: flowTask.taskId };
 
   // A's own: a remote it can pull, and the dead keys used once, so that the functions hold them.
-  expect((await pullClient(apiAs('setup', () => w.keys.a), w.keys.a).setRemote(w.aRepoUrl)).status).toBe(200);
+  expect(
+    (
+      await pullClient(
+        apiAs('setup', () => w.keys.a),
+        w.keys.a,
+      ).setRemote(w.aRepoUrl)
+    ).status,
+  ).toBe(200);
   for (const key of [w.keys.bRevoked, w.keys.bExpired]) expect((await call('setup', `/dev/v1/rule/${bIds.table}`, { key })).status).toBe(200);
   await t.runtime.queue.idle();
   console.log(`isolation setup: ${sent.setup} requests, ${Date.now() - started} ms`);
@@ -295,7 +313,9 @@ async function outsideStateOfB() {
 /** Where B's state changed: the items that went and came. */
 function stateChange(before: string[], after: string[]): string {
   const [was, is] = [new Set(before), new Set(after)];
-  return [...before.filter((item) => !is.has(item)).map((item) => `- ${item}`), ...after.filter((item) => !was.has(item)).map((item) => `+ ${item}`)].join('\n');
+  return [...before.filter((item) => !is.has(item)).map((item) => `- ${item}`), ...after.filter((item) => !was.has(item)).map((item) => `+ ${item}`)].join(
+    '\n',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -360,7 +380,12 @@ const jsonHeaders = { 'content-type': 'application/json' };
 
 /** Sends a rendered request with `key`. */
 function send(phase: keyof typeof sent, request: Request, key: string) {
-  const options: RequestOptions = { key, method: request.method, ...(request.branch !== undefined && { branch: request.branch }), ...(request.query && { query: request.query }) };
+  const options: RequestOptions = {
+    key,
+    method: request.method,
+    ...(request.branch !== undefined && { branch: request.branch }),
+    ...(request.query && { query: request.query }),
+  };
   if (request.body !== undefined) Object.assign(options, { headers: jsonHeaders, body: JSON.stringify(request.body) });
   return call(phase, request.path, options);
 }
@@ -369,7 +394,9 @@ const at = (...segments: string[]) => segments.map((segment, i) => (i === 0 ? se
 
 /** The slots each operation fills, and where: one generator per operation of the route table. */
 function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
-  const slot = (kind: SlotKind) => (value: string): Slot => ({ kind, value });
+  const slot =
+    (kind: SlotKind) =>
+    (value: string): Slot => ({ kind, value });
   const demoEntityIds = [...demoRules, ...demoWorkflows].map((entity) => entity.id);
   const bEntityIds = [bIds.table, bIds.simple, bIds.set, bIds.flow, bIds.pulled];
   const entity = fc
@@ -403,7 +430,12 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     )
     .map(slot('integration'));
   const task = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(w.taskIds.pull, w.taskIds.flow) }, { weight: 1, arbitrary: fc.uuid() }).map(slot('task'));
-  const checksum = fc.oneof(fc.constantFrom(...w.checksums), fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('hex'))).map(slot('checksum'));
+  const checksum = fc
+    .oneof(
+      fc.constantFrom(...w.checksums),
+      fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('hex')),
+    )
+    .map(slot('checksum'));
   const version = fc.constantFrom(undefined, 'v1', 'v2');
 
   /** A slot value, or a literal (A's own branch names) that both renders send as is. */
@@ -413,7 +445,7 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
   const slotsOf = (...parts: Part[]) => parts.filter(isSlot);
 
   /** An operation on one entity: its type, id and branch header, and `more` (whose slots `slotsIn` lists). */
-  const onEntity = <M,>(
+  const onEntity = <M>(
     operationId: RouteName,
     more: fc.Arbitrary<M>,
     render: (parts: { type: string; id: string; branch: string | undefined; more: M; v: (slot: Slot) => string; nonce: string }) => Request,
@@ -426,7 +458,12 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     }));
 
   /** Rule bodies A may create under a foreign id: A's own definitions, some naming foreign rules, integrations and credentials. */
-  const createBody = fc.record({ shape: fc.constantFrom('table', 'simple', 'set', 'flowRule', 'flowIntegration', 'flowCredential'), ref: entity, integration, credential });
+  const createBody = fc.record({
+    shape: fc.constantFrom('table', 'simple', 'set', 'flowRule', 'flowIntegration', 'flowCredential'),
+    ref: entity,
+    integration,
+    credential,
+  });
   const createRecord = (shape: string, id: string, ref: string, integrationId: string, credentialId: string, nonce: string) => {
     const name = `A ${nonce}`;
     switch (shape) {
@@ -449,38 +486,99 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       case 'set':
         return { id, name, type: 'ruleSet', definition: { strategy: 'allMatch', rules: [{ id: 'ref', priority: 0, ruleId: ref }] } };
       case 'flowRule':
-        return workflowRecord(id, { start: 's', steps: [{ id: 's', kind: 'rule', ruleId: ref, next: 'done' }, { id: 'done', kind: 'end' }] }, { name });
+        return workflowRecord(
+          id,
+          {
+            start: 's',
+            steps: [
+              { id: 's', kind: 'rule', ruleId: ref, next: 'done' },
+              { id: 'done', kind: 'end' },
+            ],
+          },
+          { name },
+        );
       case 'flowIntegration':
-        return workflowRecord(id, { start: 's', steps: [{ id: 's', kind: 'apiRequest', request: { method: 'GET', integrationId, path: '/score' }, next: 'done' }, { id: 'done', kind: 'end' }] }, { name });
+        return workflowRecord(
+          id,
+          {
+            start: 's',
+            steps: [
+              { id: 's', kind: 'apiRequest', request: { method: 'GET', integrationId, path: '/score' }, next: 'done' },
+              { id: 'done', kind: 'end' },
+            ],
+          },
+          { name },
+        );
       default:
-        return workflowRecord(id, { start: 's', steps: [{ id: 's', kind: 'apiRequest', request: { method: 'GET', url: `${w.aProvider.origin}/x` }, credentialId, next: 'done' }, { id: 'done', kind: 'end' }] }, { name });
+        return workflowRecord(
+          id,
+          {
+            start: 's',
+            steps: [
+              { id: 's', kind: 'apiRequest', request: { method: 'GET', url: `${w.aProvider.origin}/x` }, credentialId, next: 'done' },
+              { id: 'done', kind: 'end' },
+            ],
+          },
+          { name },
+        );
     }
   };
 
   const probe = (operationId: RouteName, slots: Slot[], render: Probe['render']): Probe => ({ operationId, slots, render });
-  const onItem = (operationId: RouteName, item: fc.Arbitrary<Slot>, render: (id: string) => Request) => item.map((picked) => probe(operationId, [picked], (v) => render(v(picked))));
+  const onItem = (operationId: RouteName, item: fc.Arbitrary<Slot>, render: (id: string) => Request) =>
+    item.map((picked) => probe(operationId, [picked], (v) => render(v(picked))));
 
   const scheduleBody = fc.constantFrom({ unit: 'day', isEnabled: false, inputParam: { weightKg: 1 } }, { isDelete: true }, { unit: 'month', isEnabled: false });
 
   return {
     listEntities: fc.record({ type: entityType, branch, name: fc.constantFrom(undefined, 'b', 'fee', 'a') }).map((picked) =>
-      probe('listEntities', slotsOf(picked.branch), (v) => ({ method: 'GET', path: `/dev/v1/${picked.type}`, branch: partValue(picked.branch, v), query: { pageSize: '100', ...(picked.name && { name: picked.name }) } })),
+      probe('listEntities', slotsOf(picked.branch), (v) => ({
+        method: 'GET',
+        path: `/dev/v1/${picked.type}`,
+        branch: partValue(picked.branch, v),
+        query: { pageSize: '100', ...(picked.name && { name: picked.name }) },
+      })),
     ),
     listEntitiesLegacy: fc.record({ type: entityType, branch }).map((picked) =>
-      probe('listEntitiesLegacy', slotsOf(picked.branch), (v) => ({ method: 'GET', path: `/dev/${picked.type}`, branch: partValue(picked.branch, v), query: { pageSize: '100' } })),
+      probe('listEntitiesLegacy', slotsOf(picked.branch), (v) => ({
+        method: 'GET',
+        path: `/dev/${picked.type}`,
+        branch: partValue(picked.branch, v),
+        query: { pageSize: '100' },
+      })),
     ),
-    getEntity: onEntity('getEntity', version, ({ type, id, branch, more: label }) => ({ method: 'GET', path: at(`/dev/v1/${type}`, id), branch, ...(label && { query: { version: label } }) })),
-    getEntityLegacy: onEntity('getEntityLegacy', version, ({ type, id, branch, more: label }) => ({ method: 'GET', path: at(`/dev/${type}`, id), branch, ...(label && { query: { version: label } }) })),
+    getEntity: onEntity('getEntity', version, ({ type, id, branch, more: label }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id),
+      branch,
+      ...(label && { query: { version: label } }),
+    })),
+    getEntityLegacy: onEntity('getEntityLegacy', version, ({ type, id, branch, more: label }) => ({
+      method: 'GET',
+      path: at(`/dev/${type}`, id),
+      branch,
+      ...(label && { query: { version: label } }),
+    })),
     createEntity: fc.record({ id: entity, branch, body: createBody }).map((picked) =>
       probe('createEntity', [picked.id, ...slotsOf(picked.branch), picked.body.ref, picked.body.integration, picked.body.credential], (v, nonce) => {
         const record = createRecord(picked.body.shape, v(picked.id), v(picked.body.ref), v(picked.body.integration), v(picked.body.credential), nonce);
-        return { method: 'POST', path: `/dev/v1/${picked.body.shape.startsWith('flow') ? 'workflow' : 'rule'}`, branch: partValue(picked.branch, v), body: record };
+        return {
+          method: 'POST',
+          path: `/dev/v1/${picked.body.shape.startsWith('flow') ? 'workflow' : 'rule'}`,
+          branch: partValue(picked.branch, v),
+          body: record,
+        };
       }),
     ),
     updateEntity: onEntity(
       'updateEntity',
       checksum,
-      ({ type, id, branch, more: sum, v, nonce }) => ({ method: 'PATCH', path: at(`/dev/v1/${type}`, id), branch, body: { checksum: v(sum), description: `A edit ${nonce}` } }),
+      ({ type, id, branch, more: sum, v, nonce }) => ({
+        method: 'PATCH',
+        path: at(`/dev/v1/${type}`, id),
+        branch,
+        body: { checksum: v(sum), description: `A edit ${nonce}` },
+      }),
       (sum) => [sum],
     ),
     publishEntity: onEntity(
@@ -490,14 +588,24 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       (sum) => slotsOf(sum),
     ),
     deleteEntity: onEntity('deleteEntity', fc.constant(undefined), ({ type, id, branch }) => ({ method: 'DELETE', path: at(`/dev/v1/${type}`, id), branch })),
-    testEntity: onEntity('testEntity', version, ({ type, id, branch, more: label }) => ({ method: 'POST', path: at(`/dev/v1/${type}`, id, 'test'), branch, body: { params: { weightKg: 3 }, ...(label && { version: label }) } })),
+    testEntity: onEntity('testEntity', version, ({ type, id, branch, more: label }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'test'),
+      branch,
+      body: { params: { weightKg: 3 }, ...(label && { version: label }) },
+    })),
     executeEntity: onEntity('executeEntity', fc.tuple(version, fc.boolean()), ({ type, id, branch, more: [label, async] }) => ({
       method: 'POST',
       path: at(`/dev/v1/${type}`, id, 'execute'),
       branch,
       body: { params: { weightKg: 3 }, ...(label && { version: label }), ...(async && type === 'workflow' && { async: true }) },
     })),
-    listExecutions: onEntity('listExecutions', fc.constant(undefined), ({ type, id, branch }) => ({ method: 'GET', path: at(`/dev/v1/${type}`, id, 'executions'), branch, query: { pageSize: '100' } })),
+    listExecutions: onEntity('listExecutions', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'executions'),
+      branch,
+      query: { pageSize: '100' },
+    })),
     testWorkflowStep: onEntity(
       'testWorkflowStep',
       fc.tuple(step, version),
@@ -509,43 +617,75 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       }),
       ([stepSlot]) => [stepSlot],
     ),
-    saveSchedule: onEntity('saveSchedule', scheduleBody, ({ type, id, branch, more: body }) => ({ method: 'POST', path: at(`/dev/v1/${type}`, id, 'schedule'), branch, body })),
-    saveScheduleLegacy: onEntity('saveScheduleLegacy', scheduleBody, ({ type, id, branch, more: body }) => ({ method: 'POST', path: at(`/dev/${type}`, id, 'schedule'), branch, body })),
-    getSchedule: onEntity('getSchedule', fc.constant(undefined), ({ type, id, branch }) => ({ method: 'GET', path: at(`/dev/v1/${type}`, id, 'schedule'), branch })),
-    createCredential: fc.constant(probe('createCredential', [], (_v, nonce) => ({ method: 'POST', path: credentialsPath, body: credentialBody(`A ${nonce}`, `a-value-${nonce}`) }))),
+    saveSchedule: onEntity('saveSchedule', scheduleBody, ({ type, id, branch, more: body }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'schedule'),
+      branch,
+      body,
+    })),
+    saveScheduleLegacy: onEntity('saveScheduleLegacy', scheduleBody, ({ type, id, branch, more: body }) => ({
+      method: 'POST',
+      path: at(`/dev/${type}`, id, 'schedule'),
+      branch,
+      body,
+    })),
+    getSchedule: onEntity('getSchedule', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'schedule'),
+      branch,
+    })),
+    createCredential: fc.constant(
+      probe('createCredential', [], (_v, nonce) => ({ method: 'POST', path: credentialsPath, body: credentialBody(`A ${nonce}`, `a-value-${nonce}`) })),
+    ),
     listCredentials: fc.constant(probe('listCredentials', [], () => ({ method: 'GET', path: credentialsPath, query: { pageSize: '100' } }))),
     getCredential: onItem('getCredential', credential, (id) => ({ method: 'GET', path: at(credentialsPath, id) })),
     updateCredential: fc
       .tuple(credential, fc.constantFrom('value', 'description'))
-      .map(([id, field]) => probe('updateCredential', [id], (v, nonce) => ({ method: 'PATCH', path: at(credentialsPath, v(id)), body: { [field]: `a-${nonce}` } }))),
-    revokeCredential: onItem('revokeCredential', credential, (id) => ({ method: 'DELETE', path: at(credentialsPath, id) })),
-    testCredential: onItem('testCredential', credential, (id) => ({ method: 'POST', path: at(credentialsPath, id, 'test'), body: { url: `${w.aProvider.origin}/probe` } })),
-    createIntegration: fc
-      .option(credential, { nil: undefined })
-      .map((cred) =>
-        probe('createIntegration', slotsOf(cred), (v, nonce) => ({ method: 'POST', path: integrationsPath, body: integrationBody(`A ${nonce}`, w.aProvider.origin, cred ? { credentialId: v(cred) } : {}) })),
+      .map(([id, field]) =>
+        probe('updateCredential', [id], (v, nonce) => ({ method: 'PATCH', path: at(credentialsPath, v(id)), body: { [field]: `a-${nonce}` } })),
       ),
+    revokeCredential: onItem('revokeCredential', credential, (id) => ({ method: 'DELETE', path: at(credentialsPath, id) })),
+    testCredential: onItem('testCredential', credential, (id) => ({
+      method: 'POST',
+      path: at(credentialsPath, id, 'test'),
+      body: { url: `${w.aProvider.origin}/probe` },
+    })),
+    createIntegration: fc.option(credential, { nil: undefined }).map((cred) =>
+      probe('createIntegration', slotsOf(cred), (v, nonce) => ({
+        method: 'POST',
+        path: integrationsPath,
+        body: integrationBody(`A ${nonce}`, w.aProvider.origin, cred ? { credentialId: v(cred) } : {}),
+      })),
+    ),
     listIntegrations: fc.constant(probe('listIntegrations', [], () => ({ method: 'GET', path: integrationsPath, query: { pageSize: '100' } }))),
     getIntegration: onItem('getIntegration', integration, (id) => ({ method: 'GET', path: at(integrationsPath, id) })),
-    updateIntegration: fc
-      .tuple(integration, fc.option(credential, { nil: undefined }))
-      .map(([id, cred]) =>
-        probe('updateIntegration', slotsOf(id, cred), (v, nonce) => ({ method: 'PATCH', path: at(integrationsPath, v(id)), body: cred ? { credentialId: v(cred) } : { description: `A ${nonce}` } })),
-      ),
+    updateIntegration: fc.tuple(integration, fc.option(credential, { nil: undefined })).map(([id, cred]) =>
+      probe('updateIntegration', slotsOf(id, cred), (v, nonce) => ({
+        method: 'PATCH',
+        path: at(integrationsPath, v(id)),
+        body: cred ? { credentialId: v(cred) } : { description: `A ${nonce}` },
+      })),
+    ),
     deleteIntegration: onItem('deleteIntegration', integration, (id) => ({ method: 'DELETE', path: at(integrationsPath, id) })),
     testIntegration: onItem('testIntegration', integration, (id) => ({ method: 'POST', path: at(integrationsPath, id, 'test'), body: { path: '/score' } })),
-    pullRemote: branch.map((picked) => probe('pullRemote', slotsOf(picked), (v) => ({ method: 'POST', path: '/dev/remote/pull', branch: partValue(picked, v) }))),
-    pullRemoteV1: branch.map((picked) => probe('pullRemoteV1', slotsOf(picked), (v) => ({ method: 'POST', path: '/dev/v1/remote/pull', branch: partValue(picked, v), body: {} }))),
+    pullRemote: branch.map((picked) =>
+      probe('pullRemote', slotsOf(picked), (v) => ({ method: 'POST', path: '/dev/remote/pull', branch: partValue(picked, v) })),
+    ),
+    pullRemoteV1: branch.map((picked) =>
+      probe('pullRemoteV1', slotsOf(picked), (v) => ({ method: 'POST', path: '/dev/v1/remote/pull', branch: partValue(picked, v), body: {} })),
+    ),
     getPullTask: onItem('getPullTask', task, (id) => ({ method: 'GET', path: at('/dev/remote/pull', id) })),
     getTask: onItem('getTask', task, (id) => ({ method: 'GET', path: at('/dev/v1/tasks', id) })),
     getRemote: fc.constant(probe('getRemote', [], () => ({ method: 'GET', path: '/dev/v1/remote' }))),
     listBranches: fc.constant(probe('listBranches', [], () => ({ method: 'GET', path: '/dev/v1/branches' }))),
-    putRemote: fc
-      .record({ foreignUrl: fc.boolean(), cred: fc.option(credential, { nil: undefined }) })
-      .map(({ foreignUrl, cred }) => {
-        const url = foreignUrl ? slot('repo')(w.bRepoUrl) : undefined;
-        return probe('putRemote', slotsOf(url, cred), (v) => ({ method: 'PUT', path: '/dev/v1/remote', body: { url: url ? v(url) : w.aRepoUrl, ...(cred && { credentialId: v(cred) }) } }));
-      }),
+    putRemote: fc.record({ foreignUrl: fc.boolean(), cred: fc.option(credential, { nil: undefined }) }).map(({ foreignUrl, cred }) => {
+      const url = foreignUrl ? slot('repo')(w.bRepoUrl) : undefined;
+      return probe('putRemote', slotsOf(url, cred), (v) => ({
+        method: 'PUT',
+        path: '/dev/v1/remote',
+        body: { url: url ? v(url) : w.aRepoUrl, ...(cred && { credentialId: v(cred) }) },
+      }));
+    }),
     getOpenApi: fc.constant(probe('getOpenApi', [], () => ({ method: 'GET', path: '/openapi.json' }))),
   };
 }
@@ -567,7 +707,19 @@ function foreignTokens() {
     demoProviderKey,
     ...[...demoRules, ...demoWorkflows].flatMap((entity) => [entity.name, entity.description ?? '']).filter((text) => text.length >= 8),
   ];
-  const guessable = [...Object.values(bIds), bBranch, w.creds.header, w.creds.query, w.creds.git, w.integration, w.taskIds.pull, w.taskIds.flow, ...w.checksums, w.bRepoUrl, 'b-private'];
+  const guessable = [
+    ...Object.values(bIds),
+    bBranch,
+    w.creds.header,
+    w.creds.query,
+    w.creds.git,
+    w.integration,
+    w.taskIds.pull,
+    w.taskIds.flow,
+    ...w.checksums,
+    w.bRepoUrl,
+    'b-private',
+  ];
   return { unconditional, guessable };
 }
 
@@ -575,14 +727,20 @@ const volatile = /\d+(\.\d+)?/g;
 
 /** An answer as compared across a pair: the slot values it holds named by their slot, numbers (times, ports) dropped. */
 function comparable(response: ApiResponse, values: string[]): string {
-  let text = JSON.stringify({ status: response.status, code: response.body.code, message: response.body.message, data: response.status >= 400 ? response.body.data : undefined });
+  let text = JSON.stringify({
+    status: response.status,
+    code: response.body.code,
+    message: response.body.message,
+    data: response.status >= 400 ? response.body.data : undefined,
+  });
   const longestFirst = values.map((value, i) => ({ value, i })).sort((x, y) => y.value.length - x.value.length);
   for (const { value, i } of longestFirst)
     if (value) text = text.replace(new RegExp(`(?<![\\w.-])${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w-])`, 'g'), `<slot ${i}>`);
   return text.replace(volatile, 'N');
 }
 
-const answerText = (response: ApiResponse) => `${response.status} ${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${JSON.stringify(response.body)}`;
+const answerText = (response: ApiResponse) =>
+  `${response.status} ${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${JSON.stringify(response.body)}`;
 
 // ---------------------------------------------------------------------------------------------------------------------
 
@@ -612,7 +770,9 @@ async function pairRunner() {
     const named = JSON.stringify(request);
     return [
       ...unconditional.filter((token) => token && text.includes(token)).map((token) => `B's ${JSON.stringify(token)}`),
-      ...guessable.filter((token) => text.includes(token) && !named.includes(token) && !adopted.has(token)).map((token) => `B's id ${JSON.stringify(token)}, which the request did not name`),
+      ...guessable
+        .filter((token) => text.includes(token) && !named.includes(token) && !adopted.has(token))
+        .map((token) => `B's id ${JSON.stringify(token)}, which the request did not name`),
       ...scanner.scan(text, 'the answer').map((leak) => describeLeaks([leak])),
     ];
   };
@@ -631,11 +791,20 @@ async function pairRunner() {
     if (queues) await idleQueue();
     pairsRun++;
     tried.set(probe.operationId, (tried.get(probe.operationId) ?? 0) + 1);
-    answered.set(probe.operationId, (answered.get(probe.operationId) ?? new Set()).add(`${realAnswer.status}${realAnswer.body.code ? ` ${realAnswer.body.code}` : ''}`));
+    answered.set(
+      probe.operationId,
+      (answered.get(probe.operationId) ?? new Set()).add(`${realAnswer.status}${realAnswer.body.code ? ` ${realAnswer.body.code}` : ''}`),
+    );
     const where = `${probe.operationId}: ${real.method} ${real.path}${real.branch === undefined ? '' : ` [Service-Branch: ${real.branch}]`} ${real.body === undefined ? '' : JSON.stringify(real.body)}`;
     const problems = [...leaksOf(realAnswer, real), ...leaksOf(ghostAnswer, ghost)];
     if (expected !== undefined && realAnswer.status !== expected) problems.push(`expected ${expected}`);
-    const [realShape, ghostShape] = [comparable(realAnswer, probe.slots.map((slot) => slot.value)), comparable(ghostAnswer, probe.slots.map(ghostOf))];
+    const [realShape, ghostShape] = [
+      comparable(
+        realAnswer,
+        probe.slots.map((slot) => slot.value),
+      ),
+      comparable(ghostAnswer, probe.slots.map(ghostOf)),
+    ];
     if (realShape !== ghostShape) problems.push(`an existence oracle: B's ids answer ${realShape}, ids nobody has ${ghostShape}`);
     // A scan costs as much as the pair: after every write, and every few reads (a read has no write access on AWS).
     if (real.method !== 'GET' || pairsRun % 8 === 0) {
@@ -644,7 +813,8 @@ async function pairRunner() {
       itemsNow = items;
     }
     const outside = await outsideStateOfB();
-    if (JSON.stringify(outside) !== JSON.stringify(outsideBefore)) problems.push(`B's schedule, provider or Git host saw something: ${JSON.stringify(outsideBefore)} → ${JSON.stringify(outside)}`);
+    if (JSON.stringify(outside) !== JSON.stringify(outsideBefore))
+      problems.push(`B's schedule, provider or Git host saw something: ${JSON.stringify(outsideBefore)} → ${JSON.stringify(outside)}`);
     if (problems.length) failures.push(`${where}\n  real answer: ${answerText(realAnswer).slice(0, 800)}\n  ${problems.join('\n  ')}`);
     return problems.length === 0;
   }
@@ -673,9 +843,30 @@ function ownUnderForeignIds(): [Probe, number][] {
   const flowAt = (v: (s: Slot) => string, ...rest: string[]) => at('/dev/v1/workflow', v(flow), ...rest);
   return [
     p('pullRemoteV1', [], () => ({ ...post('/dev/v1/remote/pull'), branch: 'main' }), 200),
-    p('createEntity', [table], (v, nonce) => post('/dev/v1/rule', { id: v(table), name: `A ${nonce}`, type: 'simpleRule', definition: { when: 'true', then: { aOwn: 1 } } }), 201),
-    p('createEntity', [simple], (v, nonce) => post('/dev/v1/rule', { id: v(simple), name: `A ${nonce}`, type: 'simpleRule', definition: { when: 'true', then: { aSimple: 2 } } }), 201),
-    p('createEntity', [set, simple], (v, nonce) => post('/dev/v1/rule', { id: v(set), name: `A ${nonce}`, type: 'ruleSet', definition: { strategy: 'allMatch', rules: [{ id: 'ref', priority: 0, ruleId: v(simple) }] } }), 201),
+    p(
+      'createEntity',
+      [table],
+      (v, nonce) => post('/dev/v1/rule', { id: v(table), name: `A ${nonce}`, type: 'simpleRule', definition: { when: 'true', then: { aOwn: 1 } } }),
+      201,
+    ),
+    p(
+      'createEntity',
+      [simple],
+      (v, nonce) => post('/dev/v1/rule', { id: v(simple), name: `A ${nonce}`, type: 'simpleRule', definition: { when: 'true', then: { aSimple: 2 } } }),
+      201,
+    ),
+    p(
+      'createEntity',
+      [set, simple],
+      (v, nonce) =>
+        post('/dev/v1/rule', {
+          id: v(set),
+          name: `A ${nonce}`,
+          type: 'ruleSet',
+          definition: { strategy: 'allMatch', rules: [{ id: 'ref', priority: 0, ruleId: v(simple) }] },
+        }),
+      201,
+    ),
     ...[table, simple, set].map((rule) => p('publishEntity', [rule], (v) => post(ruleAt(v, rule, 'publish')), 201)),
     p(
       'createEntity',
@@ -743,7 +934,12 @@ describe('hostile tenants: workspace isolation over every operation', () => {
     const match = createRouter(routeList);
     const realValues = new Set([...foreignTokens().guessable, ...Object.values(bIds)]);
     for (const [operationId, arbitrary] of Object.entries(generators))
-      for (const probe of [...fc.sample(arbitrary, { numRuns: 20, seed: 7 }), ...ownUnderForeignIds().map(([own]) => own).filter((own) => own.operationId === operationId)]) {
+      for (const probe of [
+        ...fc.sample(arbitrary, { numRuns: 20, seed: 7 }),
+        ...ownUnderForeignIds()
+          .map(([own]) => own)
+          .filter((own) => own.operationId === operationId),
+      ]) {
         const request = probe.render((slot) => slot.value, 'n0');
         const found = match(request.method, new URL(request.path, 'http://x').pathname);
         expect(found && 'route' in found ? found.route.operationId : found, `${request.method} ${request.path}`).toBe(operationId);
@@ -814,9 +1010,13 @@ describe('revoked and expired keys', () => {
       const response = await send('deadKeys', request, which.key);
       expectFailure(response, 401, which.code, null);
       const text = answerText(response);
-      expect(unconditional.filter((token) => token && text.includes(token)), `${request.method} ${request.path}`).toEqual([]);
+      expect(
+        unconditional.filter((token) => token && text.includes(token)),
+        `${request.method} ${request.path}`,
+      ).toEqual([]);
     };
-    for (const name of authenticated) for (const probe of fc.sample(generators[name], { numRuns: 1, seed: 5 })) for (const which of dead) await refused(probe, which);
+    for (const name of authenticated)
+      for (const probe of fc.sample(generators[name], { numRuns: 1, seed: 5 })) for (const which of dead) await refused(probe, which);
     await fc.assert(
       fc.asyncProperty(fc.oneof(...authenticated.map((name) => generators[name])), fc.constantFrom(...dead), async (probe, which) => {
         if (Date.now() - started > limits.deadKeyTimeMs) return;

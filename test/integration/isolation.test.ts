@@ -19,7 +19,6 @@ beforeAll(async () => {
   acme = await createWorkspaceWithKey(t.runtime.store, { id: 'acme', defaultBranch: 'trunk', branches: ['staging'], entities: acmeEntities });
 });
 
-
 describe('workspace isolation', () => {
   it("lists only the key's own workspace, on its own default branch", async () => {
     const [acmeRules, demoRules] = await Promise.all([
@@ -76,10 +75,7 @@ describe('workspace isolation', () => {
     expectFailure(await t.api('/dev/rule', { key: acme.key, branch: 'main' }), 400, 'branch_not_found', {});
     expectFailure(await t.api('/dev/rule', { branch: 'trunk' }), 400, 'branch_not_found', {});
     // Both have a "staging": acme's is empty, the demo's is not.
-    const [acmeStaging, demoStaging] = await Promise.all([
-      t.api('/dev/rule', { key: acme.key, branch: 'staging' }),
-      t.api('/dev/rule', { branch: 'staging' }),
-    ]);
+    const [acmeStaging, demoStaging] = await Promise.all([t.api('/dev/rule', { key: acme.key, branch: 'staging' }), t.api('/dev/rule', { branch: 'staging' })]);
     expectSuccess(acmeStaging, { pageNo: 1, pageSize: 10, totalCount: 0 });
     expect(acmeStaging.body.data).toEqual([]);
     expectSuccess(demoStaging, { pageNo: 1, pageSize: 10, totalCount: 4 });

@@ -255,18 +255,14 @@ describe('legacy list', () => {
     }
   });
 
-  it.each([
-    {},
-    { pageNo: 2, pageSize: 5 },
-    { name: 'ing' },
-    { type: 'ruleSet' },
-    { name: 'e', type: 'simpleRule', pageSize: 2, pageNo: 2 },
-    { pageNo: 9 },
-  ])('answers %j exactly as v1 does', async (query) => {
-    for (const type of ['rule', 'workflow']) {
-      const [legacy, v1] = await Promise.all([list(`/dev/${type}`, { query }), list(`/dev/v1/${type}`, { query })]);
-      expect(legacy.status).toBe(200);
-      expect(legacy.body).toEqual(v1.body);
-    }
-  });
+  it.each([{}, { pageNo: 2, pageSize: 5 }, { name: 'ing' }, { type: 'ruleSet' }, { name: 'e', type: 'simpleRule', pageSize: 2, pageNo: 2 }, { pageNo: 9 }])(
+    'answers %j exactly as v1 does',
+    async (query) => {
+      for (const type of ['rule', 'workflow']) {
+        const [legacy, v1] = await Promise.all([list(`/dev/${type}`, { query }), list(`/dev/v1/${type}`, { query })]);
+        expect(legacy.status).toBe(200);
+        expect(legacy.body).toEqual(v1.body);
+      }
+    },
+  );
 });

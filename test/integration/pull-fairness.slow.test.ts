@@ -56,31 +56,35 @@ async function workspaceWithRemote(id: string, url: string) {
   return client;
 }
 
-it('pulls a healthy workspace within seconds while five hostile remotes are pulled, and ends every hostile task failed within the bound', { timeout: 90_000 }, async () => {
-  const tenants = await Promise.all(Object.keys(hostile).map((name, i) => workspaceWithRemote(`hostile-${name}`, `${hosts[i]!.origin}/repo.git`)));
-  const healthy = await workspaceWithRemote('healthy', repositories.repoUrl('healthy.git'));
-  // The healthy pull alone, for comparison.
-  let started = Date.now();
-  expect((await healthy.pullAndWait('main')).taskState).toBe('completed');
-  const aloneMs = Date.now() - started;
+it(
+  'pulls a healthy workspace within seconds while five hostile remotes are pulled, and ends every hostile task failed within the bound',
+  { timeout: 90_000 },
+  async () => {
+    const tenants = await Promise.all(Object.keys(hostile).map((name, i) => workspaceWithRemote(`hostile-${name}`, `${hosts[i]!.origin}/repo.git`)));
+    const healthy = await workspaceWithRemote('healthy', repositories.repoUrl('healthy.git'));
+    // The healthy pull alone, for comparison.
+    let started = Date.now();
+    expect((await healthy.pullAndWait('main')).taskState).toBe('completed');
+    const aloneMs = Date.now() - started;
 
-  const hostileStarted = Date.now();
-  const hostileTasks = (await Promise.all(tenants.flatMap((client) => branches.map(async (branch) => ({ client, task: await client.start(branch) })))));
-  expect(hostileTasks.length).toBeGreaterThan(taskDelivery.maxConcurrency);
-  // Let the hostile tasks take the workers first.
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  await repositories.commit('healthy.git', 'main', entityFiles([simpleRule('healthy', 'Healthy'), simpleRule('second', 'Second')]));
-  started = Date.now();
-  const pulled = await healthy.pullAndWait('main');
-  const amongHostileMs = Date.now() - started;
-  expect(pulled).toMatchObject({ taskState: 'completed', summary: { rule: { added: 1, unchanged: 1 } } });
+    const hostileStarted = Date.now();
+    const hostileTasks = await Promise.all(tenants.flatMap((client) => branches.map(async (branch) => ({ client, task: await client.start(branch) }))));
+    expect(hostileTasks.length).toBeGreaterThan(taskDelivery.maxConcurrency);
+    // Let the hostile tasks take the workers first.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await repositories.commit('healthy.git', 'main', entityFiles([simpleRule('healthy', 'Healthy'), simpleRule('second', 'Second')]));
+    started = Date.now();
+    const pulled = await healthy.pullAndWait('main');
+    const amongHostileMs = Date.now() - started;
+    expect(pulled).toMatchObject({ taskState: 'completed', summary: { rule: { added: 1, unchanged: 1 } } });
 
-  const ended: TaskView[] = await Promise.all(hostileTasks.map(({ client, task }) => client.wait(task.taskId, hostileBoundMs)));
-  const hostileMs = Date.now() - hostileStarted;
-  for (const view of ended) expect(view.taskState, JSON.stringify(view)).toBe('failed');
-  console.log(
-    `pull fairness: healthy pull ${aloneMs} ms alone, ${amongHostileMs} ms among ${hostileTasks.length} hostile tasks ` +
-      `(${taskDelivery.maxConcurrency} workers); every hostile task failed within ${hostileMs} ms (bound ${hostileBoundMs} ms)`,
-  );
-  expect(amongHostileMs).toBeLessThan(3_000);
-});
+    const ended: TaskView[] = await Promise.all(hostileTasks.map(({ client, task }) => client.wait(task.taskId, hostileBoundMs)));
+    const hostileMs = Date.now() - hostileStarted;
+    for (const view of ended) expect(view.taskState, JSON.stringify(view)).toBe('failed');
+    console.log(
+      `pull fairness: healthy pull ${aloneMs} ms alone, ${amongHostileMs} ms among ${hostileTasks.length} hostile tasks ` +
+        `(${taskDelivery.maxConcurrency} workers); every hostile task failed within ${hostileMs} ms (bound ${hostileBoundMs} ms)`,
+    );
+    expect(amongHostileMs).toBeLessThan(3_000);
+  },
+);

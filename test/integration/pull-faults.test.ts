@@ -135,7 +135,11 @@ describe('the queue refusing the message', () => {
     const down = refusingQueue();
     await expect(startPull({ store: t.runtime.store, queue: down }, 'queue-down', 'main')).rejects.toThrow('the queue is unavailable');
     expect(down.taskIds).toHaveLength(1);
-    expect(await stored(down.taskIds[0]!)).toMatchObject({ taskState: 'failed', error: 'The pull could not be queued. Retry after a delay.', finishedAt: expect.any(String) });
+    expect(await stored(down.taskIds[0]!)).toMatchObject({
+      taskState: 'failed',
+      error: 'The pull could not be queued. Retry after a delay.',
+      finishedAt: expect.any(String),
+    });
     expect((await t.runtime.store.getBranchPull('queue-down', 'main'))?.activeTaskId).toBeUndefined();
     await expectBranch(client, commitA);
 
@@ -192,7 +196,11 @@ describe('a worker that dies', () => {
     await leaseOver(dead);
     await redeliver(t.runtime, taskId);
     // Commit B's rules were written by the dead run; this one added r5 and the workflows' change.
-    expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit: later, summary: { rule: counts(1, 0, 0, 4), workflow: counts(1, 0, 1) } });
+    expect(await client.wait(taskId)).toMatchObject({
+      taskState: 'completed',
+      commit: later,
+      summary: { rule: counts(1, 0, 0, 4), workflow: counts(1, 0, 1) },
+    });
     await expectBranch(client, commitC);
   });
 
@@ -215,7 +223,11 @@ describe('a worker that dies', () => {
     );
     // As it says: commit B's rules, commit A's workflow.
     await expectBranch(client, [...commitB.filter((input) => input.type !== 'workflow'), oldFlow]);
-    expect(await client.pullAndWait('main')).toMatchObject({ taskState: 'completed', commit, summary: { rule: counts(0, 0, 0, 4), workflow: counts(1, 0, 1) } });
+    expect(await client.pullAndWait('main')).toMatchObject({
+      taskState: 'completed',
+      commit,
+      summary: { rule: counts(0, 0, 0, 4), workflow: counts(1, 0, 1) },
+    });
     await expectBranch(client, commitB);
   });
 
@@ -239,13 +251,21 @@ describe('a store failure while writing', () => {
       get: (store, name: keyof Store) =>
         name === 'writeEntities'
           ? (...args: Parameters<Store['writeEntities']>) =>
-              ++writes === 2 ? Promise.reject(Object.assign(new Error('Injected: throughput exceeds the capacity'), { name: 'ProvisionedThroughputExceededException' })) : store.writeEntities(...args)
+              ++writes === 2
+                ? Promise.reject(Object.assign(new Error('Injected: throughput exceeds the capacity'), { name: 'ProvisionedThroughputExceededException' }))
+                : store.writeEntities(...args)
           : store[name],
     });
     expect(await runPullTask(workerDeps(throttled, 60_000), taskId, last)).toBe('dead-letter');
     const failed = await client.wait(taskId);
-    expect(failed.error).toBe(`Injected: throughput exceeds the capacity The branch may be partly updated to commit ${commit}: pull again, and that pull finishes the update.`);
-    expect(await client.pullAndWait('main')).toMatchObject({ taskState: 'completed', commit, summary: { rule: counts(0, 0, 0, 4), workflow: counts(1, 0, 1) } });
+    expect(failed.error).toBe(
+      `Injected: throughput exceeds the capacity The branch may be partly updated to commit ${commit}: pull again, and that pull finishes the update.`,
+    );
+    expect(await client.pullAndWait('main')).toMatchObject({
+      taskState: 'completed',
+      commit,
+      summary: { rule: counts(0, 0, 0, 4), workflow: counts(1, 0, 1) },
+    });
     await expectBranch(client, commitB);
   });
 });

@@ -5,7 +5,16 @@
  * remote is wrong: repository or branch missing, authentication refused.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { credentialBody, credentialPath, credentialsPath, expectInvalid, expectNoSecrets, json, recordingApi, type CredentialView } from '../helpers/credentials.ts';
+import {
+  credentialBody,
+  credentialPath,
+  credentialsPath,
+  expectInvalid,
+  expectNoSecrets,
+  json,
+  recordingApi,
+  type CredentialView,
+} from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';
 import { counts, entityFiles, pullClient, remotePath, startRepositories, type PullClient, type Repositories } from '../helpers/pull.ts';

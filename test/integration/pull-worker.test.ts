@@ -48,7 +48,12 @@ const sqsEvent = (taskId: string, receiveCount = 1): SQSEvent => ({
       messageId: randomUUID(),
       receiptHandle: randomUUID(),
       body: JSON.stringify({ taskId }),
-      attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      attributes: {
+        ApproximateReceiveCount: String(receiveCount),
+        SentTimestamp: String(Date.now()),
+        SenderId: 'test',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',

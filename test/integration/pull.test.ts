@@ -129,7 +129,8 @@ describe('pulling a branch from the remote', () => {
     expect(after.totals).toEqual({ rule: 4, workflow: 1 });
     expect(after.lists).toEqual({ rule: ['local-only', 'r1', 'r2', 'r3'], workflow: ['w1'] });
     for (const input of [r1, r2, r3, w1, local]) expectEntity(after, input);
-    for (const id of ['r1', 'r2', 'r3']) expect(after.details[`rule/${id}`]).toMatchObject({ revision: 1, createdBy: 'pull', updatedBy: 'pull', status: 'draft' });
+    for (const id of ['r1', 'r2', 'r3'])
+      expect(after.details[`rule/${id}`]).toMatchObject({ revision: 1, createdBy: 'pull', updatedBy: 'pull', status: 'draft' });
     // An entity the remote never had is the branch's own: left exactly as it was.
     expect(after.details['rule/local-only']).toEqual(before.details['rule/local-only']);
 
@@ -201,14 +202,19 @@ describe('a commit with invalid files', () => {
     expect(await client.pullAndWait('main')).toMatchObject({ taskState: 'completed', commit: commits.main });
     const before = await client.branchState('main');
 
-    await repos.commit(repository, 'main', {
-      // Valid changes beside the bad files: none of them may be applied.
-      ...entityFiles([simpleRule('good', 'Good rule, edited'), simpleRule('fresh', 'Would be new')]),
-      'rules/broken.json': '{ "id": "broken", "name": ',
-      'rules/no-definition.json': JSON.stringify({ id: 'no-definition', name: 'Missing its definition', type: 'simpleRule' }),
-      'workflows/bad-id.json': JSON.stringify({ ...flow, id: '-starts-with-dash' }),
-      'workflows/misplaced.json': JSON.stringify(simpleRule('misplaced', 'A rule among workflows')),
-    }, [filePath(flow)]);
+    await repos.commit(
+      repository,
+      'main',
+      {
+        // Valid changes beside the bad files: none of them may be applied.
+        ...entityFiles([simpleRule('good', 'Good rule, edited'), simpleRule('fresh', 'Would be new')]),
+        'rules/broken.json': '{ "id": "broken", "name": ',
+        'rules/no-definition.json': JSON.stringify({ id: 'no-definition', name: 'Missing its definition', type: 'simpleRule' }),
+        'workflows/bad-id.json': JSON.stringify({ ...flow, id: '-starts-with-dash' }),
+        'workflows/misplaced.json': JSON.stringify(simpleRule('misplaced', 'A rule among workflows')),
+      },
+      [filePath(flow)],
+    );
 
     const task = await client.pullAndWait('main');
     expect(task.taskState).toBe('failed');
@@ -226,7 +232,12 @@ describe('a commit with invalid files', () => {
     expect(await pulledCommit('invalid', 'main')).toBe(commits.main);
 
     // Fixed in the next commit: the branch can be pulled again.
-    const fixed = await repos.commit(repository, 'main', {}, ['rules/broken.json', 'rules/no-definition.json', 'workflows/bad-id.json', 'workflows/misplaced.json']);
+    const fixed = await repos.commit(repository, 'main', {}, [
+      'rules/broken.json',
+      'rules/no-definition.json',
+      'workflows/bad-id.json',
+      'workflows/misplaced.json',
+    ]);
     expect(await client.pullAndWait('main')).toMatchObject({
       taskState: 'completed',
       commit: fixed,
@@ -248,7 +259,11 @@ describe('a commit with invalid files', () => {
 
 describe('one open pull per branch', () => {
   it('answers two pulls asked for at once with the same task, and a later one with a new task', async () => {
-    const { client, repository } = await workspaceWithRemote('concurrent', { main: entityFiles([simpleRule('one', 'One')]), staging: {} }, { branches: ['staging'] });
+    const { client, repository } = await workspaceWithRemote(
+      'concurrent',
+      { main: entityFiles([simpleRule('one', 'One')]), staging: {} },
+      { branches: ['staging'] },
+    );
     const release = repos.hold();
     let tasks: { taskId: string }[];
     let staging: string;
@@ -302,9 +317,7 @@ describe('one open pull per branch, asked for at once on many branches', () => {
   it('starts exactly one task per branch however the requests interleave', async () => {
     const branches = ['b1', 'b2', 'b3'];
     const { client } = await workspaceWithRemote('rounds', Object.fromEntries(branches.map((b) => [b, {}])), { branches });
-    const rounds = await Promise.all(
-      branches.map((branch) => Promise.all([0, 1, 2, 3].map((i) => client.start(branch, { legacy: i % 2 === 1 })))),
-    );
+    const rounds = await Promise.all(branches.map((branch) => Promise.all([0, 1, 2, 3].map((i) => client.start(branch, { legacy: i % 2 === 1 })))));
     for (const answers of rounds) expect(new Set(answers.map((a) => a.taskId)).size).toBe(1);
     const ended = await Promise.all(rounds.map((answers) => client.wait(answers[0]!.taskId)));
     expect(ended.map((task) => [task.branch, task.taskState])).toEqual(branches.map((b) => [b, 'completed']));
@@ -369,7 +382,7 @@ describe.each([
 });
 
 describe('the task operations', () => {
-  it('answer 404 for an unknown task or another workspace\'s, 401 without a key', async () => {
+  it("answer 404 for an unknown task or another workspace's, 401 without a key", async () => {
     const { client, key } = await workspaceWithRemote('owner', { main: {} });
     const { key: stranger } = await createWorkspaceWithKey(t.runtime.store, { id: 'stranger' });
     const { taskId } = await client.start('main');

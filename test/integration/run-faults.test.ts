@@ -44,9 +44,14 @@ describe('a scheduled run whose rule cannot load', () => {
   const scheduledTime = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000).toISOString().replace('.000Z', 'Z');
   /** The scheduled-run function, called as Scheduler calls it for this rule's run at `scheduledTime`. */
   const deliver = (ruleId: string) =>
-    handler({ workspaceId: demoWorkspaceId, branch: 'main', ruleId, scheduledTime, inputParam: { weightKg: 3 } }, lambdaContext(fn), () => undefined) as Promise<Record<string, unknown>>;
+    handler(
+      { workspaceId: demoWorkspaceId, branch: 'main', ruleId, scheduledTime, inputParam: { weightKg: 3 } },
+      lambdaContext(fn),
+      () => undefined,
+    ) as Promise<Record<string, unknown>>;
   const recorded = async (ruleId: string): Promise<Execution[]> =>
-    (await t.runtime.store.listExecutions({ workspaceId: demoWorkspaceId, branch: 'main', ruleId }, { pageNo: 1, pageSize: 10 }, new Date().toISOString())).items;
+    (await t.runtime.store.listExecutions({ workspaceId: demoWorkspaceId, branch: 'main', ruleId }, { pageNo: 1, pageSize: 10 }, new Date().toISOString()))
+      .items;
 
   /** Delivers the run twice, as Scheduler may: the first records it as failed with `error`, the second records nothing; neither throws. */
   async function expectRecordedOnce(ruleId: string, error: { code: string; message: string | RegExp }) {
@@ -54,14 +59,19 @@ describe('a scheduled run whose rule cannot load', () => {
     const run = await deliver(ruleId);
     expect(run).toMatchObject({ outcome: 'failed', recorded: true, error: expected });
     expect(await deliver(ruleId)).toEqual({ ...run, recorded: false });
-    expect(await recorded(ruleId)).toEqual([expect.objectContaining({ executionId: run.executionId, trigger: 'schedule', scheduledTime, outcome: 'failed', error: expected })]);
+    expect(await recorded(ruleId)).toEqual([
+      expect.objectContaining({ executionId: run.executionId, trigger: 'schedule', scheduledTime, outcome: 'failed', error: expected }),
+    ]);
   }
 
   it('a rule it refers to deleted since', async () => {
     await rules.published(parcelFee('fee-referred'));
     await rules.published(ruleSetOf('refers-to-deleted', [{ id: 'fee', ruleId: 'fee-referred' }]));
     expect((await rules.remove('fee-referred')).status).toBe(200);
-    await expectRecordedOnce('refers-to-deleted', { code: 'rule_reference_not_found', message: /refers to the rule "fee-referred", which the branch does not have/ });
+    await expectRecordedOnce('refers-to-deleted', {
+      code: 'rule_reference_not_found',
+      message: /refers to the rule "fee-referred", which the branch does not have/,
+    });
   });
 
   it('its published version stored in a form that cannot be read', async () => {
@@ -80,7 +90,10 @@ describe('a scheduled run whose rule cannot load', () => {
     } finally {
       client.destroy();
     }
-    await expectRecordedOnce('unreadable', { code: 'internal_error', message: 'The rule failed unexpectedly while it loaded; the service logs have the details.' });
+    await expectRecordedOnce('unreadable', {
+      code: 'internal_error',
+      message: 'The rule failed unexpectedly while it loaded; the service logs have the details.',
+    });
   });
 });
 
@@ -104,7 +117,7 @@ describe('an asynchronous workflow run', () => {
   const ref = (id: string): EntityRef => ({ workspaceId: demoWorkspaceId, branch: 'main', entityType: 'workflow', id });
   const stored = async (taskId: string) => (await t.runtime.store.getTask(taskId)) as Task;
 
-  it('whose provider hangs ends failed at the step\'s timeout, recorded; no delivery of its message runs it again', async () => {
+  it("whose provider hangs ends failed at the step's timeout, recorded; no delivery of its message runs it again", async () => {
     provider.route('/hangs', answers.hang());
     await publishCall('provider-hangs', '/hangs');
     const response = await workflows.execute('provider-hangs', { params: {}, async: true });
@@ -118,7 +131,9 @@ describe('an asynchronous workflow run', () => {
     const failed = await waitForTask(t.api, taskId);
     expect(failed).toMatchObject({ taskState: 'failed', error: expect.stringMatching(/^The step "call" failed: .* did not complete within 1000 ms/) });
     const executions = await workflows.executions('provider-hangs');
-    expect(executions.body.data).toEqual([expect.objectContaining({ executionId, outcome: 'failed', error: { code: 'step_failed', message: expect.stringMatching(/^call: /) } })]);
+    expect(executions.body.data).toEqual([
+      expect.objectContaining({ executionId, outcome: 'failed', error: { code: 'step_failed', message: expect.stringMatching(/^call: /) } }),
+    ]);
     await redeliver(t.runtime, taskId);
     expect(await waitForTask(t.api, taskId)).toEqual(failed);
     expect(provider.calls('/hangs')).toBe(1);

@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 
 describe('test', () => {
-  it("evaluates the draft with a trace of every row, recording nothing", async () => {
+  it('evaluates the draft with a trace of every row, recording nothing', async () => {
     const created = await rules.create(parcelFee('traced'));
     const response = await rules.test('traced', { params: { weightKg: 3 }, checksum: created.body.data.checksum });
     expectSuccess(response);
@@ -38,7 +38,7 @@ describe('test', () => {
     expectSuccess(await rules.executions('traced'), { pageNo: 1, pageSize: 10, totalCount: 0 });
   });
 
-  it('refuses a checksum that is not the draft\'s with 409 checksum_mismatch', async () => {
+  it("refuses a checksum that is not the draft's with 409 checksum_mismatch", async () => {
     const created = await rules.create(parcelFee('test-stale'));
     await rules.update('test-stale', { checksum: created.body.data.checksum, description: 'changed' });
     expectFailure(await rules.test('test-stale', { params: { weightKg: 1 }, checksum: created.body.data.checksum }), 409, 'checksum_mismatch', {});
@@ -46,7 +46,10 @@ describe('test', () => {
 
   it('tests a named version instead of the draft', async () => {
     const v1 = await rules.published(parcelFee('test-version'));
-    const draft = await rules.update('test-version', { checksum: v1.checksum, definition: parcelFee('x', { rules: [{ when: ['-'], then: [1] }], tests: [] }).definition as Json });
+    const draft = await rules.update('test-version', {
+      checksum: v1.checksum,
+      definition: parcelFee('x', { rules: [{ when: ['-'], then: [1] }], tests: [] }).definition as Json,
+    });
     expect((await rules.test('test-version', { params: { weightKg: 3 } })).body.data.output).toEqual({ fee: 1 });
     const named = await rules.test('test-version', { params: { weightKg: 3 }, version: 'v1', checksum: v1.checksum });
     expectSuccess(named);
@@ -72,10 +75,18 @@ describe('test', () => {
 describe('execute', () => {
   it('runs the latest published version, not the draft, and says which', async () => {
     const v1 = await rules.published(parcelFee('executed'));
-    await rules.update('executed', { checksum: v1.checksum, definition: parcelFee('x', { rules: [{ when: ['-'], then: [7] }], tests: [] }).definition as Json });
+    await rules.update('executed', {
+      checksum: v1.checksum,
+      definition: parcelFee('x', { rules: [{ when: ['-'], then: [7] }], tests: [] }).definition as Json,
+    });
     const first = await rules.execute('executed', { params: { weightKg: 1 } });
     expectSuccess(first);
-    expect(first.body.data).toEqual({ output: { fee: 4.9 }, version: 'v1', executionId: expect.stringMatching(/^exec_[0-9a-f]{20}$/), durationMs: expect.any(Number) });
+    expect(first.body.data).toEqual({
+      output: { fee: 4.9 },
+      version: 'v1',
+      executionId: expect.stringMatching(/^exec_[0-9a-f]{20}$/),
+      durationMs: expect.any(Number),
+    });
     await rules.publish('executed');
     expect((await rules.execute('executed', { params: { weightKg: 1 } })).body.data).toMatchObject({ output: { fee: 7 }, version: 'v2' });
   });
@@ -121,20 +132,29 @@ describe('execute', () => {
     expect(errorsOf(large)[0]).toMatchObject({ field: 'params', message: expect.stringMatching(/more than the 16384 allowed/) });
     let deep: Json = {};
     for (let i = 0; i < 40; i++) deep = { deep };
-    expect((await rules.execute('bounded', { params: deep })).body.data).toEqual({ errors: [{ in: 'body', field: 'params', message: 'nests deeper than 32 levels' }] });
+    expect((await rules.execute('bounded', { params: deep })).body.data).toEqual({
+      errors: [{ in: 'body', field: 'params', message: 'nests deeper than 32 levels' }],
+    });
     expect(fieldsOf(await rules.execute('bounded', { params: {}, trace: true }))).toEqual(['body']);
     expectFailure(await rules.execute('bounded', { params: {}, version: 'latest' }), 400, 'invalid_request');
   });
 
-  it("refuses a rule whose stored definition has problems, never a 5xx: execute 409 rule_not_prepared (no parser there), test 409 rule_invalid with the problems", async () => {
+  it('refuses a rule whose stored definition has problems, never a 5xx: execute 409 rule_not_prepared (no parser there), test 409 rule_invalid with the problems', async () => {
     const { importEntities } = await import('../../lib/entities/import.ts');
     // An import checks the record schema only: FEEL problems reach the store.
-    await importEntities(t.runtime.store, { workspaceId: 'demo', branch: 'main' }, [{ origin: 'test', content: simple('imported-broken', { when: 'total >', then: { fee: 0 } }) }], {
-      actor: 'test',
-      publish: true,
-    });
+    await importEntities(
+      t.runtime.store,
+      { workspaceId: 'demo', branch: 'main' },
+      [{ origin: 'test', content: simple('imported-broken', { when: 'total >', then: { fee: 0 } }) }],
+      {
+        actor: 'test',
+        publish: true,
+      },
+    );
     expectFailure(await rules.execute('imported-broken', { params: {} }), 409, 'rule_not_prepared');
-    expectFailure(await rules.test('imported-broken', { params: {} }), 409, 'rule_invalid', { problems: [{ path: 'definition.when', message: expect.stringMatching(/line 1, column/) }] });
+    expectFailure(await rules.test('imported-broken', { params: {} }), 409, 'rule_invalid', {
+      problems: [{ path: 'definition.when', message: expect.stringMatching(/line 1, column/) }],
+    });
   });
 });
 

@@ -28,7 +28,13 @@ beforeAll(async () => {
 
 /** A due time within the executions' 30 days: `minutesAgo` whole minutes before now. */
 const dueAt = (minutesAgo: number) => new Date((Math.floor(Date.now() / 60_000) - minutesAgo) * 60_000).toISOString().replace('.000Z', 'Z');
-const event = (ruleId: string, scheduledTime: string, inputParam: Record<string, unknown> = { weightKg: 3 }) => ({ workspaceId: 'demo', branch: 'main', ruleId, scheduledTime, inputParam });
+const event = (ruleId: string, scheduledTime: string, inputParam: Record<string, unknown> = { weightKg: 3 }) => ({
+  workspaceId: 'demo',
+  branch: 'main',
+  ruleId,
+  scheduledTime,
+  inputParam,
+});
 const deliver = (payload: unknown) => handler(payload, lambdaContext(fn), () => undefined) as Promise<Record<string, unknown>>;
 /** A rule's executions, straight from the store (the API lists those of rules that exist only). */
 const recorded = async (ruleId: string): Promise<Execution[]> =>
@@ -80,19 +86,29 @@ describe('a run the rule cannot make is recorded as failed, and the function ret
     await rules.remove('run-deleted');
     await expect(deliver(event('run-deleted', dueAt(1)))).resolves.toMatchObject({ outcome: 'failed', recorded: true, error: { code: 'entity_not_found' } });
     expect(await recorded('run-deleted')).toEqual([
-      expect.objectContaining({ trigger: 'schedule', version: '', outcome: 'failed', error: { code: 'entity_not_found', message: 'No rule "run-deleted" on this branch.' } }),
+      expect.objectContaining({
+        trigger: 'schedule',
+        version: '',
+        outcome: 'failed',
+        error: { code: 'entity_not_found', message: 'No rule "run-deleted" on this branch.' },
+      }),
     ]);
   });
 
   it('a rule with no published version', async () => {
     await rules.create(parcelFee('run-draft'));
     await expect(deliver(event('run-draft', dueAt(1)))).resolves.toMatchObject({ outcome: 'failed', error: { code: 'rule_not_published' } });
-    expect(await recorded('run-draft')).toEqual([expect.objectContaining({ version: '', outcome: 'failed', error: expect.objectContaining({ code: 'rule_not_published' }) })]);
+    expect(await recorded('run-draft')).toEqual([
+      expect.objectContaining({ version: '', outcome: 'failed', error: expect.objectContaining({ code: 'rule_not_published' }) }),
+    ]);
   });
 
   it('inputParam that no longer fits the inputs of the latest version', async () => {
     await rules.published(parcelFee('run-params'));
-    await expect(deliver(event('run-params', dueAt(1), { weightKg: 'heavy' }))).resolves.toMatchObject({ outcome: 'failed', error: { code: 'invalid_params' } });
+    await expect(deliver(event('run-params', dueAt(1), { weightKg: 'heavy' }))).resolves.toMatchObject({
+      outcome: 'failed',
+      error: { code: 'invalid_params' },
+    });
     expect(await recorded('run-params')).toEqual([
       expect.objectContaining({ version: 'v1', outcome: 'failed', input: { weightKg: 'heavy' }, error: expect.objectContaining({ code: 'invalid_params' }) }),
     ]);
@@ -100,22 +116,33 @@ describe('a run the rule cannot make is recorded as failed, and the function ret
 
   it('a rule that cannot answer (two rows match under unique)', async () => {
     await rules.published(overlappingByDate('run-overlap'));
-    await expect(deliver(event('run-overlap', dueAt(1), { day: '2025-07-01' }))).resolves.toMatchObject({ outcome: 'failed', error: { code: 'evaluation_failed' } });
-    expect((await recorded('run-overlap'))[0]).toMatchObject({ outcome: 'failed', error: { code: 'evaluation_failed', message: expect.stringMatching(/row 1 \(winter\) and row 2 \(summer\)/) } });
+    await expect(deliver(event('run-overlap', dueAt(1), { day: '2025-07-01' }))).resolves.toMatchObject({
+      outcome: 'failed',
+      error: { code: 'evaluation_failed' },
+    });
+    expect((await recorded('run-overlap'))[0]).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'evaluation_failed', message: expect.stringMatching(/row 1 \(winter\) and row 2 \(summer\)/) },
+    });
   });
 
   it('drops an event that is not a run of a schedule, recording nothing', async () => {
     await expect(deliver({ hello: 'world' })).resolves.toEqual({ problem: expect.stringMatching(/^not a scheduled run/) });
     await expect(deliver('not json')).resolves.toEqual({ problem: expect.any(String) });
     await expect(deliver({ ...event('run-ok', dueAt(1)), ruleId: 'no/such id' })).resolves.toEqual({ problem: 'ruleId is not a rule id' });
-    await expect(deliver({ ...event('run-ok', dueAt(1)), scheduledTime: 'yesterday' })).resolves.toEqual({ problem: 'scheduledTime is not an ISO 8601 time in UTC' });
+    await expect(deliver({ ...event('run-ok', dueAt(1)), scheduledTime: 'yesterday' })).resolves.toEqual({
+      problem: 'scheduledTime is not an ISO 8601 time in UTC',
+    });
   });
 });
 
 describe('a store failure', () => {
   const failingStore = (failing: 'getEntityHead' | 'putExecution') =>
     new Proxy(t.runtime.store, {
-      get: (store, name: keyof Store) => (name === failing ? () => Promise.reject(Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' })) : store[name]),
+      get: (store, name: keyof Store) =>
+        name === failing
+          ? () => Promise.reject(Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }))
+          : store[name],
     });
 
   it('is thrown, reading the rule or recording the run, so that Scheduler retries the run', async () => {

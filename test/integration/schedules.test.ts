@@ -50,7 +50,13 @@ describe('saving', () => {
     expectSuccess(response);
     const { schedule, expression, nextRuns } = response.body.data;
     expect({ schedule, expression }).toEqual({
-      schedule: { unit: 'day', isEnabled: true, timezone: 'Europe/Berlin', spec: { minute: '30', hour: '9', dayOfMonth: '*', month: '*', dayOfWeek: '*' }, inputParam: { weightKg: 1 } },
+      schedule: {
+        unit: 'day',
+        isEnabled: true,
+        timezone: 'Europe/Berlin',
+        spec: { minute: '30', hour: '9', dayOfMonth: '*', month: '*', dayOfWeek: '*' },
+        inputParam: { weightKg: 1 },
+      },
       expression: 'cron(30 9 * * ? *)',
     });
     expect(nextRuns).toHaveLength(3);
@@ -76,7 +82,7 @@ describe('saving', () => {
     expect((await t.api<Json>('/dev/rule/sched-read')).body.data).not.toHaveProperty('schedule');
   });
 
-  it('takes the rule\'s settings.timezone when the body names none, else UTC', async () => {
+  it("takes the rule's settings.timezone when the body names none, else UTC", async () => {
     await rules.published(parcelFee('sched-zoned', { settings: { recordExecutions: true, timezone: 'America/New_York' } }));
     expect((await save('sched-zoned', { unit: 'hour' })).body.data.schedule.timezone).toBe('America/New_York');
     expect((await save('sched-zoned', { unit: 'hour', timezone: 'Asia/Tokyo' })).body.data.schedule.timezone).toBe('Asia/Tokyo');
@@ -90,9 +96,17 @@ describe('saving', () => {
     const mark = requests().length;
     const replaced = await save('sched-replace', { unit: 'week', spec: { dayOfWeek: 'MON-FRI' }, isEnabled: false });
     expectSuccess(replaced);
-    expect(replaced.body.data).toMatchObject({ schedule: { unit: 'week', isEnabled: false, timezone: 'UTC', inputParam: {} }, expression: 'cron(0 0 ? * MON-FRI *)', nextRuns: [] });
+    expect(replaced.body.data).toMatchObject({
+      schedule: { unit: 'week', isEnabled: false, timezone: 'UTC', inputParam: {} },
+      expression: 'cron(0 0 ? * MON-FRI *)',
+      nextRuns: [],
+    });
     // Create answers Conflict, Update replaces the schedule whole.
-    expect(requests().slice(mark).map((r) => r.operation)).toEqual(['CreateSchedule', 'UpdateSchedule']);
+    expect(
+      requests()
+        .slice(mark)
+        .map((r) => r.operation),
+    ).toEqual(['CreateSchedule', 'UpdateSchedule']);
     expect(deployed('sched-replace')).toMatchObject({ ScheduleExpression: 'cron(0 0 ? * MON-FRI *)', State: 'DISABLED' });
 
     const stored = await t.runtime.store.getSchedule(scope('sched-replace'));
@@ -150,7 +164,9 @@ describe('refusals', () => {
 
   it('answers a body that is not JSON, or not an object, with 400', async () => {
     await rules.published(parcelFee('sched-malformed'));
-    expectFailure(await save('sched-malformed', '{"unit": "day"'), 400, 'invalid_request', { errors: [{ in: 'body', field: 'body', message: 'is not valid JSON' }] });
+    expectFailure(await save('sched-malformed', '{"unit": "day"'), 400, 'invalid_request', {
+      errors: [{ in: 'body', field: 'body', message: 'is not valid JSON' }],
+    });
     expectFailure(await save('sched-malformed', '[]'), 400, 'invalid_request', { errors: [{ in: 'body', field: 'body', message: 'must be a JSON object' }] });
   });
 
@@ -158,7 +174,11 @@ describe('refusals', () => {
     [{}, 'unit', 'is required: minute, hour, day, week or month'],
     [{ unit: 'hourly' }, 'unit', 'must be minute, hour, day, week or month'],
     [{ unit: 'hour', spec: { minute: '61' } }, 'spec.minute', '61 is out of range: minutes are 0-59'],
-    [{ unit: 'week', spec: { dayOfMonth: '13' } }, 'spec.dayOfMonth', 'a week schedule runs on days of the week (spec.dayOfWeek): leave dayOfMonth out or *, or use unit month'],
+    [
+      { unit: 'week', spec: { dayOfMonth: '13' } },
+      'spec.dayOfMonth',
+      'a week schedule runs on days of the week (spec.dayOfWeek): leave dayOfMonth out or *, or use unit month',
+    ],
     [{ unit: 'day', timezone: 'Mars/Base' }, 'timezone', '"Mars/Base" is not a time zone this service knows (an IANA name such as "Europe/Berlin" or "UTC")'],
     [{ unit: 'minute', endAt: '2020-01-01T00:00:00Z' }, 'endAt', 'is in the past: the schedule could never run (delete it instead)'],
     [{ unit: 'minute', isEnabled: 'yes' }, 'isEnabled', 'must be true or false'],
@@ -216,7 +236,13 @@ describe('the requests the Scheduler client sent', () => {
       Target: {
         Arn: 'arn:aws:lambda:local:000000000000:function:local-run-scheduled-rule',
         RoleArn: 'arn:aws:iam::000000000000:role/local-scheduler',
-        Input: JSON.stringify({ workspaceId: 'sched-wire', branch: 'main', ruleId: 'nightly', scheduledTime: '<aws.scheduler.scheduled-time>', inputParam: { x: 2 } }),
+        Input: JSON.stringify({
+          workspaceId: 'sched-wire',
+          branch: 'main',
+          ruleId: 'nightly',
+          scheduledTime: '<aws.scheduler.scheduled-time>',
+          inputParam: { x: 2 },
+        }),
         RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
         DeadLetterConfig: { Arn: 'arn:aws:sqs:local:000000000000:schedule-dead-letters' },
       },
@@ -231,7 +257,13 @@ describe('the requests the Scheduler client sent', () => {
     const deleteMark = requests().length;
     expectSuccess(await save('nightly', { isDelete: true }, { key }));
     expect(requests().slice(deleteMark)).toEqual([
-      { operation: 'DeleteSchedule', method: 'DELETE', path: '/schedules/nightly__main', query: { groupName: 'rules.sched-wire', clientToken: expect.any(String) }, body: undefined },
+      {
+        operation: 'DeleteSchedule',
+        method: 'DELETE',
+        path: '/schedules/nightly__main',
+        query: { groupName: 'rules.sched-wire', clientToken: expect.any(String) },
+        body: undefined,
+      },
     ]);
   });
 });

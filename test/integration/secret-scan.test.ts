@@ -34,7 +34,16 @@ import { entityFiles, pullClient, startRepositories, type Repositories } from '.
 import { parcelFee } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { describeLeaks, secretScanner, type Leak, type Secret } from '../helpers/secret-forms.ts';
-import { createCredential, createIntegration, publishRule, waitForTask, workflowRecord, workflowsClient, type RunView, type TaskAnswer } from '../helpers/workflows.ts';
+import {
+  createCredential,
+  createIntegration,
+  publishRule,
+  waitForTask,
+  workflowRecord,
+  workflowsClient,
+  type RunView,
+  type TaskAnswer,
+} from '../helpers/workflows.ts';
 import { closedPort, startProvider, type Provider, type SeenRequest } from '../outbound/servers.ts';
 
 vi.hoisted(() => {
@@ -69,11 +78,12 @@ const secretList = (apiKey: string): Secret[] => [
 
 /** Where each answer came from, and its whole text: status, headers, body. */
 const answers: { where: string; text: string }[] = [];
-const answerText = (response: ApiResponse) => `${response.status}\n${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${JSON.stringify(response.body)}`;
+const answerText = (response: ApiResponse) =>
+  `${response.status}\n${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${JSON.stringify(response.body)}`;
 let key = '';
 let requests = 0;
 /** The runtime's API with this file's workspace key, keeping every answer. */
-const api: Api = async <D,>(path: string, options: RequestOptions = {}) => {
+const api: Api = async <D>(path: string, options: RequestOptions = {}) => {
   requests++;
   const response = await t.api<D>(path, { key, ...options });
   answers.push({ where: `the answer to ${options.method ?? 'GET'} ${path}`, text: answerText(response) });
@@ -162,7 +172,8 @@ async function tableItems(): Promise<{ where: string; text: string }[]> {
   return items;
 }
 
-const ok = (response: ApiResponse, ...statuses: number[]) => expect(statuses, `${response.status} ${JSON.stringify(response.body).slice(0, 500)}`).toContain(response.status);
+const ok = (response: ApiResponse, ...statuses: number[]) =>
+  expect(statuses, `${response.status} ${JSON.stringify(response.body).slice(0, 500)}`).toContain(response.status);
 
 describe('secret scan', () => {
   it('leaves no secret, in any encoding, in any log line, answer, execution, task or table item', async () => {
@@ -177,7 +188,8 @@ describe('secret scan', () => {
     ok(await api(credentialsPath, json('POST', credentialBody('scan refused', values.refused))), 400);
 
     // Credential tests: echoes in the body, headers and redirects (same host and away), a refusal, a failure, no answer; before and after a rotation.
-    for (const id of [header.id, query.id]) for (const path of ['/echo', '/echo/redirect']) ok(await api(credentialTestPath(id), json('POST', { url: `${provider.origin}${path}` })), 200);
+    for (const id of [header.id, query.id])
+      for (const path of ['/echo', '/echo/redirect']) ok(await api(credentialTestPath(id), json('POST', { url: `${provider.origin}${path}` })), 200);
     ok(await api(credentialPath(header.id), json('PATCH', { value: values.headerRotated })), 200);
     ok(await api(credentialPath(query.id), json('PATCH', { value: values.queryRotated })), 200);
     const refusedPort = await closedPort();
@@ -207,7 +219,12 @@ describe('secret scan', () => {
       id: 'echo-judge',
       name: 'Echo judge',
       type: 'simpleRule',
-      definition: { parameters: [{ name: 'payload', type: 'context' }], when: 'true', then: { seen: 'payload.key', target: 'payload.echo.target' }, settings: { recordExecutions: true } },
+      definition: {
+        parameters: [{ name: 'payload', type: 'context' }],
+        when: 'true',
+        then: { seen: 'payload.key', target: 'payload.echo.target' },
+        settings: { recordExecutions: true },
+      },
     });
 
     // Workflows: every placement, the echo into a rule, redirects, a provider failure accepted, each tested, step-tested, executed both ways.
@@ -218,10 +235,22 @@ describe('secret scan', () => {
         { id: 'fee', kind: 'rule', ruleId: 'scan-fee', inputs: { weightKg: '2' }, next: 'h' },
         { id: 'h', kind: 'apiRequest', request: { method: 'POST', integrationId: headerIntegration.id, path: '/echo', body: '{note: "hi"}' }, next: 'judge' },
         { id: 'judge', kind: 'rule', ruleId: 'echo-judge', inputs: { payload: 'h.body' }, next: 'q' },
-        { id: 'q', kind: 'apiRequest', request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/redirect', query: { from: '"EUR"' } }, next: 'away' },
+        {
+          id: 'q',
+          kind: 'apiRequest',
+          request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/redirect', query: { from: '"EUR"' } },
+          next: 'away',
+        },
         { id: 'away', kind: 'apiRequest', request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/away' }, next: 'u' },
         { id: 'u', kind: 'apiRequest', request: { method: 'GET', url: `${provider.origin}/echo?x=1` }, credentialId: url.id, next: 'f' },
-        { id: 'f', kind: 'apiRequest', request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/fail' }, acceptStatuses: [500], retries: 0, next: 'done' },
+        {
+          id: 'f',
+          kind: 'apiRequest',
+          request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/fail' },
+          acceptStatuses: [500],
+          retries: 0,
+          next: 'done',
+        },
         { id: 'done', kind: 'end', output: { fee: 'fee.fee', h: 'h', judged: 'judge', q: 'q', away: 'away.body', u: 'u', f: 'f' } },
       ],
       settings: { recordExecutions: true },
@@ -251,13 +280,34 @@ describe('secret scan', () => {
     ok(failingTask, 202);
     tasks.push((failingTask.body.data as TaskAnswer).taskId);
     await waitForTask(api, tasks[1]!);
-    const denied = workflowRecord('scan-denied', { start: 'd', steps: [{ id: 'd', kind: 'apiRequest', request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/denied' }, next: 'done' }, { id: 'done', kind: 'end' }], settings: { recordExecutions: true } });
+    const denied = workflowRecord('scan-denied', {
+      start: 'd',
+      steps: [
+        { id: 'd', kind: 'apiRequest', request: { method: 'GET', integrationId: queryIntegration.id, path: '/echo/denied' }, next: 'done' },
+        { id: 'done', kind: 'end' },
+      ],
+      settings: { recordExecutions: true },
+    });
     await flows.published(denied);
     expect(((await flows.execute('scan-denied', { params: {} })).body.data as RunView).status).toBe('failed');
-    const text = workflowRecord('scan-text', { start: 't', steps: [{ id: 't', kind: 'apiRequest', request: { method: 'GET', integrationId: headerIntegration.id, path: '/echo/text' }, next: 'done' }, { id: 'done', kind: 'end' }], settings: { recordExecutions: true } });
+    const text = workflowRecord('scan-text', {
+      start: 't',
+      steps: [
+        { id: 't', kind: 'apiRequest', request: { method: 'GET', integrationId: headerIntegration.id, path: '/echo/text' }, next: 'done' },
+        { id: 'done', kind: 'end' },
+      ],
+      settings: { recordExecutions: true },
+    });
     await flows.published(text);
     expect(((await flows.execute('scan-text', { params: {} })).body.data as RunView).status).toBe('failed');
-    const down = workflowRecord('scan-down', { start: 'd', steps: [{ id: 'd', kind: 'apiRequest', request: { method: 'POST', integrationId: refusedIntegration.id, path: '/down' }, retries: 0, next: 'done' }, { id: 'done', kind: 'end' }], settings: { recordExecutions: true } });
+    const down = workflowRecord('scan-down', {
+      start: 'd',
+      steps: [
+        { id: 'd', kind: 'apiRequest', request: { method: 'POST', integrationId: refusedIntegration.id, path: '/down' }, retries: 0, next: 'done' },
+        { id: 'done', kind: 'end' },
+      ],
+      settings: { recordExecutions: true },
+    });
     await flows.published(down);
     expect(((await flows.execute('scan-down', { params: {} })).body.data as RunView).status).toBe('failed');
 
@@ -290,7 +340,15 @@ describe('secret scan', () => {
     for (const integration of [headerIntegration, queryIntegration, refusedIntegration]) ok(await api(integrationPath(integration.id)), 200);
     ok(await pulls.getRemote(), 200);
     const recorded: { where: string; text: string }[] = [];
-    for (const [type, id] of [['rule', 'scan-fee'], ['rule', 'echo-judge'], ['workflow', 'scan-all'], ['workflow', 'scan-failing'], ['workflow', 'scan-denied'], ['workflow', 'scan-text'], ['workflow', 'scan-down']] as const) {
+    for (const [type, id] of [
+      ['rule', 'scan-fee'],
+      ['rule', 'echo-judge'],
+      ['workflow', 'scan-all'],
+      ['workflow', 'scan-failing'],
+      ['workflow', 'scan-denied'],
+      ['workflow', 'scan-text'],
+      ['workflow', 'scan-down'],
+    ] as const) {
       const listed = await api<unknown[]>(`/dev/v1/${type}/${id}/executions`, { query: { pageSize: 100 } });
       ok(listed, 200);
       recorded.push({ where: `the recorded executions of ${type} ${id}`, text: JSON.stringify(listed.body.data) });
@@ -306,7 +364,8 @@ describe('secret scan', () => {
     // The searches below look for something real: the provider and the Git host did receive the values.
     const wire = provider.requests.map((request) => `${request.target}\n${request.rawHeaders.join('\n')}`).join('\n');
     for (const value of [values.header, values.headerRotated]) expect(wire).toContain(value);
-    for (const value of [values.query, values.queryRotated, values.url]) expect(wire).toContain(new URL(`http://x/?${encodeURIComponent(value)}`).search.slice(1));
+    for (const value of [values.query, values.queryRotated, values.url])
+      expect(wire).toContain(new URL(`http://x/?${encodeURIComponent(value)}`).search.slice(1));
     expect(repositories.seenHeaders.some((header) => header.includes(values.git))).toBe(true);
     expect(repositories.seenHeaders.some((header) => header.includes(values.gitWrong))).toBe(true);
     // Everything is logged: the functions' logger is at DEBUG.

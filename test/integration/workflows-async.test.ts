@@ -48,7 +48,12 @@ beforeAll(async () => {
   workflows = workflowsClient(t.api);
   const credential = await createCredential(t.api, 'async key', key);
   const integration = await createIntegration(t.api, 'async provider', provider.origin, { credentialId: credential.id });
-  await publishRule(t.api, { id: 'wf-double', name: 'Double', type: 'simpleRule', definition: { parameters: [{ name: 'n', type: 'number' }], when: 'true', then: { twice: 'n * 2' } } });
+  await publishRule(t.api, {
+    id: 'wf-double',
+    name: 'Double',
+    type: 'simpleRule',
+    definition: { parameters: [{ name: 'n', type: 'number' }], when: 'true', then: { twice: 'n * 2' } },
+  });
   await workflows.published(slowFlow('async-flow', integration.id));
 });
 afterAll(async () => {
@@ -60,9 +65,19 @@ beforeEach(() => provider.reset());
 async function start(id: string, params: Record<string, unknown>): Promise<TaskAnswer> {
   const response = await workflows.execute(id, { params, async: true });
   expectEnvelope(response);
-  expect({ status: response.status, code: response.body.code, message: response.body.message, totalCount: response.body.totalCount }).toEqual({ status: 202, code: '', message: '', totalCount: 0 });
+  expect({ status: response.status, code: response.body.code, message: response.body.message, totalCount: response.body.totalCount }).toEqual({
+    status: 202,
+    code: '',
+    message: '',
+    totalCount: 0,
+  });
   const task = response.body.data as TaskAnswer;
-  expect(task).toEqual({ taskId: expect.stringMatching(/^[0-9a-f-]{36}$/), taskState: 'pending', executionId: expect.stringMatching(/^exec_[0-9a-f]{20}$/), version: 'v1' });
+  expect(task).toEqual({
+    taskId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    taskState: 'pending',
+    executionId: expect.stringMatching(/^exec_[0-9a-f]{20}$/),
+    version: 'v1',
+  });
   return task;
 }
 
@@ -89,7 +104,11 @@ describe('execute with async: true', () => {
     expect(seen!.headers['x-api-key']).toBe(key);
     expect(JSON.parse(seen!.body)).toEqual({ n: 8 });
     const recorded = await workflows.executions('async-flow');
-    expect(recorded.body.data.find((e) => e.executionId === task.executionId)).toMatchObject({ outcome: 'succeeded', output: { twice: 8, answer: 42 }, trigger: 'api' });
+    expect(recorded.body.data.find((e) => e.executionId === task.executionId)).toMatchObject({
+      outcome: 'succeeded',
+      output: { twice: 8, answer: 42 },
+      trigger: 'api',
+    });
   });
 
   it('ends failed when a step fails, naming the step, with the run kept', async () => {
@@ -99,7 +118,11 @@ describe('execute with async: true', () => {
     expect(view.taskState).toBe('failed');
     expect(view.error).toBe('The step "call" failed: the provider answered 403: the key is valid but lacks the permission');
     const result = expectRunShape(view.workflowRun!.result!);
-    expect(result).toMatchObject({ status: 'failed', error: { stepId: 'call', message: 'the provider answered 403: the key is valid but lacks the permission' }, executionId: task.executionId });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: { stepId: 'call', message: 'the provider answered 403: the key is valid but lacks the permission' },
+      executionId: task.executionId,
+    });
     expect(statuses(result)).toEqual([
       ['double', 'succeeded'],
       ['call', 'failed'],
@@ -126,7 +149,7 @@ describe('execute with async: true', () => {
     expect(errorsOf(response)).toEqual([{ in: 'body', field: 'async', message: expect.stringMatching(/\S/) }]);
   });
 
-  it('keeps the task from another workspace\'s key (404 task_not_found), and answers 404 for an unknown task', async () => {
+  it("keeps the task from another workspace's key (404 task_not_found), and answers 404 for an unknown task", async () => {
     provider.route('/slow', answers.json({ answer: 1 }));
     const task = await start('async-flow', { n: 2 });
     const other = await createWorkspaceWithKey(t.runtime.store, { id: 'async-other' });

@@ -11,7 +11,16 @@ import { credentialPath } from '../helpers/credentials.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';
 import { errorsOf } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
-import { createCredential, createIntegration, expectRun, publishRule, workflowRecord, workflowsClient, type Json, type WorkflowsClient } from '../helpers/workflows.ts';
+import {
+  createCredential,
+  createIntegration,
+  expectRun,
+  publishRule,
+  workflowRecord,
+  workflowsClient,
+  type Json,
+  type WorkflowsClient,
+} from '../helpers/workflows.ts';
 
 const t = useRuntime();
 let workflows: WorkflowsClient;
@@ -82,7 +91,7 @@ describe('invalid graphs', () => {
     expectFailure(await workflows.get('broken'), 404, 'entity_not_found');
   });
 
-  it('gives the FEEL syntax error\'s position within the expression', async () => {
+  it("gives the FEEL syntax error's position within the expression", async () => {
     const response = await workflows.create(
       workflowRecord('bad-feel', { start: 'done', steps: [{ id: 'done', kind: 'end', output: { fine: '1 + 1', bad: '1 +* 2' } }] }),
     );
@@ -165,7 +174,10 @@ describe('the authoring round trip', () => {
     expectSuccess(read);
     expect(read.body.data).toMatchObject({ id: 'round-trip', type: 'workflow', description: 'a round trip', checksum: created.body.data.checksum });
     // Saved through the schema: defaults filled in.
-    expect(read.body.data.definition).toMatchObject({ timeoutMs: 60000, steps: [expect.anything(), { timeoutMs: 10000, retries: 2, acceptStatuses: [], request: { query: {}, headers: {} } }, expect.anything()] });
+    expect(read.body.data.definition).toMatchObject({
+      timeoutMs: 60000,
+      steps: [expect.anything(), { timeoutMs: 10000, retries: 2, acceptStatuses: [], request: { query: {}, headers: {} } }, expect.anything()],
+    });
 
     const edited = await workflows.update('round-trip', { checksum: created.body.data.checksum, definition: flow('two') });
     expectSuccess(edited);
@@ -187,7 +199,10 @@ describe('the authoring round trip', () => {
     expect(listed.body.data).toMatchObject({ version: 'v2' });
 
     // The step test runs without calling anything: the end step of v1 and of the draft.
-    const ends = await Promise.all([workflows.testStep('round-trip', 'done', { context: { n: 1, check: { ok: true } }, version: 'v1' }), workflows.testStep('round-trip', 'done', { context: { n: 1, check: { ok: true } } })]);
+    const ends = await Promise.all([
+      workflows.testStep('round-trip', 'done', { context: { n: 1, check: { ok: true } }, version: 'v1' }),
+      workflows.testStep('round-trip', 'done', { context: { n: 1, check: { ok: true } } }),
+    ]);
     expect(ends.map((e) => (e.body.data.output as Json).label)).toEqual(['two', 'three']);
 
     const removed = await workflows.remove('round-trip');
@@ -200,8 +215,11 @@ describe('the authoring round trip', () => {
 });
 
 describe('publishing', () => {
-  it('refuses (409 publish_refused) while a rule step\'s rule has no published version, and publishes once it has', async () => {
-    await t.api('/dev/v1/rule', { method: 'POST', body: JSON.stringify({ id: 'wf-draft-only', name: 'Draft only', type: 'simpleRule', definition: { when: 'true', then: { ok: true } } }) });
+  it("refuses (409 publish_refused) while a rule step's rule has no published version, and publishes once it has", async () => {
+    await t.api('/dev/v1/rule', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'wf-draft-only', name: 'Draft only', type: 'simpleRule', definition: { when: 'true', then: { ok: true } } }),
+    });
     const checksum = await workflows.created(
       workflowRecord('needs-published', {
         start: 'run',
@@ -227,7 +245,9 @@ describe('publishing', () => {
 
     // Publish the rule, pin a version that exists: the workflow publishes.
     const rule = await t.api<{ checksum: string }>('/dev/v1/rule/wf-draft-only');
-    expect((await t.api('/dev/v1/rule/wf-draft-only/publish', { method: 'POST', body: JSON.stringify({ checksum: rule.body.data.checksum }) })).status).toBe(201);
+    expect((await t.api('/dev/v1/rule/wf-draft-only/publish', { method: 'POST', body: JSON.stringify({ checksum: rule.body.data.checksum }) })).status).toBe(
+      201,
+    );
     const current = await workflows.get('needs-published');
     const definition = current.body.data.definition as { steps: Json[] };
     definition.steps[1] = { ...definition.steps[1], version: 'v1' };

@@ -11,7 +11,18 @@ import { expectSuccess } from '../helpers/envelope.ts';
 import { integrationPath } from '../helpers/integrations.ts';
 import { answers, refusedPort, startTestProvider, type TestProvider } from '../helpers/providers.ts';
 import { useRuntime } from '../helpers/runtime.ts';
-import { callFlow, createCredential, createIntegration, expectRun, statuses, workflowRecord, workflowsClient, type Json, type RunView, type WorkflowsClient } from '../helpers/workflows.ts';
+import {
+  callFlow,
+  createCredential,
+  createIntegration,
+  expectRun,
+  statuses,
+  workflowRecord,
+  workflowsClient,
+  type Json,
+  type RunView,
+  type WorkflowsClient,
+} from '../helpers/workflows.ts';
 
 const t = useRuntime();
 let provider: TestProvider;
@@ -70,7 +81,7 @@ describe('placing the key', () => {
     expect(JSON.stringify(seen).split(values.header)).toHaveLength(2);
   });
 
-  it('appends a query credential to the query, encoded, after the step\'s own parameters, and sends no header', async () => {
+  it("appends a query credential to the query, encoded, after the step's own parameters, and sends no header", async () => {
     provider.route('/q/rate', answers.json({ rate: 2 }));
     const result = await run({ request: { method: 'GET', integrationId: ids.queryIntegration, path: '/rate', query: { from: '"EUR"', to: '"A B"' } } });
     expect(result.output).toEqual({ status: 200, body: { rate: 2 } });
@@ -81,7 +92,7 @@ describe('placing the key', () => {
     expect(JSON.stringify(seen!.headers)).not.toContain(encodeURIComponent(values.query));
   });
 
-  it('places the credential of a url step as it says, beside the URL\'s own query', async () => {
+  it("places the credential of a url step as it says, beside the URL's own query", async () => {
     provider.route('/u/x', answers.json({}));
     const result = await run({ request: { method: 'GET', url: `${provider.origin}/u/x?fixed=1` }, credentialId: ids.query });
     expect(result.status).toBe('succeeded');
@@ -91,20 +102,20 @@ describe('placing the key', () => {
     expect(provider.requests('/u/x')[1]!.headers['x-api-key']).toBe(values.header);
   });
 
-  it('fails a step whose own query names the credential\'s parameter, sending nothing', async () => {
+  it("fails a step whose own query names the credential's parameter, sending nothing", async () => {
     const result = await run({ request: { method: 'GET', integrationId: ids.queryIntegration, path: '/rate', query: { api_key: '"mine"' } } });
     expectCallFailed(result, 'the query parameter "api_key" is also the credential\'s Key');
     expect(provider.calls()).toBe(0);
   });
 
-  it('fails a step whose own headers name the credential\'s header, sending nothing', async () => {
+  it("fails a step whose own headers name the credential's header, sending nothing", async () => {
     const result = await run({ request: { method: 'GET', integrationId: ids.headerIntegration, path: '/h/me', headers: { 'x-api-key': '"mine"' } } });
     expectCallFailed(result, 'The header "x-api-key" is also the credential\'s Key');
     expect(provider.calls()).toBe(0);
   });
 });
 
-describe('provider failures as the step\'s error', () => {
+describe("provider failures as the step's error", () => {
   it('401: the key is wrong or revoked; 403: the key is valid but lacks the permission; neither tried again', async () => {
     provider.route('/h/401', answers.json({ error: 'unauthorized' }, 401));
     provider.route('/h/403', answers.json({ error: 'forbidden' }, 403));
@@ -116,7 +127,7 @@ describe('provider failures as the step\'s error', () => {
     expect(provider.calls('/h/401') + provider.calls('/h/403')).toBe(2);
   });
 
-  it('a provider that does not answer in the step\'s timeout: the call timed out, with the limit', async () => {
+  it("a provider that does not answer in the step's timeout: the call timed out, with the limit", async () => {
     provider.route('/h/hang', answers.hang());
     const started = Date.now();
     const result = await run(viaHeader('POST', '/h/hang', { timeoutMs: 300 }));
@@ -133,7 +144,7 @@ describe('provider failures as the step\'s error', () => {
     expect(provider.calls('/h/hang')).toBe(2);
   });
 
-  it('the run\'s deadline bounds a call the step would let run longer, and a Retry-After that would pass it is not waited for', async () => {
+  it("the run's deadline bounds a call the step would let run longer, and a Retry-After that would pass it is not waited for", async () => {
     provider.route('/h/slow', answers.delay(3000));
     const slow = await run(viaHeader('POST', '/h/slow', { timeoutMs: 10_000 }), { timeoutMs: 400 });
     expectCallFailed(slow, /did not complete within \d{1,3} ms/);
@@ -141,7 +152,10 @@ describe('provider failures as the step\'s error', () => {
     provider.route('/h/later', answers.retryAfter(503, 30));
     const started = Date.now();
     const later = await run(viaHeader('POST', '/h/later'), { timeoutMs: 5000 });
-    expectCallFailed(later, 'the provider answered 503: the provider failed to handle the request; try again later; waiting 30000 ms to try again would pass the run\'s deadline');
+    expectCallFailed(
+      later,
+      "the provider answered 503: the provider failed to handle the request; try again later; waiting 30000 ms to try again would pass the run's deadline",
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(provider.calls('/h/later')).toBe(1);
   });
@@ -185,7 +199,7 @@ describe('retries', () => {
     expect(result.steps[0]!.durationMs).toBeGreaterThanOrEqual(550); // 200 + 400 ms
   });
 
-  it('gives up after the step\'s retries, saying how many tries it made', async () => {
+  it("gives up after the step's retries, saying how many tries it made", async () => {
     provider.route('/h/down', answers.json({}, 503));
     const result = await run(viaHeader('GET', '/h/down', { retries: 1 }));
     expectCallFailed(result, 'the provider answered 503: the provider failed to handle the request; try again later (2 tries)');
@@ -216,7 +230,13 @@ describe('retries', () => {
       workflowRecord(id, {
         start: 'call',
         steps: [
-          { id: 'call', kind: 'apiRequest', request: { method: 'GET', integrationId: ids.headerIntegration, path: '/h/item' }, acceptStatuses: accept, next: 'found' },
+          {
+            id: 'call',
+            kind: 'apiRequest',
+            request: { method: 'GET', integrationId: ids.headerIntegration, path: '/h/item' },
+            acceptStatuses: accept,
+            next: 'found',
+          },
           { id: 'found', kind: 'branch', cases: [{ when: 'call.status = 404', next: 'missing' }], otherwise: 'present' },
           { id: 'missing', kind: 'end', output: { found: 'false', why: 'call.body.error' } },
           { id: 'present', kind: 'end', output: { found: 'true', item: 'call.body' } },

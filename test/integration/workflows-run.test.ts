@@ -79,7 +79,8 @@ beforeAll(async () => {
   provider = await startTestProvider();
   workflows = workflowsClient(t.api);
   const credential = await createCredential(t.api, 'run provider key', key);
-  integrationId = (await createIntegration(t.api, 'run provider', `${provider.origin}/api`, { credentialId: credential.id, headers: { 'X-Client': 'tests' } })).id;
+  integrationId = (await createIntegration(t.api, 'run provider', `${provider.origin}/api`, { credentialId: credential.id, headers: { 'X-Client': 'tests' } }))
+    .id;
   await publishRule(t.api, sizeRule('wf-size'));
   await workflows.published(orderFlow('order-flow', { settings: { recordExecutions: true } }));
 });
@@ -102,7 +103,11 @@ describe('a multi-step workflow end to end', () => {
           type: 'apiRequest',
           status: 'succeeded',
           durationMs: expect.any(Number),
-          output: { status: 200, headers: expect.objectContaining({ 'content-type': 'application/json', 'x-quote-id': 'q-1' }), body: { price: 80, currency: 'EUR' } },
+          output: {
+            status: 200,
+            headers: expect.objectContaining({ 'content-type': 'application/json', 'x-quote-id': 'q-1' }),
+            body: { price: 80, currency: 'EUR' },
+          },
         },
         { id: 'decide', type: 'branch', status: 'succeeded', durationMs: expect.any(Number) },
         { id: 'discount', type: 'transform', status: 'succeeded', durationMs: expect.any(Number), output: { price: 72, note: 'discounted' } },
@@ -118,7 +123,13 @@ describe('a multi-step workflow end to end', () => {
     const [seen, ...more] = provider.requests('/api/quotes');
     expect(more).toEqual([]);
     expect(seen).toMatchObject({ method: 'POST', query: { size: 'large' } });
-    expect(seen!.headers).toMatchObject({ 'x-api-key': key, 'x-order': 'o-1', 'x-client': 'tests', 'content-type': 'application/json', accept: 'application/json' });
+    expect(seen!.headers).toMatchObject({
+      'x-api-key': key,
+      'x-order': 'o-1',
+      'x-client': 'tests',
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
     expect(JSON.parse(seen!.body)).toEqual({ total: 150, size: 'large' });
   });
 
@@ -169,26 +180,41 @@ describe('the draft and the published version', () => {
     // The rule's draft moves on; v1 stays.
     const rule = await t.api<{ checksum: string }>('/dev/v1/rule/wf-label');
     expectSuccess(rule);
-    const edited = await t.api('/dev/v1/rule/wf-label', { method: 'PATCH', body: JSON.stringify({ checksum: rule.body.data.checksum, definition: { when: 'true', then: { label: '"draft"' } } }) });
+    const edited = await t.api('/dev/v1/rule/wf-label', {
+      method: 'PATCH',
+      body: JSON.stringify({ checksum: rule.body.data.checksum, definition: { when: 'true', then: { label: '"draft"' } } }),
+    });
     expect(edited.status).toBe(200);
 
     expect(expectRun(await workflows.test('draft-vs-published', { params: {} })).output).toEqual({ both: { unpinned: 'draft', pinned: 'v1' } });
     const executed = expectRun(await workflows.execute('draft-vs-published', { params: {} }));
     expect(executed).toMatchObject({ output: { both: { unpinned: 'v1', pinned: 'v1' } }, version: 'v1' });
     // A test of a published version runs as its execution would.
-    expect(expectRun(await workflows.test('draft-vs-published', { params: {}, version: 'v1' }))).toMatchObject({ output: { both: { unpinned: 'v1', pinned: 'v1' } }, version: 'v1' });
+    expect(expectRun(await workflows.test('draft-vs-published', { params: {}, version: 'v1' }))).toMatchObject({
+      output: { both: { unpinned: 'v1', pinned: 'v1' } },
+      version: 'v1',
+    });
 
     // The workflow's draft moves on too: a test runs it, an execution the published v1 until v2 is published.
     const current = await workflows.get('draft-vs-published');
-    const changed = await workflows.update('draft-vs-published', { checksum: current.body.data.checksum, definition: labels('x', '{unpinned: a.label, edited: true}').definition as Json });
+    const changed = await workflows.update('draft-vs-published', {
+      checksum: current.body.data.checksum,
+      definition: labels('x', '{unpinned: a.label, edited: true}').definition as Json,
+    });
     expect(changed.status).toBe(200);
     expect(expectRun(await workflows.test('draft-vs-published', { params: {} })).output).toEqual({ both: { unpinned: 'draft', edited: true } });
     expectFailure(await workflows.test('draft-vs-published', { params: {}, checksum: checksum }), 409, 'checksum_mismatch');
     expect(expectRun(await workflows.execute('draft-vs-published', { params: {} })).version).toBe('v1');
     const v2 = await workflows.publish('draft-vs-published', { checksum: changed.body.data.checksum });
     expect(v2.body.data.version).toBe('v2');
-    expect(expectRun(await workflows.execute('draft-vs-published', { params: {} }))).toMatchObject({ version: 'v2', output: { both: { unpinned: 'v1', edited: true } } });
-    expect(expectRun(await workflows.execute('draft-vs-published', { params: {}, version: 'v1' }))).toMatchObject({ version: 'v1', output: { both: { pinned: 'v1' } } });
+    expect(expectRun(await workflows.execute('draft-vs-published', { params: {} }))).toMatchObject({
+      version: 'v2',
+      output: { both: { unpinned: 'v1', edited: true } },
+    });
+    expect(expectRun(await workflows.execute('draft-vs-published', { params: {}, version: 'v1' }))).toMatchObject({
+      version: 'v1',
+      output: { both: { pinned: 'v1' } },
+    });
     expectFailure(await workflows.execute('draft-vs-published', { params: {}, version: 'v9' }), 404, 'version_not_found');
   });
 });
@@ -319,7 +345,13 @@ describe('testing one step', () => {
     const transform = await workflows.testStep('order-flow', 'discount', { context: { quote: { body: { price: 10 } } } });
     expect(transform.body.data).toMatchObject({ status: 'succeeded', output: { price: 9, note: 'discounted' }, next: 'done-discount' });
     const end = await workflows.testStep('order-flow', 'done-full', { context: { full: { price: 3, note: 'n' }, size: { size: 'small' } } });
-    expect(end.body.data).toEqual({ id: 'done-full', type: 'end', status: 'succeeded', durationMs: expect.any(Number), output: { price: 3, note: 'n', size: 'small' } });
+    expect(end.body.data).toEqual({
+      id: 'done-full',
+      type: 'end',
+      status: 'succeeded',
+      durationMs: expect.any(Number),
+      output: { price: 3, note: 'n', size: 'small' },
+    });
     const rule = await workflows.testStep('order-flow', 'size', { context: { order: { total: 500 } } });
     expect(rule.body.data).toMatchObject({ status: 'succeeded', output: { size: 'large' }, next: 'quote' });
     // A missing value is null, as in FEEL; a value of the wrong type for the rule's params fails the step.
@@ -369,7 +401,7 @@ describe('the demo workflows against the demo provider', () => {
     expect(recorded.body.data.map((e) => e.executionId)).toEqual([decline.executionId, review.executionId, approve.executionId]);
   });
 
-  it('price-in-currency converts at the provider\'s rate (key in the query)', async () => {
+  it("price-in-currency converts at the provider's rate (key in the query)", async () => {
     const run = expectRun(await workflows.execute('price-in-currency', { params: { price: 100, currency: 'USD' } }));
     expect(run.output).toEqual({ price: 108, currency: 'USD', rate: 1.08 });
     const unknown = expectRun(await workflows.execute('price-in-currency', { params: { price: 100, currency: 'XYZ' } }));
@@ -382,6 +414,10 @@ describe('the demo workflows against the demo provider', () => {
     const wrong = expectRun(await workflows.execute('price-in-currency', { params: { price: 1, currency: 'GBP' } }));
     expect(wrong.error).toEqual({ stepId: 'rate', message: 'the provider answered 401: the key is wrong or revoked' });
     await setValue(demoProviderKey);
-    expect(expectRun(await workflows.execute('price-in-currency', { params: { price: 100, currency: 'GBP' } })).output).toEqual({ price: 86, currency: 'GBP', rate: 0.86 });
+    expect(expectRun(await workflows.execute('price-in-currency', { params: { price: 100, currency: 'GBP' } })).output).toEqual({
+      price: 86,
+      currency: 'GBP',
+      rate: 0.86,
+    });
   });
 });

@@ -14,7 +14,18 @@ import { credentialPath, json, recordingApi } from '../helpers/credentials.ts';
 import { expectSuccess } from '../helpers/envelope.ts';
 import { captureOutput } from '../helpers/output-capture.ts';
 import { useRuntime } from '../helpers/runtime.ts';
-import { callFlow, createCredential, createIntegration, expectRun, waitForTask, workflowRecord, workflowsClient, type RunView, type TaskAnswer, type WorkflowsClient } from '../helpers/workflows.ts';
+import {
+  callFlow,
+  createCredential,
+  createIntegration,
+  expectRun,
+  waitForTask,
+  workflowRecord,
+  workflowsClient,
+  type RunView,
+  type TaskAnswer,
+  type WorkflowsClient,
+} from '../helpers/workflows.ts';
 import { closedPort, startProvider, type Provider } from '../outbound/servers.ts';
 
 vi.hoisted(() => {
@@ -44,11 +55,18 @@ const asciiEscaped = (text: string) => jsonEscaped(text).replace(/[\u0080-\uffff
 function leakForms(secret: string): string[] {
   const encoded = [encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), new URLSearchParams({ k: secret }).toString().slice(2)];
   const base = [secret, ...encoded, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')];
-  return [...new Set([...base, ...base.map(jsonEscaped), ...base.map((f) => jsonEscaped(jsonEscaped(f))), asciiEscaped(secret), jsonEscaped(asciiEscaped(secret))])];
+  return [
+    ...new Set([...base, ...base.map(jsonEscaped), ...base.map((f) => jsonEscaped(jsonEscaped(f))), asciiEscaped(secret), jsonEscaped(asciiEscaped(secret))]),
+  ];
 }
 
 /** Where each secret shows in `text`, in which form. */
-const leaks = (text: string) => secrets.flatMap((secret) => leakForms(secret).filter((form) => text.includes(form)).map((form) => `${JSON.stringify(secret)} as ${JSON.stringify(form)}`));
+const leaks = (text: string) =>
+  secrets.flatMap((secret) =>
+    leakForms(secret)
+      .filter((form) => text.includes(form))
+      .map((form) => `${JSON.stringify(secret)} as ${JSON.stringify(form)}`),
+  );
 
 let provider: Provider;
 let workflows: WorkflowsClient;
@@ -157,7 +175,13 @@ describe('no secret in any answer or log line', () => {
     expect(failures[4]!.error!.message).toContain('api_key=[REDACTED]');
     expect(failures[5]!.error!.message).toContain('api_key=[REDACTED]');
     // A failed execution is recorded too.
-    await workflows.published(callFlow('denied-recorded', { request: { method: 'GET', integrationId: ids.queryIntegration, path: '/echo/denied' } }, { settings: { recordExecutions: true } }));
+    await workflows.published(
+      callFlow(
+        'denied-recorded',
+        { request: { method: 'GET', integrationId: ids.queryIntegration, path: '/echo/denied' } },
+        { settings: { recordExecutions: true } },
+      ),
+    );
     expect(expectRun(await workflows.execute('denied-recorded', { params: {} })).status).toBe('failed');
 
     // Rotation, then revocation.

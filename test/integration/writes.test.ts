@@ -108,7 +108,14 @@ describe('saveEntity', () => {
   it('treats the same content with keys in another order as the same', async () => {
     const input = simpleRule('reordered', 'Reordered', { definition: { when: 'a > 1', then: { x: 1, y: 2 } } } as Partial<EntityInput>);
     const first = await saveEntity(t.runtime.store, target, input, actor);
-    const shuffled = { definition: { then: { y: 2, x: 1 }, when: 'a > 1' }, type: input.type, tags: input.tags, description: input.description, name: input.name, id: input.id };
+    const shuffled = {
+      definition: { then: { y: 2, x: 1 }, when: 'a > 1' },
+      type: input.type,
+      tags: input.tags,
+      description: input.description,
+      name: input.name,
+      id: input.id,
+    };
     const second = await saveEntity(t.runtime.store, target, shuffled as EntityInput, actor);
     expect(second.outcome).toBe('unchanged');
     expect(second.entity.revision).toBe(first.entity.revision);
@@ -152,7 +159,9 @@ describe('saveEntity', () => {
 
   it('keeps the totals exact under concurrent creates of different entities', async () => {
     const before = await totals(branch);
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => saveEntity(t.runtime.store, target, (i % 3 ? simpleRule : ruleSet)(`parallel-${i}`, `Parallel ${i}`), actor)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => saveEntity(t.runtime.store, target, (i % 3 ? simpleRule : ruleSet)(`parallel-${i}`, `Parallel ${i}`), actor)),
+    );
     expect(outcomes.every((o) => o.outcome === 'created')).toBe(true);
     expect(await totals(branch)).toEqual({ ...before, rule: before.rule! + 12, simpleRule: before.simpleRule! + 8, ruleSet: before.ruleSet! + 4 });
   });
@@ -228,7 +237,16 @@ describe('importEntities', () => {
     const counted = await totals(name);
 
     const changed = { ...batch[0]!, description: 'changed by the rejected import' };
-    const invalidTable = { id: 'bad-table', name: 'Bad table', type: 'decisionTable', definition: { inputs: [{ id: 'a', expression: 'x', type: 'number' }], outputs: [{ id: 'o', name: 'o', type: 'number' }], rules: [{ when: [], then: [1] }] } };
+    const invalidTable = {
+      id: 'bad-table',
+      name: 'Bad table',
+      type: 'decisionTable',
+      definition: {
+        inputs: [{ id: 'a', expression: 'x', type: 'number' }],
+        outputs: [{ id: 'o', name: 'o', type: 'number' }],
+        rules: [{ when: [], then: [1] }],
+      },
+    };
     const sources = sourcesOf([changed, simpleRule('imp-new', 'New one'), invalidTable, { ...batch[1]!, name: '' }]);
     const rejection = await importEntities(t.runtime.store, target, sources, { actor, publish: true }).catch((e: unknown) => e);
     expect(rejection).toBeInstanceOf(ImportRejected);

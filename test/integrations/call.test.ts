@@ -126,7 +126,7 @@ describe('placing the key', () => {
     ]);
   });
 
-  it('refuses a step query parameter that is the query credential\'s key, naming the query, and sends nothing', async () => {
+  it("refuses a step query parameter that is the query credential's key, naming the query, and sends nothing", async () => {
     const { id } = await credential('q-CALL-CLASH-1a2b3c4d', 'query');
     const failure = await failureOf({ url: `${provider.origin}/x`, credentialId: id, query: { api_key: 'mine' } });
     expect(failure).toMatchObject({ failure: 'invalid_request', field: 'query', retryable: false });
@@ -134,7 +134,7 @@ describe('placing the key', () => {
     expect(provider.calls()).toBe(0);
   });
 
-  it('refuses a step header that is the header credential\'s key, naming the headers', async () => {
+  it("refuses a step header that is the header credential's key, naming the headers", async () => {
     const { id } = await credential('sk-CALL-HEADER-CLASH-9e8d');
     const failure = await failureOf({ url: `${provider.origin}/x`, credentialId: id, headers: { 'x-api-key': 'mine' } });
     expect(failure).toMatchObject({ failure: 'invalid_request', field: 'headers', retryable: false });
@@ -155,21 +155,26 @@ describe('the base URL and the path', () => {
     expect(joinPath(base, path).href).toBe(url);
   });
 
-  it.each(['/../admin', '/%2e%2e/admin', '/%2E%2E/%2e%2e/x', '/v1/../../x', '/..', '/..\\admin', '\\..\\admin', 'relative'])('refuses the path %s, which leaves the base', (path) => {
-    let failure: unknown;
-    try {
-      joinPath('https://api.example.com/api', path);
-    } catch (error) {
-      failure = error;
-    }
-    expect(failure).toBeInstanceOf(CallFailure);
-    expect(failure).toMatchObject({ failure: 'invalid_url', field: 'path', retryable: false });
-  });
+  it.each(['/../admin', '/%2e%2e/admin', '/%2E%2E/%2e%2e/x', '/v1/../../x', '/..', '/..\\admin', '\\..\\admin', 'relative'])(
+    'refuses the path %s, which leaves the base',
+    (path) => {
+      let failure: unknown;
+      try {
+        joinPath('https://api.example.com/api', path);
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).toBeInstanceOf(CallFailure);
+      expect(failure).toMatchObject({ failure: 'invalid_url', field: 'path', retryable: false });
+    },
+  );
 
   it('sends nothing for a path that leaves the base, and says so', async () => {
     const scoped = await integration({ baseUrl: `${provider.origin}/api` });
     const failure = await failureOf({ integrationId: scoped.id, path: '/../admin' });
-    expect(failure.message).toBe(`the path "/../admin" leaves the integration's base URL ${provider.origin}/api: give a path under it, without "." or ".." segments`);
+    expect(failure.message).toBe(
+      `the path "/../admin" leaves the integration's base URL ${provider.origin}/api: give a path under it, without "." or ".." segments`,
+    );
     expect(provider.calls()).toBe(0);
   });
 });
@@ -188,9 +193,18 @@ describe('the request and its answer', () => {
   });
 
   it('returns answers of any status, headers lower-cased and repeated ones joined', async () => {
-    provider.route('/denied', { kind: 'body', status: 401, body: '{"error":"bad key"}', headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r1' } });
+    provider.route('/denied', {
+      kind: 'body',
+      status: 401,
+      body: '{"error":"bad key"}',
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'r1' },
+    });
     provider.route('/cookies', answers.json({ ok: true }, 200, { 'set-cookie': ['a=1', 'b=2'] }));
-    expect(await call({ url: `${provider.origin}/denied` })).toEqual({ status: 401, headers: expect.objectContaining({ 'x-request-id': 'r1' }), body: { error: 'bad key' } });
+    expect(await call({ url: `${provider.origin}/denied` })).toEqual({
+      status: 401,
+      headers: expect.objectContaining({ 'x-request-id': 'r1' }),
+      body: { error: 'bad key' },
+    });
     expect((await call({ url: `${provider.origin}/cookies` })).headers['set-cookie']).toBe('a=1, b=2');
   });
 
@@ -236,7 +250,11 @@ describe('the request and its answer', () => {
 describe('failures', () => {
   it('names an integration that does not exist', async () => {
     const failure = await failureOf({ integrationId: 'intg_missing', path: '/x' });
-    expect(failure).toMatchObject({ failure: 'integration_not_found', retryable: false, message: 'the integration "intg_missing" does not exist in this workspace' });
+    expect(failure).toMatchObject({
+      failure: 'integration_not_found',
+      retryable: false,
+      message: 'the integration "intg_missing" does not exist in this workspace',
+    });
   });
 
   it('names a credential that does not exist, or is revoked, and sends nothing', async () => {
@@ -317,7 +335,9 @@ describe('failures', () => {
     provider.route('/html', answers.text('<html>hello</html>'));
     const failure = await failureOf({ url: `${provider.origin}/html?x=1` });
     expect(failure).toMatchObject({ failure: 'not_json', retryable: false });
-    expect(failure.message).toBe(`the provider answered with a body that is not JSON (content-type text/html; charset=utf-8; HTTP 200 from ${provider.origin}/html?x=1)`);
+    expect(failure.message).toBe(
+      `the provider answered with a body that is not JSON (content-type text/html; charset=utf-8; HTTP 200 from ${provider.origin}/html?x=1)`,
+    );
   });
 
   it.each([

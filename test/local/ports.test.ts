@@ -64,5 +64,7 @@ it('npm start with a taken PORT says so in one line and exits 1, without a stack
     env: { ...process.env, PORT: String(taken), DYNAMODB_PORT: '0', GIT_PORT: '0', POWERTOOLS_LOG_LEVEL: 'SILENT' },
   });
   expect(run.status).toBe(1);
-  expect(run.stderr.trim().split('\n')).toEqual([`rules: port ${taken} is in use: stop what holds it, or set PORT to another port (e.g. PORT=${taken + 10} npm start)`]);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    `rules: port ${taken} is in use: stop what holds it, or set PORT to another port (e.g. PORT=${taken + 10} npm start)`,
+  ]);
 }, 60_000);

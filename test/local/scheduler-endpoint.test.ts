@@ -30,7 +30,12 @@ beforeAll(async () => {
     now: () => now,
     scheduler: { apply: (entry) => void applied.push(entry), remove: (group, name) => (removed.push(`${group}/${name}`), true) },
   });
-  client = new SchedulerClient({ endpoint: endpoint.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  client = new SchedulerClient({
+    endpoint: endpoint.endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 });
 afterAll(async () => {
   client?.destroy();
@@ -57,7 +62,10 @@ describe('groups', () => {
   it('creates, refuses a second create, reads and deletes a group with its schedules', async () => {
     const created = await client.send(new CreateScheduleGroupCommand({ Name: 'g1' }));
     expect(created.ScheduleGroupArn).toBe('arn:aws:scheduler:local:000000000000:schedule-group/g1');
-    await expect(client.send(new CreateScheduleGroupCommand({ Name: 'g1' }))).rejects.toMatchObject({ name: 'ConflictException', $metadata: { httpStatusCode: 409 } });
+    await expect(client.send(new CreateScheduleGroupCommand({ Name: 'g1' }))).rejects.toMatchObject({
+      name: 'ConflictException',
+      $metadata: { httpStatusCode: 409 },
+    });
     const group = await client.send(new GetScheduleGroupCommand({ Name: 'g1' }));
     expect(group).toMatchObject({ Name: 'g1', State: 'ACTIVE', CreationDate: new Date(now) });
 
@@ -84,7 +92,9 @@ describe('schedules', () => {
   });
 
   it('creates a schedule once, and updates only one that exists', async () => {
-    await expect(client.send(new UpdateScheduleCommand(schedule({ GroupName: 'g2', Name: 'missing' })))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    await expect(client.send(new UpdateScheduleCommand(schedule({ GroupName: 'g2', Name: 'missing' })))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
     await client.send(new CreateScheduleCommand(schedule({ GroupName: 'g2' })));
     await expect(client.send(new CreateScheduleCommand(schedule({ GroupName: 'g2' })))).rejects.toMatchObject({ name: 'ConflictException' });
     await client.send(new UpdateScheduleCommand(schedule({ GroupName: 'g2', State: 'ENABLED' })));
@@ -92,13 +102,20 @@ describe('schedules', () => {
   });
 
   it('refuses what Scheduler refuses', async () => {
-    const refused = (changes: Partial<CreateScheduleCommandInput>) => client.send(new CreateScheduleCommand(schedule({ GroupName: 'g2', Name: 'other', ...changes })));
-    await expect(refused({ StartDate: new Date(now - 6 * 60_000) })).rejects.toMatchObject({ name: 'ValidationException', message: 'The StartDate you specify cannot be earlier than 5 minutes ago.' });
+    const refused = (changes: Partial<CreateScheduleCommandInput>) =>
+      client.send(new CreateScheduleCommand(schedule({ GroupName: 'g2', Name: 'other', ...changes })));
+    await expect(refused({ StartDate: new Date(now - 6 * 60_000) })).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: 'The StartDate you specify cannot be earlier than 5 minutes ago.',
+    });
     await expect(refused({ EndDate: new Date(now) })).rejects.toMatchObject({ name: 'ValidationException' });
     await expect(refused({ Name: 'has/slash' })).rejects.toMatchObject({ name: 'ValidationException' });
     await expect(refused({ ScheduleExpressionTimezone: 'Mars/Olympus' })).rejects.toMatchObject({ name: 'ValidationException' });
     await expect(refused({ ScheduleExpression: 'cron(0 9 * * MON *)' })).rejects.toMatchObject({ name: 'ValidationException' });
-    await expect(refused({ GroupName: 'nowhere' })).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'Schedule group nowhere does not exist.' });
+    await expect(refused({ GroupName: 'nowhere' })).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      message: 'Schedule group nowhere does not exist.',
+    });
     // A start up to 5 minutes past is taken.
     await expect(refused({ StartDate: new Date(now - 4 * 60_000) })).resolves.toHaveProperty('ScheduleArn');
   });

@@ -29,7 +29,10 @@ interface Fired {
 
 function recording(options: Partial<LocalSchedulerOptions> = {}) {
   const fired: Fired[] = [];
-  const scheduler = createLocalScheduler({ onRun: (event, context) => void fired.push({ event, context, at: new Date((options.now ?? Date.now)()).toISOString() }), ...options });
+  const scheduler = createLocalScheduler({
+    onRun: (event, context) => void fired.push({ event, context, at: new Date((options.now ?? Date.now)()).toISOString() }),
+    ...options,
+  });
   return { scheduler, fired, times: () => fired.map((f) => f.context.scheduledTime) };
 }
 
@@ -250,7 +253,11 @@ describe('on real timers', () => {
       const aws = createAwsScheduler({
         client,
         now: clock.now,
-        target: { functionArn: 'arn:aws:lambda:local:000000000000:function:scheduled-run', roleArn: 'arn:aws:iam::000000000000:role/scheduler', deadLetterArn: 'arn:aws:sqs:local:000000000000:dlq' },
+        target: {
+          functionArn: 'arn:aws:lambda:local:000000000000:function:scheduled-run',
+          roleArn: 'arn:aws:iam::000000000000:role/scheduler',
+          deadLetterArn: 'arn:aws:sqs:local:000000000000:dlq',
+        },
       });
       await aws.putSchedule(deployment({ expression: 'cron(* * * * ? *)', inputParam: { region: 'eu' } }));
       await until(() => fired.length === 1, 'the run');

@@ -24,7 +24,9 @@ it('sends the schedules kept in DATA_DIR to the local scheduler again at start',
   }
   const second = await startQuietRuntime({ dataDir });
   try {
-    expect(second.scheduler.endpoint.schedules()).toEqual([expect.objectContaining({ GroupName: 'rules.demo', Name: 'kept__main', ScheduleExpression: 'cron(15 * * * ? *)' })]);
+    expect(second.scheduler.endpoint.schedules()).toEqual([
+      expect.objectContaining({ GroupName: 'rules.demo', Name: 'kept__main', ScheduleExpression: 'cron(15 * * * ? *)' }),
+    ]);
     expect(new Date(second.scheduler.local.nextRun('rules.demo', 'kept__main')!).getUTCMinutes()).toBe(15);
   } finally {
     await second.close();

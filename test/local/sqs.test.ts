@@ -67,7 +67,7 @@ describe('the local task queue', () => {
     expect(held.started).toHaveLength(6);
   });
 
-  it('prefers, among groups with as many in flight, the one that took less of the workers\' time lately', async () => {
+  it("prefers, among groups with as many in flight, the one that took less of the workers' time lately", async () => {
     const held = heldWorker();
     const queue = createLocalQueue({ worker: held.worker, visibilityTimeoutMs: 1_000, maxReceiveCount: 3, batchSize: 1, maxConcurrency: 1 });
     queue.send('slow-1', 'slow');

@@ -8,7 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Api } from '../helpers/api.ts';
 
-const envelope = (code: string, data: unknown, message = code ? 'It failed.' : '') => ({ code, data, message, pageNo: 0, pageSize: 0, totalCount: 0, totalPages: 0 });
+const envelope = (code: string, data: unknown, message = code ? 'It failed.' : '') => ({
+  code,
+  data,
+  message,
+  pageNo: 0,
+  pageSize: 0,
+  totalCount: 0,
+  totalPages: 0,
+});
 
 /** What the stand-in answers, by path: status, content type, body. */
 const answers: Record<string, [number, string, unknown]> = {

@@ -20,16 +20,23 @@ interface Operation {
   security?: unknown[];
   parameters: { name: string; in: string; schema: Record<string, unknown> }[];
   requestBody?: { content: { 'application/json': { schema: { properties: Record<string, Record<string, unknown>> } } } };
-  responses: Record<string, { $ref?: string; content?: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }>;
+  responses: Record<
+    string,
+    { $ref?: string; content?: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }
+  >;
 }
 
 const document = committed as unknown as {
   servers: { url: string; variables?: Record<string, { default: string }> }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { responses: Record<string, { content: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }> };
+  components: {
+    responses: Record<string, { content: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }>;
+  };
 };
-const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+);
 const operation = (operationId: string) => operations.find((o) => o.operation.operationId === operationId)!.operation;
 
 /** The error codes a status of an operation lists, following a $ref to the gateway's answers. */
@@ -141,7 +148,8 @@ describe('responses', () => {
   });
 
   it("list the gateway's own answers by reference, with their codes", () => {
-    for (const { operation } of operations) for (const status of gatewayStatuses) expect(operation.responses[status]!.$ref).toBe(`#/components/responses/Gateway${status}`);
+    for (const { operation } of operations)
+      for (const status of gatewayStatuses) expect(operation.responses[status]!.$ref).toBe(`#/components/responses/Gateway${status}`);
     expect(codes('getEntity', 413)).toEqual(['payload_too_large']);
     expect(codes('getEntity', 429)).toEqual(['too_many_requests', 'quota_exceeded']);
     expect(codes('getEntity', 504)).toEqual(['timeout']);
@@ -162,7 +170,14 @@ describe('responses', () => {
     expect(codes('getCredential', 409)).toBeUndefined();
     expect(codes('listCredentials', 404)).toBeUndefined();
     expect(codes('getCredential', 400)).toEqual(['bad_request', 'invalid_request']);
-    expect(codes('pullRemoteV1', 400)).toEqual(['bad_request', 'branch_not_found', 'branch_required', 'invalid_branch', 'invalid_request', 'remote_not_configured']);
+    expect(codes('pullRemoteV1', 400)).toEqual([
+      'bad_request',
+      'branch_not_found',
+      'branch_required',
+      'invalid_branch',
+      'invalid_request',
+      'remote_not_configured',
+    ]);
     expect(codes('getRemote', 404)).toEqual(['remote_not_configured']);
     expect(codes('getTask', 404)).toEqual(['task_not_found']);
     expect(codes('getTask', 401)).toEqual(['service_api_key_empty', 'service_api_key_expired', 'service_api_key_invalid']);
@@ -185,9 +200,11 @@ describe('responses', () => {
     expect(codes('createEntity', 409)).toEqual(['entity_exists', 'write_conflict']);
     expect(codes('updateEntity', 409)).toEqual(['checksum_mismatch', 'write_conflict']);
     // A write that keeps losing its race is answered where writes retry, and only there.
-    for (const operationId of ['getCredential', 'listCredentials', 'getEntity', 'executeEntity', 'testCredential']) expect(codes(operationId, 409) ?? [], operationId).not.toContain('write_conflict');
+    for (const operationId of ['getCredential', 'listCredentials', 'getEntity', 'executeEntity', 'testCredential'])
+      expect(codes(operationId, 409) ?? [], operationId).not.toContain('write_conflict');
     // Operations that run no rule never answer an engine failure.
-    for (const operationId of ['listEntities', 'getEntity', 'createEntity', 'updateEntity', 'deleteEntity', 'listExecutions', 'getTask']) expect(codes(operationId, 422), operationId).toBeUndefined();
+    for (const operationId of ['listEntities', 'getEntity', 'createEntity', 'updateEntity', 'deleteEntity', 'listExecutions', 'getTask'])
+      expect(codes(operationId, 422), operationId).toBeUndefined();
     const publish409 = JSON.stringify(operation('publishEntity').responses[409]);
     expect(publish409).toContain('#/components/schemas/PathProblems');
     expect(publish409).toContain('#/components/schemas/FailedCases');
@@ -195,9 +212,11 @@ describe('responses', () => {
 
   it('name the entity types each entity operation serves', () => {
     const entityTypeOf = (operationId: string) => operation(operationId).parameters.find((p) => p.name === 'entityType')!.schema;
-    for (const operationId of ['testEntity', 'executeEntity', 'listExecutions']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
+    for (const operationId of ['testEntity', 'executeEntity', 'listExecutions'])
+      expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
     expect(entityTypeOf('testWorkflowStep')).toMatchObject({ enum: ['workflow'] });
-    for (const operationId of ['getEntity', 'createEntity', 'publishEntity', 'deleteEntity']) expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
+    for (const operationId of ['getEntity', 'createEntity', 'publishEntity', 'deleteEntity'])
+      expect(entityTypeOf(operationId), operationId).toMatchObject({ enum: ['rule', 'workflow'] });
   });
 
   it('serve the document without a key, and say where /dev/v1 is strict', () => {

@@ -33,6 +33,8 @@ describe('GET /openapi.json', () => {
     } as unknown as APIGatewayProxyEvent;
     const result = await handler(event);
     expect(result.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'req-1' });
-    expect(JSON.parse(result.body).servers).toEqual([{ url: 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/api', description: 'The API this document was fetched from' }]);
+    expect(JSON.parse(result.body).servers).toEqual([
+      { url: 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/api', description: 'The API this document was fetched from' },
+    ]);
   });
 });

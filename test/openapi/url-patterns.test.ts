@@ -12,9 +12,33 @@ const url = fc
   .tuple(
     fc.constantFrom('https://', 'http://', 'HTTPS://', 'ftp://', 'https:', 'git@', ' https://'),
     fc.constantFrom('github.com', 'git.example.com:8443', '127.0.0.1:9418', 'h', 'u:p@h', 'user@h', '[::1]', 'a%40b', 'ho st', 'h:99999'),
-    fc.array(fc.constantFrom('/', '\\', 'repo.git', 'team', '%40', '%4', '%', '%2F', '@', '?', '?ref=main', '?token=x', '#', '#main', ' ', '\t', '..', '.', 'é', '\u0001'), {
-      maxLength: 6,
-    }),
+    fc.array(
+      fc.constantFrom(
+        '/',
+        '\\',
+        'repo.git',
+        'team',
+        '%40',
+        '%4',
+        '%',
+        '%2F',
+        '@',
+        '?',
+        '?ref=main',
+        '?token=x',
+        '#',
+        '#main',
+        ' ',
+        '\t',
+        '..',
+        '.',
+        'é',
+        '\u0001',
+      ),
+      {
+        maxLength: 6,
+      },
+    ),
   )
   .map(([scheme, host, path]) => `${scheme}${host}${path.join('')}`);
 

@@ -1,19 +1,35 @@
 import type { LookupAddress } from 'node:dns';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOutboundClient, describeProviderStatus, OutboundError, type LookupAll, type OutboundOptions, type OutboundRequest } from '../../lib/outbound/index.ts';
+import {
+  createOutboundClient,
+  describeProviderStatus,
+  OutboundError,
+  type LookupAll,
+  type OutboundOptions,
+  type OutboundRequest,
+} from '../../lib/outbound/index.ts';
 import { closedPort, guardConnections, hasIpv6Loopback, startProvider, startTlsProvider, type Provider, type SeenRequest } from './servers.ts';
 
 /** Characters that must be %-encoded in a query, so placement and redaction are tested on the hard case. */
 const SECRET = 'sk_live_S3cret/+=&?value';
 const ENCODED_SECRET = encodeURIComponent(SECRET);
 
-interface LogLine { message: string; fields: Record<string, unknown> }
+interface LogLine {
+  message: string;
+  fields: Record<string, unknown>;
+}
 
 /** A client whose log lines are kept; loopback allowed and short timeouts unless told otherwise. */
 function clientWithLog(options: OutboundOptions = {}) {
   const lines: LogLine[] = [];
-  const client = createOutboundClient({ allowPrivateNetworks: true, connectTimeoutMs: 1000, totalTimeoutMs: 3000, log: (message, fields) => lines.push({ message, fields }), ...options });
+  const client = createOutboundClient({
+    allowPrivateNetworks: true,
+    connectTimeoutMs: 1000,
+    totalTimeoutMs: 3000,
+    log: (message, fields) => lines.push({ message, fields }),
+    ...options,
+  });
   return { send: client.send, lines };
 }
 
@@ -35,7 +51,10 @@ function resolver(table: Record<string, string[]>): LookupAll & { asked: string[
     const addresses = table[hostname];
     setImmediate(() =>
       addresses
-        ? callback(null, addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })))
+        ? callback(
+            null,
+            addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+          )
         : callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []),
     );
   };
@@ -135,7 +154,9 @@ describe('credential placement', () => {
   it('refuses a URL that already carries the credential parameter, without connecting', async () => {
     const { send } = clientWithLog();
     const before = provider.connections;
-    const error = await failureOf(send({ url: `${provider.origin}/r?api_key=typed-in-url&a=1`, credential: { key: 'api_key', value: SECRET, placement: 'query' } }));
+    const error = await failureOf(
+      send({ url: `${provider.origin}/r?api_key=typed-in-url&a=1`, credential: { key: 'api_key', value: SECRET, placement: 'query' } }),
+    );
     expect(error.failure).toBe('invalid_url');
     expect(error.message).toContain('api_key=[REDACTED]&a=1');
     expect(error.message).not.toContain('typed-in-url');
@@ -167,7 +188,15 @@ describe('request headers', () => {
       url: `${provider.origin}/upload`,
       method: 'POST',
       body: 'hello',
-      headers: { Host: 'evil.example', Connection: 'upgrade', 'Content-Length': '999', 'Transfer-Encoding': 'chunked', Upgrade: 'websocket', 'Content-Type': 'text/plain', 'User-Agent': 'custom/2' },
+      headers: {
+        Host: 'evil.example',
+        Connection: 'upgrade',
+        'Content-Length': '999',
+        'Transfer-Encoding': 'chunked',
+        Upgrade: 'websocket',
+        'Content-Type': 'text/plain',
+        'User-Agent': 'custom/2',
+      },
     });
     expect(provider.header(0, 'Host')).toBe(`127.0.0.1:${provider.port}`);
     expect(provider.header(0, 'Content-Length')).toBe('5');
@@ -250,7 +279,10 @@ describe('redirects', () => {
 
   it('drops a query credential when a redirect leaves the origin, even one the provider echoed into the Location', async () => {
     const { send } = clientWithLog();
-    await send({ url: `${provider.origin}/echo-redirect?to=${encodeURIComponent(`${other.origin}/landing`)}`, credential: { key: 'api_key', value: SECRET, placement: 'query' } });
+    await send({
+      url: `${provider.origin}/echo-redirect?to=${encodeURIComponent(`${other.origin}/landing`)}`,
+      credential: { key: 'api_key', value: SECRET, placement: 'query' },
+    });
     const target = other.requests[0]?.target ?? '';
     expect(target.startsWith('/landing?keep=1&token=')).toBe(true);
     expect(new URL(target, 'http://x').searchParams.has('api_key')).toBe(false);
@@ -425,7 +457,8 @@ describe('failures', () => {
   });
 
   it.each(['ENOTFOUND', 'EAI_AGAIN'])('reports a DNS failure (%s)', async (code) => {
-    const lookup: LookupAll = (hostname, _options, callback) => setImmediate(() => callback(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }), []));
+    const lookup: LookupAll = (hostname, _options, callback) =>
+      setImmediate(() => callback(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }), []));
     const error = await failureOf(clientWithLog({ lookup }).send({ url: 'https://no-such-provider.test/v1' }));
     expect(error).toMatchObject({ failure: 'dns', code, url: 'https://no-such-provider.test/v1' });
   });
@@ -537,13 +570,16 @@ describe('failures', () => {
     expect(plain.failure).toBe('tls');
   });
 
-  it.each(['not a url', 'ftp://127.0.0.1/file', 'file:///etc/passwd', 'http://user:pass@127.0.0.1/', 'javascript:alert(1)'])('refuses %s as invalid_url', async (url) => {
-    const connects = guard.hosts.length;
-    const error = await failureOf(clientWithLog().send({ url }));
-    expect(error.failure).toBe('invalid_url');
-    expect(error.message).not.toContain('pass@');
-    expect(guard.hosts.length).toBe(connects);
-  });
+  it.each(['not a url', 'ftp://127.0.0.1/file', 'file:///etc/passwd', 'http://user:pass@127.0.0.1/', 'javascript:alert(1)'])(
+    'refuses %s as invalid_url',
+    async (url) => {
+      const connects = guard.hosts.length;
+      const error = await failureOf(clientWithLog().send({ url }));
+      expect(error.failure).toBe('invalid_url');
+      expect(error.message).not.toContain('pass@');
+      expect(guard.hosts.length).toBe(connects);
+    },
+  );
 });
 
 describe('logging and redaction', () => {
@@ -552,7 +588,13 @@ describe('logging and redaction', () => {
     await send({ url: `${provider.origin}/redirect?to=%2Fok`, method: 'POST', credential: { key: 'api_key', value: SECRET, placement: 'query' } });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.message).toBe('outbound request');
-    expect(lines[0]?.fields).toEqual({ method: 'POST', url: `${provider.origin}/ok?api_key=[REDACTED]`, status: 200, durationMs: expect.any(Number), redirects: 1 });
+    expect(lines[0]?.fields).toEqual({
+      method: 'POST',
+      url: `${provider.origin}/ok?api_key=[REDACTED]`,
+      status: 200,
+      durationMs: expect.any(Number),
+      redirects: 1,
+    });
   });
 
   it('never lets the key value into a log line, an error or a response URL', async () => {

@@ -58,7 +58,12 @@ async function listen(server: http.Server, host: string, handler: Handler, schem
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const seen: SeenRequest = { method: request.method ?? '', target: request.url ?? '', rawHeaders: request.rawHeaders, body: Buffer.concat(chunks).toString() };
+      const seen: SeenRequest = {
+        method: request.method ?? '',
+        target: request.url ?? '',
+        rawHeaders: request.rawHeaders,
+        body: Buffer.concat(chunks).toString(),
+      };
       provider.requests.push(seen);
       handler(request, response, seen);
     });

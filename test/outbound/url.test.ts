@@ -11,7 +11,9 @@ describe('redactUrl', () => {
   });
 
   it('matches names as a server decodes them, case-insensitively, and every occurrence', () => {
-    expect(redactUrl('https://h/?API_KEY=1&api%5Fkey=2&api_key=3&keep=4', ['api_key'])).toBe('https://h/?API_KEY=[REDACTED]&api%5Fkey=[REDACTED]&api_key=[REDACTED]&keep=4');
+    expect(redactUrl('https://h/?API_KEY=1&api%5Fkey=2&api_key=3&keep=4', ['api_key'])).toBe(
+      'https://h/?API_KEY=[REDACTED]&api%5Fkey=[REDACTED]&api_key=[REDACTED]&keep=4',
+    );
     expect(redactUrl('https://h/?my+key=1', ['my key'])).toBe('https://h/?my+key=[REDACTED]');
   });
 

@@ -267,7 +267,9 @@ describe('remote URLs', () => {
       ['http://instance-data/repo.git', 'instance-data'],
     ]) {
       const problem = validateRemoteUrl(url!);
-      expect(problem, url).toMatch(new RegExp(`^Refused to call .*: ${subject!.replace(/[.[\]]/g, '\\$&')} is .*; outbound calls may only go to public internet addresses\\.$`));
+      expect(problem, url).toMatch(
+        new RegExp(`^Refused to call .*: ${subject!.replace(/[.[\]]/g, '\\$&')} is .*; outbound calls may only go to public internet addresses\\.$`),
+      );
     }
     // Private networks are the pull's to refuse or allow (the local runtime's demo remote is on loopback).
     expect(validateRemoteUrl('http://10.0.0.5/repo.git')).toBeUndefined();
@@ -289,9 +291,13 @@ describe('ref advertisement without HEAD', () => {
   const oid = 'a'.repeat(40);
 
   it('gets a HEAD line for the fetched ref after the first (capabilities) line', () => {
-    const body = Buffer.from(`${pkt('# service=git-upload-pack\n')}0000${pkt(`${'b'.repeat(40)} refs/heads/a\0shallow\n`)}${pkt(`${oid} refs/heads/main\n`)}0000`);
+    const body = Buffer.from(
+      `${pkt('# service=git-upload-pack\n')}0000${pkt(`${'b'.repeat(40)} refs/heads/a\0shallow\n`)}${pkt(`${oid} refs/heads/main\n`)}0000`,
+    );
     const patched = withHeadAdvertised(body, 'refs/heads/main').toString();
-    expect(patched).toBe(`${pkt('# service=git-upload-pack\n')}0000${pkt(`${'b'.repeat(40)} refs/heads/a\0shallow\n`)}${pkt(`${oid} HEAD\n`)}${pkt(`${oid} refs/heads/main\n`)}0000`);
+    expect(patched).toBe(
+      `${pkt('# service=git-upload-pack\n')}0000${pkt(`${'b'.repeat(40)} refs/heads/a\0shallow\n`)}${pkt(`${oid} HEAD\n`)}${pkt(`${oid} refs/heads/main\n`)}0000`,
+    );
   });
 
   it('is left alone when HEAD is there, the ref is absent, or the body is not pkt-lines', () => {

@@ -6,7 +6,10 @@ import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import { planPull, readEntityFiles, type RepositoryFile } from '../../lib/pull/plan.ts';
 import type { StoredEntity } from '../../lib/store/types.ts';
 
-const file = (path: string, content: unknown): RepositoryFile => ({ path, content: Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)) });
+const file = (path: string, content: unknown): RepositoryFile => ({
+  path,
+  content: Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)),
+});
 const [ruleA, ruleB, ruleC] = demoRules.map((r) => entityInputSchema.parse(r));
 const flow = entityInputSchema.parse(demoWorkflows[0]);
 
@@ -64,7 +67,10 @@ describe('reading the repository', () => {
     ]);
     expect(inputs.rule.map((r) => r.id)).toEqual(['keys']);
     expect(problems).toEqual([
-      { path: 'rules/constructor.json', message: 'definition.tests.0.params.constructor: is a key "constructor", which the service cannot store: name it otherwise' },
+      {
+        path: 'rules/constructor.json',
+        message: 'definition.tests.0.params.constructor: is a key "constructor", which the service cannot store: name it otherwise',
+      },
       { path: 'rules/proto.json', message: 'definition.tests.0.params.__proto__: is a key "__proto__", which the service cannot store: name it otherwise' },
     ]);
   });
@@ -77,7 +83,11 @@ describe('planning', () => {
   it('adds what is new, updates what changed, keeps what is equal, deletes what the remote dropped', () => {
     const changedB = { ...ruleB!, description: 'changed upstream' };
     const current = {
-      rule: [stored(ruleA, { source: 'remote' }), stored(ruleB, { source: 'remote', version: 'v2', publishedChecksum: 'x' }), stored(ruleC, { source: 'remote' })],
+      rule: [
+        stored(ruleA, { source: 'remote' }),
+        stored(ruleB, { source: 'remote', version: 'v2', publishedChecksum: 'x' }),
+        stored(ruleC, { source: 'remote' }),
+      ],
       workflow: [],
     };
     const plan = planPull({ rule: [ruleA!, changedB], workflow: [flow!] }, current, ['docs'], now);
@@ -87,7 +97,14 @@ describe('planning', () => {
       ignoredFolders: ['docs'],
     });
     expect(plan.writes.rule.map((w) => w.entity.id)).toEqual([ruleB!.id]);
-    expect(plan.writes.rule[0]!.entity).toMatchObject({ version: 'v2', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: now, revision: 4, source: 'remote', status: 'draft' });
+    expect(plan.writes.rule[0]!.entity).toMatchObject({
+      version: 'v2',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: now,
+      revision: 4,
+      source: 'remote',
+      status: 'draft',
+    });
     expect(plan.deletions.rule).toEqual([ruleC!.id]);
   });
 
@@ -106,7 +123,12 @@ describe('planning', () => {
   });
 
   it('marks a pulled entity published when it equals the published version', () => {
-    const published = stored(ruleA, { source: 'remote', version: 'v1', publishedChecksum: entityChecksum(ruleA!), description: 'edited locally' } as Partial<StoredEntity>);
+    const published = stored(ruleA, {
+      source: 'remote',
+      version: 'v1',
+      publishedChecksum: entityChecksum(ruleA!),
+      description: 'edited locally',
+    } as Partial<StoredEntity>);
     published.checksum = 'edited';
     const plan = planPull({ rule: [ruleA!], workflow: [] }, { rule: [published], workflow: [] }, [], now);
     expect(plan.writes.rule[0]!.entity).toMatchObject({ status: 'published', version: 'v1' });

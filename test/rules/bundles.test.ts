@@ -9,7 +9,16 @@ import { describe, expect, it } from 'vitest';
 
 /** The modules that put code into the bundle (esbuild reads more, and shakes out what nothing uses). */
 const bundle = async (entry: string) => {
-  const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node22', write: false, metafile: true, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   const [output] = Object.values(result.metafile.outputs);
   return Object.entries(output!.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : []));
 };
@@ -23,11 +32,15 @@ describe('function bundles', () => {
   });
 
   it('execute-entity builds only the request schemas it parses: not the test, step-test or paging ones', async () => {
-    expect((await bundle('functions/execute-entity.ts')).filter((i) => /rules\/(routes|test-schema)\.ts|workflows\/schema\.ts|http\/paging\.ts/.test(i))).toEqual([]);
+    expect(
+      (await bundle('functions/execute-entity.ts')).filter((i) => /rules\/(routes|test-schema)\.ts|workflows\/schema\.ts|http\/paging\.ts/.test(i)),
+    ).toEqual([]);
   });
 
   it('execute-entity builds no workflow or credential schema: a run reads stored definitions, it does not validate them', async () => {
-    expect((await bundle('functions/execute-entity.ts')).filter((i) => /workflows\/definition\.ts|credentials\/schema\.ts|entities\/schema-parts\.ts/.test(i))).toEqual([]);
+    expect(
+      (await bundle('functions/execute-entity.ts')).filter((i) => /workflows\/definition\.ts|credentials\/schema\.ts|entities\/schema-parts\.ts/.test(i)),
+    ).toEqual([]);
   });
 
   it('run-scheduled-rule, which loads and compiles as execute does, holds the engine but not the FEEL parser', async () => {
@@ -37,7 +50,7 @@ describe('function bundles', () => {
     expect(inputs.filter((i) => /lezer|engine\/feel\/parse\.ts|engine\/authoring\.ts|client-scheduler|croner/.test(i))).toEqual([]);
   });
 
-  it('get-entity, which shows a rule\'s stored schedule, holds neither the cron library nor the Scheduler client', async () => {
+  it("get-entity, which shows a rule's stored schedule, holds neither the cron library nor the Scheduler client", async () => {
     expect((await bundle('functions/get-entity.ts')).filter((i) => /croner|client-scheduler|lib\/schedules\//.test(i))).toEqual([]);
   });
 
@@ -45,9 +58,12 @@ describe('function bundles', () => {
     expect((await bundle('functions/delete-entity.ts')).filter((i) => /lezer|engine\/feel\/parse|engine\/authoring|zod\/v4\/classic/.test(i))).toEqual([]);
   });
 
-  it.each(['create-entity', 'update-entity', 'publish-entity', 'task-worker'])('%s validates records with zod/mini and one locale, not the full zod', async (fn) => {
-    expect((await bundle(`functions/${fn}.ts`)).filter((i) => /zod\/v4\/classic|zod\/v4\/locales\/(?!en\.js)/.test(i))).toEqual([]);
-  });
+  it.each(['create-entity', 'update-entity', 'publish-entity', 'task-worker'])(
+    '%s validates records with zod/mini and one locale, not the full zod',
+    async (fn) => {
+      expect((await bundle(`functions/${fn}.ts`)).filter((i) => /zod\/v4\/classic|zod\/v4\/locales\/(?!en\.js)/.test(i))).toEqual([]);
+    },
+  );
 
   it('test-entity, which prepares drafts, does hold it', async () => {
     expect((await bundle('functions/test-entity.ts')).some((i) => i.includes('lezer-feel'))).toBe(true);

@@ -24,7 +24,12 @@ let client: SchedulerClient;
 
 beforeAll(async () => {
   endpoint = await startSchedulerEndpoint({ region: 'eu-central-1', accountId: '123456789012' });
-  client = new SchedulerClient({ endpoint: endpoint.endpoint, region: 'eu-central-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, maxAttempts: 1 });
+  client = new SchedulerClient({
+    endpoint: endpoint.endpoint,
+    region: 'eu-central-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  });
   scheduler = createAwsScheduler({ client, target });
 });
 afterAll(async () => {
@@ -64,7 +69,13 @@ const expectedBody = (key: ScheduleDeployment['key'], group: string) => ({
   Target: {
     Arn: target.functionArn,
     RoleArn: target.roleArn,
-    Input: JSON.stringify({ workspaceId: key.workspaceId, branch: key.branch, ruleId: key.ruleId, scheduledTime: '<aws.scheduler.scheduled-time>', inputParam: { weight: 2 } }),
+    Input: JSON.stringify({
+      workspaceId: key.workspaceId,
+      branch: key.branch,
+      ruleId: key.ruleId,
+      scheduledTime: '<aws.scheduler.scheduled-time>',
+      inputParam: { weight: 2 },
+    }),
     RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
     DeadLetterConfig: { Arn: target.deadLetterArn },
   },
@@ -191,7 +202,13 @@ describe('delete', () => {
     endpoint.requests.length = 0;
     expect(await scheduler.deleteSchedule(key)).toBe(true);
     expect(await scheduler.deleteSchedule(key)).toBe(false);
-    const request = { operation: 'DeleteSchedule', method: 'DELETE', path: '/schedules/shipping-cost__main', query: { groupName: `rules.${key.workspaceId}`, clientToken: expect.any(String) }, body: undefined };
+    const request = {
+      operation: 'DeleteSchedule',
+      method: 'DELETE',
+      path: '/schedules/shipping-cost__main',
+      query: { groupName: `rules.${key.workspaceId}`, clientToken: expect.any(String) },
+      body: undefined,
+    };
     expect(endpoint.requests).toEqual([request, request]);
     expect(await scheduler.getSchedule(key)).toBeUndefined();
   });

@@ -78,12 +78,24 @@ describe("Scheduler's expression", () => {
   });
 
   it("reads Scheduler's day numbers (1 is Sunday) and its other forms", () => {
-    expect(parseSchedulerExpression('cron(0/15 9-17 ? * 2-6 *)')).toEqual({ fields: { minute: [0, 15, 30, 45], hour: [9, 10, 11, 12, 13, 14, 15, 16, 17], month: expect.any(Array), dayOfMonth: undefined, dayOfWeek: [1, 2, 3, 4, 5] } });
-    expect(parseSchedulerExpression('cron(*/30 0-23/6 1,15 JAN-MAR ? *)')).toEqual({ fields: { minute: [0, 30], hour: [0, 6, 12, 18], dayOfMonth: [1, 15], month: [1, 2, 3], dayOfWeek: undefined } });
+    expect(parseSchedulerExpression('cron(0/15 9-17 ? * 2-6 *)')).toEqual({
+      fields: {
+        minute: [0, 15, 30, 45],
+        hour: [9, 10, 11, 12, 13, 14, 15, 16, 17],
+        month: expect.any(Array),
+        dayOfMonth: undefined,
+        dayOfWeek: [1, 2, 3, 4, 5],
+      },
+    });
+    expect(parseSchedulerExpression('cron(*/30 0-23/6 1,15 JAN-MAR ? *)')).toEqual({
+      fields: { minute: [0, 30], hour: [0, 6, 12, 18], dayOfMonth: [1, 15], month: [1, 2, 3], dayOfWeek: undefined },
+    });
   });
 
   it('has a five-field croner equivalent in Unix numbers', () => {
-    expect(cronerPattern({ minute: [0, 30], hour: [9], month: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], dayOfWeek: [1, 2, 3, 4, 5] })).toBe('0,30 9 * * 1,2,3,4,5');
+    expect(cronerPattern({ minute: [0, 30], hour: [9], month: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], dayOfWeek: [1, 2, 3, 4, 5] })).toBe(
+      '0,30 9 * * 1,2,3,4,5',
+    );
   });
 });
 
@@ -105,10 +117,26 @@ const changes: [string, string][] = [
 
 const minute = 60_000;
 const wallParts = (zone: string) => {
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    weekday: 'short',
+  });
   return (instant: number) => {
     const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-    return { key: `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`, minute: Number(parts.minute), hour: Number(parts.hour), day: Number(parts.day), month: Number(parts.month), weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday!) };
+    return {
+      key: `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`,
+      minute: Number(parts.minute),
+      hour: Number(parts.hour),
+      day: Number(parts.day),
+      month: Number(parts.month),
+      weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday!),
+    };
   };
 };
 
@@ -156,9 +184,9 @@ describe('run times', () => {
   it('keep to the start (inclusive) and the end (exclusive)', () => {
     const fields: CronFields = { minute: [0], hour: [...Array(24).keys()], month: [...Array(12).keys()].map((m) => m + 1) };
     const at = (iso: string) => Date.parse(iso);
-    expect(runTimes({ fields, timezone: 'UTC', startAt: at('2026-01-01T05:00:00Z'), endAt: at('2026-01-01T08:00:00Z') }, at('2025-01-01T00:00:00Z'), 10)).toEqual(
-      ['2026-01-01T05:00:00Z', '2026-01-01T06:00:00Z', '2026-01-01T07:00:00Z'].map(at),
-    );
+    expect(
+      runTimes({ fields, timezone: 'UTC', startAt: at('2026-01-01T05:00:00Z'), endAt: at('2026-01-01T08:00:00Z') }, at('2025-01-01T00:00:00Z'), 10),
+    ).toEqual(['2026-01-01T05:00:00Z', '2026-01-01T06:00:00Z', '2026-01-01T07:00:00Z'].map(at));
   });
 
   it('end with 2199, as Scheduler cron years do', () => {

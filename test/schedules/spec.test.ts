@@ -103,7 +103,9 @@ describe('field forms to Scheduler cron', () => {
   });
 
   it('combines every field', () => {
-    expect(expression({ unit: 'minute', spec: { minute: '*/15', hour: '9-17', dayOfWeek: 'MON-FRI', month: 'JAN-JUN' } })).toBe('cron(0/15 9-17 ? 1-6 MON-FRI *)');
+    expect(expression({ unit: 'minute', spec: { minute: '*/15', hour: '9-17', dayOfWeek: 'MON-FRI', month: 'JAN-JUN' } })).toBe(
+      'cron(0/15 9-17 ? 1-6 MON-FRI *)',
+    );
   });
 });
 
@@ -163,7 +165,10 @@ describe('refused fields, by name and reason', () => {
 
   it('refuses both day fields restricted: Scheduler needs ? in one of them', () => {
     expect(issues({ unit: 'day', spec: { dayOfMonth: '13', dayOfWeek: 'FRI' } })).toEqual([
-      { field: 'spec.dayOfWeek', message: expect.stringMatching(/cannot be restricted together with spec.dayOfMonth \("13"\): EventBridge Scheduler's cron needs \? in one of the two/) },
+      {
+        field: 'spec.dayOfWeek',
+        message: expect.stringMatching(/cannot be restricted together with spec.dayOfMonth \("13"\): EventBridge Scheduler's cron needs \? in one of the two/),
+      },
     ]);
     // Covering every day is no restriction: the other field may be restricted.
     expect(expression({ unit: 'day', spec: { dayOfMonth: '1-31', dayOfWeek: 'FRI' } })).toBe('cron(0 0 ? * FRI *)');
@@ -182,8 +187,16 @@ describe('refused fields, by name and reason', () => {
   });
 
   it('takes a day some of the months have, and 29 February in leap years', () => {
-    expect(utcRuns({ unit: 'month', spec: { dayOfMonth: '31', month: 'FEB,MAR' } })).toEqual(['2026-03-31T00:00:00Z', '2027-03-31T00:00:00Z', '2028-03-31T00:00:00Z']);
-    expect(utcRuns({ unit: 'month', spec: { dayOfMonth: '29', month: 'FEB' } })).toEqual(['2028-02-29T00:00:00Z', '2032-02-29T00:00:00Z', '2036-02-29T00:00:00Z']);
+    expect(utcRuns({ unit: 'month', spec: { dayOfMonth: '31', month: 'FEB,MAR' } })).toEqual([
+      '2026-03-31T00:00:00Z',
+      '2027-03-31T00:00:00Z',
+      '2028-03-31T00:00:00Z',
+    ]);
+    expect(utcRuns({ unit: 'month', spec: { dayOfMonth: '29', month: 'FEB' } })).toEqual([
+      '2028-02-29T00:00:00Z',
+      '2032-02-29T00:00:00Z',
+      '2036-02-29T00:00:00Z',
+    ]);
   });
 });
 
@@ -224,8 +237,12 @@ describe('units', () => {
   });
 
   it('a week schedule refuses a day of the month, a month schedule a day of the week', () => {
-    expect(issues({ unit: 'week', spec: { dayOfMonth: '1' } })).toEqual([{ field: 'spec.dayOfMonth', message: expect.stringMatching(/a week schedule runs on days of the week/) }]);
-    expect(issues({ unit: 'month', spec: { dayOfWeek: 'MON' } })).toEqual([{ field: 'spec.dayOfWeek', message: expect.stringMatching(/a month schedule runs on days of the month/) }]);
+    expect(issues({ unit: 'week', spec: { dayOfMonth: '1' } })).toEqual([
+      { field: 'spec.dayOfMonth', message: expect.stringMatching(/a week schedule runs on days of the week/) },
+    ]);
+    expect(issues({ unit: 'month', spec: { dayOfWeek: 'MON' } })).toEqual([
+      { field: 'spec.dayOfWeek', message: expect.stringMatching(/a month schedule runs on days of the month/) },
+    ]);
   });
 
   it('stores the body with every default applied, in a fixed order', () => {
@@ -261,24 +278,29 @@ describe('start and end', () => {
   });
 
   it('refuses an end before the start, an end in the past, and a window with no run', () => {
-    expect(issues({ ...daily, startAt: '2026-05-01T00:00:00Z', endAt: '2026-04-01T00:00:00Z' })).toEqual([{ field: 'endAt', message: 'must be after startAt' }]);
-    expect(issues({ ...daily, startAt: '2026-05-01T00:00:00Z', endAt: '2026-05-01T00:00:00Z' })).toEqual([{ field: 'endAt', message: 'must be after startAt' }]);
-    expect(issues({ ...daily, endAt: '2026-03-20T11:00:00Z' })).toEqual([{ field: 'endAt', message: 'is in the past: the schedule could never run (delete it instead)' }]);
+    expect(issues({ ...daily, startAt: '2026-05-01T00:00:00Z', endAt: '2026-04-01T00:00:00Z' })).toEqual([
+      { field: 'endAt', message: 'must be after startAt' },
+    ]);
+    expect(issues({ ...daily, startAt: '2026-05-01T00:00:00Z', endAt: '2026-05-01T00:00:00Z' })).toEqual([
+      { field: 'endAt', message: 'must be after startAt' },
+    ]);
+    expect(issues({ ...daily, endAt: '2026-03-20T11:00:00Z' })).toEqual([
+      { field: 'endAt', message: 'is in the past: the schedule could never run (delete it instead)' },
+    ]);
     expect(issues({ unit: 'month', startAt: '2026-04-02T00:00:00Z', endAt: '2026-04-30T00:00:00Z' })).toEqual([
       { field: 'endAt', message: 'no run of the schedule falls between startAt and endAt' },
     ]);
     expect(issues({ ...daily, endAt: '2026-03-21T08:00:00Z' })).toEqual([{ field: 'endAt', message: 'no run of the schedule falls between now and endAt' }]);
   });
 
-  it.each([
-    ['2026-04-01 09:00:00Z'],
-    ['2026-04-01T09:00:00'],
-    ['2026-04-01'],
-    ['2026-04-01T09:00:00+2'],
-    ['2026-04-01t09:00:00z'],
-  ])('refuses %s: ISO 8601 with an offset only', (startAt) => {
-    expect(issues({ ...daily, startAt })).toEqual([{ field: 'startAt', message: expect.stringMatching(/^must be an ISO 8601 date and time with an offset/) }]);
-  });
+  it.each([['2026-04-01 09:00:00Z'], ['2026-04-01T09:00:00'], ['2026-04-01'], ['2026-04-01T09:00:00+2'], ['2026-04-01t09:00:00z']])(
+    'refuses %s: ISO 8601 with an offset only',
+    (startAt) => {
+      expect(issues({ ...daily, startAt })).toEqual([
+        { field: 'startAt', message: expect.stringMatching(/^must be an ISO 8601 date and time with an offset/) },
+      ]);
+    },
+  );
 
   it('refuses dates that do not exist and years Scheduler has no cron for', () => {
     expect(issues({ ...daily, startAt: '2026-02-30T00:00:00Z' })[0]!.message).toMatch(/no such date or time/);
@@ -314,10 +336,15 @@ describe('time zones', () => {
     expect(prepare({ unit: 'day', timezone: 'US/Eastern' }).schedule.timezone).toBe('US/Eastern');
     expect(prepare({ unit: 'day', timezone: 'Etc/GMT+5' }).schedule.timezone).toBe('Etc/GMT+5');
     expect(issues({ unit: 'day', timezone: '+01:00' })).toEqual([{ field: 'timezone', message: expect.stringMatching(/is not an IANA time zone name/) }]);
-    expect(issues({ unit: 'day', timezone: 'Mars/Olympus' })).toEqual([{ field: 'timezone', message: expect.stringMatching(/"Mars\/Olympus" is not a time zone this service knows/) }]);
+    expect(issues({ unit: 'day', timezone: 'Mars/Olympus' })).toEqual([
+      { field: 'timezone', message: expect.stringMatching(/"Mars\/Olympus" is not a time zone this service knows/) },
+    ]);
     expect(issues({ unit: 'day', timezone: 'x'.repeat(51) })).toEqual([{ field: 'timezone', message: 'must be at most 50 characters' }]);
     expect(issues({ unit: 'day' }, { defaultTimezone: 'Mars/Olympus' })).toEqual([
-      { field: 'timezone', message: expect.stringMatching(/^is not given, and the rule's settings.timezone "Mars\/Olympus" is not a time zone .*: send a timezone$/) },
+      {
+        field: 'timezone',
+        message: expect.stringMatching(/^is not given, and the rule's settings.timezone "Mars\/Olympus" is not a time zone .*: send a timezone$/),
+      },
     ]);
   });
 });
@@ -396,7 +423,9 @@ describe('inputParam', () => {
 
   it('must be an object within the bounds', () => {
     expect(issues({ unit: 'day', inputParam: [1] })).toEqual([{ field: 'inputParam', message: "must be a JSON object (the rule's params for each run)" }]);
-    expect(issues({ unit: 'day', inputParam: { text: 'x'.repeat(8200) } })).toEqual([{ field: 'inputParam', message: expect.stringMatching(/bytes as JSON, more than the 8192 allowed/) }]);
+    expect(issues({ unit: 'day', inputParam: { text: 'x'.repeat(8200) } })).toEqual([
+      { field: 'inputParam', message: expect.stringMatching(/bytes as JSON, more than the 8192 allowed/) },
+    ]);
     let deep: Record<string, unknown> = {};
     const root = deep;
     for (let i = 0; i < 40; i++) deep = (deep.next = {}) as Record<string, unknown>;
@@ -405,7 +434,14 @@ describe('inputParam', () => {
 });
 
 describe('idempotence', () => {
-  const body = { unit: 'minute', isEnabled: true, startAt: '2026-04-01T00:00:00+02:00', timezone: 'Europe/Berlin', spec: { minute: '*/15', dayOfWeek: 'MON-FRI' }, inputParam: { b: 1, a: [2] } };
+  const body = {
+    unit: 'minute',
+    isEnabled: true,
+    startAt: '2026-04-01T00:00:00+02:00',
+    timezone: 'Europe/Berlin',
+    spec: { minute: '*/15', dayOfWeek: 'MON-FRI' },
+    inputParam: { b: 1, a: [2] },
+  };
 
   it('the same body gives the same stored schedule and expression, whenever it is saved', () => {
     const first = prepare(body);

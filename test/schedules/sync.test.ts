@@ -170,7 +170,7 @@ describe('deleting', () => {
 });
 
 describe('the store', () => {
-  it('keeps inputParam as JSON text, numbers beyond DynamoDB\'s range too, and compares as the save made it', async () => {
+  it("keeps inputParam as JSON text, numbers beyond DynamoDB's range too, and compares as the save made it", async () => {
     const wide = prepared({ unit: 'hour', inputParam: { big: 1e300, nested: { list: [1, 'two', null] } } });
     await writeSchedule(fixture.store, scheduler, scope, wide, at);
     const kept = (await stored()) as StoredRuleSchedule;

@@ -14,7 +14,9 @@ const totals = (branch: string) => ruleTotals(fixture.store, branch);
 it('stays exact when concurrent writes move the same entities between kinds', async () => {
   const target = { workspaceId: 'w', branch: 'race' };
   for (let round = 0; round < 25; round++) {
-    const writes = Array.from({ length: 8 }, (_, i) => saveEntity(fixture.store, target, ruleOfKind(`e${round % 3}`, i % 2 ? 'ruleSet' : 'simpleRule'), 'test'));
+    const writes = Array.from({ length: 8 }, (_, i) =>
+      saveEntity(fixture.store, target, ruleOfKind(`e${round % 3}`, i % 2 ? 'ruleSet' : 'simpleRule'), 'test'),
+    );
     const results = await Promise.allSettled(writes);
     // Losing every retry to other writers is allowed; failing any other way is not.
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(RevisionConflict);

@@ -44,7 +44,7 @@ it('keeps what was recorded, with the time it expires', async () => {
   expect(items).toEqual([recorded]);
 });
 
-it('lists the rule\'s unexpired executions newest first, every page with the exact total', async () => {
+it("lists the rule's unexpired executions newest first, every page with the exact total", async () => {
   const expected = Array.from({ length: 37 }, (_, k) => `exec_${String(39 - k).padStart(4, '0')}`);
   for (const pageSize of [1, 5, 10, 37, 100]) {
     const walked: string[] = [];
@@ -57,7 +57,7 @@ it('lists the rule\'s unexpired executions newest first, every page with the exa
   }
 });
 
-it('keeps any JSON, numbers beyond DynamoDB\'s range included', async () => {
+it("keeps any JSON, numbers beyond DynamoDB's range included", async () => {
   const odd = { ...execution(9, now), input: { big: 1e300, tiny: 5e-324, nested: [[{}]], empty: '' }, output: { list: [null, true, 'x'] } };
   await store.putExecution({ ...scope, ruleId: 'odd' }, odd);
   const [item] = (await store.listExecutions({ ...scope, ruleId: 'odd' }, { pageNo: 1, pageSize: 1 }, new Date(now).toISOString())).items;

@@ -36,14 +36,21 @@ beforeAll(async () => {
   for (let i = 0; i < 40; i += 7) await saveEntity(store, target, rule(i, kinds[(i + 1) % 3]!), 'test', now);
   for (let i = 3; i < 40; i += 11) await saveEntity(store, target, rule(i, kinds[i % 3]!, `renamed ${i}`), 'test', now);
   for (let i = 0; i < 40; i += 5) await publishEntity(store, { ...target, entityType: 'rule', id: rule(i, 'simpleRule').id }, 'test', now);
-  entities = await Promise.all(Array.from({ length: 40 }, (_, i) => store.getEntity({ ...target, entityType: 'rule', id: rule(i, 'simpleRule').id }))) as StoredEntity[];
+  entities = (await Promise.all(
+    Array.from({ length: 40 }, (_, i) => store.getEntity({ ...target, entityType: 'rule', id: rule(i, 'simpleRule').id })),
+  )) as StoredEntity[];
 }, 60_000);
 
 const sortKey = (e: StoredEntity, by: ListQuery['sortBy']) => `${by === 'name' ? e.name.toLowerCase() : e[by]}\u0001${e.id}`;
 
 function model(query: ListQuery) {
   const matching = entities
-    .filter((e) => (query.kind === undefined || e.type === query.kind) && (!query.name || e.name.toLowerCase().includes(query.name.toLowerCase())) && (!query.status || e.status === query.status))
+    .filter(
+      (e) =>
+        (query.kind === undefined || e.type === query.kind) &&
+        (!query.name || e.name.toLowerCase().includes(query.name.toLowerCase())) &&
+        (!query.status || e.status === query.status),
+    )
     .sort((a, b) => (sortKey(a, query.sortBy) < sortKey(b, query.sortBy) ? -1 : 1));
   if (query.sortDir === 'desc') matching.reverse();
   const offset = (query.pageNo - 1) * query.pageSize;

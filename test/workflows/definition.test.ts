@@ -17,10 +17,24 @@ describe('workflowDefinitionSchema', () => {
     expect(issues({ start: 'a', steps: [{ ...step, extra: 1 }] })).toEqual([expect.stringMatching(/^steps.0: /)]);
     expect(issues({ start: 'a', steps: [step], timeoutMs: 900_001 })).toEqual([expect.stringMatching(/^timeoutMs: /)]);
     expect(issues({ start: 'a', steps: [] })).toEqual([expect.stringMatching(/^steps: /), 'start: no step has the id "a"']);
-    expect(issues({ start: 'a', steps: [{ id: 'a', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/' }, retries: 6, next: 'e' }, { id: 'e', kind: 'end' }] })).toEqual([expect.stringMatching(/^steps.0.retries: /)]);
-    expect(issues({ start: 'a', steps: [{ id: 'a', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/' }, acceptStatuses: [404, 401], next: 'e' }, { id: 'e', kind: 'end' }] })).toEqual([
-      'steps.0.acceptStatuses.1: 401 and 403 always fail the step: the key is wrong, revoked or lacks the permission',
-    ]);
+    expect(
+      issues({
+        start: 'a',
+        steps: [
+          { id: 'a', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/' }, retries: 6, next: 'e' },
+          { id: 'e', kind: 'end' },
+        ],
+      }),
+    ).toEqual([expect.stringMatching(/^steps.0.retries: /)]);
+    expect(
+      issues({
+        start: 'a',
+        steps: [
+          { id: 'a', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/' }, acceptStatuses: [404, 401], next: 'e' },
+          { id: 'e', kind: 'end' },
+        ],
+      }),
+    ).toEqual(['steps.0.acceptStatuses.1: 401 and 403 always fail the step: the key is wrong, revoked or lacks the permission']);
   });
 
   it('refuses a broken graph wherever a workflow is read (save, import, pull), each problem at its path', () => {
@@ -46,12 +60,17 @@ describe('workflowDefinitionSchema', () => {
   it('takes an integration and path, or a url with its own credential, not both', () => {
     const flow = (request: object, step: object = {}) => ({
       start: 'a',
-      steps: [{ id: 'a', kind: 'apiRequest', request: { method: 'GET', ...request }, next: 'b', ...step }, { id: 'b', kind: 'end' }],
+      steps: [
+        { id: 'a', kind: 'apiRequest', request: { method: 'GET', ...request }, next: 'b', ...step },
+        { id: 'b', kind: 'end' },
+      ],
     });
     expect(issues(flow({ url: 'https://api.test/x' }, { credentialId: 'key' }))).toEqual([]);
     expect(issues(flow({ integrationId: 'pricing', path: '/x' }))).toEqual([]);
     expect(issues(flow({}))).toEqual(['steps.0.request.url: give either integrationId and path, or url']);
-    expect(issues(flow({ integrationId: 'pricing', path: '/x', url: 'https://api.test/' }))).toEqual(['steps.0.request.url: give either integrationId and path, or url, not both']);
+    expect(issues(flow({ integrationId: 'pricing', path: '/x', url: 'https://api.test/' }))).toEqual([
+      'steps.0.request.url: give either integrationId and path, or url, not both',
+    ]);
     expect(issues(flow({ integrationId: 'pricing' }))).toEqual(['steps.0.request.path: integrationId and path go together']);
     expect(issues(flow({ integrationId: 'pricing', path: '/x' }, { credentialId: 'k' }))).toEqual([expect.stringMatching(/^steps.0.credentialId: /)]);
     expect(issues(flow({ url: 'ftp://user@x/' }))).toEqual([expect.stringMatching(/^steps.0.request.url: must be an http/)]);

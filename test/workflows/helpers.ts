@@ -27,7 +27,15 @@ export const quoteFlow: WorkflowDefinitionInput = {
       acceptStatuses: [404],
       next: 'decide',
     },
-    { id: 'decide', kind: 'branch', cases: [{ when: 'price-api.status != 200', next: 'rejected' }, { when: 'risk.score > 50', next: 'review' }], otherwise: 'accept' },
+    {
+      id: 'decide',
+      kind: 'branch',
+      cases: [
+        { when: 'price-api.status != 200', next: 'rejected' },
+        { when: 'risk.score > 50', next: 'review' },
+      ],
+      otherwise: 'accept',
+    },
     { id: 'review', kind: 'transform', set: { fee: 'price-api.body.price * 1.1', note: '"manual review"' }, next: 'reviewed' },
     { id: 'accept', kind: 'transform', set: { fee: 'price-api.body.price', note: '"accepted"' }, next: 'done' },
     { id: 'rejected', kind: 'end', output: { accepted: 'false', status: 'price-api.status' } },

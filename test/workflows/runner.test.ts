@@ -85,27 +85,50 @@ describe('runWorkflow', () => {
     const retried = await runWorkflow(workflow, inputs, services(20, [new ApiCallFailure('the connection was refused', true), ok(7)]).fake, time.options);
     expect(retried.output).toMatchObject({ fee: 7 });
     expect(time.slept).toEqual([200]);
-    const failed = await runWorkflow(workflow, inputs, services(20, [new ApiCallFailure('the connection was refused', true), { status: 503, headers: {}, body: null }]).fake, fakeTime().options);
-    expect(failed).toMatchObject({ status: 'failed', error: { stepId: 'price-api', message: 'the provider answered 503: the provider failed to handle the request; try again later (2 tries)' } });
+    const failed = await runWorkflow(
+      workflow,
+      inputs,
+      services(20, [new ApiCallFailure('the connection was refused', true), { status: 503, headers: {}, body: null }]).fake,
+      fakeTime().options,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { stepId: 'price-api', message: 'the provider answered 503: the provider failed to handle the request; try again later (2 tries)' },
+    });
     expect(failed.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
     // What trying again cannot mend is not tried again.
     const revoked = services(20, [new ApiCallFailure('the credential "key" is revoked', false)]);
-    expect((await runWorkflow(workflow, inputs, revoked.fake, fakeTime().options)).error).toEqual({ stepId: 'price-api', message: 'the credential "key" is revoked' });
+    expect((await runWorkflow(workflow, inputs, revoked.fake, fakeTime().options)).error).toEqual({
+      stepId: 'price-api',
+      message: 'the credential "key" is revoked',
+    });
     expect(revoked.requests).toHaveLength(1);
   });
 
   const post = (retries: number) =>
-    compile({ start: 'a', steps: [{ id: 'a', kind: 'apiRequest', request: { method: 'POST', url: 'https://x.test/' }, retries, next: 'e' }, { id: 'e', kind: 'end', output: { price: 'a.body.price' } }] });
+    compile({
+      start: 'a',
+      steps: [
+        { id: 'a', kind: 'apiRequest', request: { method: 'POST', url: 'https://x.test/' }, retries, next: 'e' },
+        { id: 'e', kind: 'end', output: { price: 'a.body.price' } },
+      ],
+    });
 
   it('never sends a POST twice unless the provider asks, by 429 or 503 with Retry-After', async () => {
     const refused = services(0, [new ApiCallFailure('the connection was refused', true), ok(1)]);
     expect((await runWorkflow(post(3), {}, refused.fake, fakeTime().options)).error).toEqual({ stepId: 'a', message: 'the connection was refused' });
     expect(refused.requests).toHaveLength(1);
     const failing = services(0, [{ status: 500, headers: {}, body: null }]);
-    expect((await runWorkflow(post(3), {}, failing.fake, fakeTime().options)).error?.message).toBe('the provider answered 500: the provider failed to handle the request; try again later');
+    expect((await runWorkflow(post(3), {}, failing.fake, fakeTime().options)).error?.message).toBe(
+      'the provider answered 500: the provider failed to handle the request; try again later',
+    );
 
     const time = fakeTime();
-    const asked = services(0, [{ status: 429, headers: { 'retry-after': '2' }, body: null }, { status: 503, headers: { 'retry-after': new Date(1_000 + 1_500).toUTCString() }, body: null }, ok(3)]);
+    const asked = services(0, [
+      { status: 429, headers: { 'retry-after': '2' }, body: null },
+      { status: 503, headers: { 'retry-after': new Date(1_000 + 1_500).toUTCString() }, body: null },
+      ok(3),
+    ]);
     expect((await runWorkflow(post(3), {}, asked.fake, time.options)).output).toEqual({ price: 3 });
     expect(time.slept).toEqual([2_000, 1_000]); // the date is read to the second
     const tooLate = services(0, [{ status: 429, headers: { 'retry-after': '120' }, body: null }]);
@@ -116,9 +139,15 @@ describe('runWorkflow', () => {
 
   it('fails the step on 401 and 403 with what they mean for the key, and takes only the statuses the step accepts', async () => {
     const answer = (status: number) => services(0, [{ status, headers: {}, body: { error: 'no' } }, ok(1)]);
-    expect((await runWorkflow(post(3), {}, answer(401).fake, fakeTime().options)).error?.message).toBe('the provider answered 401: the key is wrong or revoked');
-    expect((await runWorkflow(post(3), {}, answer(403).fake, fakeTime().options)).error?.message).toBe('the provider answered 403: the key is valid but lacks the permission');
-    expect((await runWorkflow(post(0), {}, answer(404).fake, fakeTime().options)).error?.message).toBe('the provider answered 404: the provider has nothing at this URL; check the URL');
+    expect((await runWorkflow(post(3), {}, answer(401).fake, fakeTime().options)).error?.message).toBe(
+      'the provider answered 401: the key is wrong or revoked',
+    );
+    expect((await runWorkflow(post(3), {}, answer(403).fake, fakeTime().options)).error?.message).toBe(
+      'the provider answered 403: the key is valid but lacks the permission',
+    );
+    expect((await runWorkflow(post(0), {}, answer(404).fake, fakeTime().options)).error?.message).toBe(
+      'the provider answered 404: the provider has nothing at this URL; check the URL',
+    );
     expect((await runWorkflow(workflow, inputs, services(0, [{ status: 404, headers: {}, body: null }]).fake, fakeTime().options)).status).toBe('succeeded');
   });
 
@@ -157,11 +186,30 @@ describe('runWorkflow', () => {
   });
 
   it('fails a branch where no case holds and there is no otherwise, and a header that is not text', async () => {
-    const flow = compile({ inputs: [{ name: 'x', type: 'number' }], start: 'b', steps: [{ id: 'b', kind: 'branch', cases: [{ when: 'x > 1', next: 'e' }] }, { id: 'e', kind: 'end' }] });
+    const flow = compile({
+      inputs: [{ name: 'x', type: 'number' }],
+      start: 'b',
+      steps: [
+        { id: 'b', kind: 'branch', cases: [{ when: 'x > 1', next: 'e' }] },
+        { id: 'e', kind: 'end' },
+      ],
+    });
     expect((await runWorkflow(flow, { x: 0 }, services(0, []).fake)).error).toEqual({ stepId: 'b', message: 'no case holds and there is no otherwise' });
-    await expect(runWorkflow(flow, { x: 'ten' }, services(0, []).fake)).rejects.toMatchObject({ code: 'invalid_params', problems: [{ field: 'params.x', message: 'expected a number, got the string "ten"' }] });
-    const api = compile({ start: 'a', steps: [{ id: 'a', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/', headers: { 'X-List': '[1, 2]' } }, next: 'e' }, { id: 'e', kind: 'end' }] });
-    expect((await runWorkflow(api, {}, services(0, [ok(1)]).fake)).error).toEqual({ stepId: 'a', message: 'steps[0].request.headers["X-List"] must give a string, number or boolean' });
+    await expect(runWorkflow(flow, { x: 'ten' }, services(0, []).fake)).rejects.toMatchObject({
+      code: 'invalid_params',
+      problems: [{ field: 'params.x', message: 'expected a number, got the string "ten"' }],
+    });
+    const api = compile({
+      start: 'a',
+      steps: [
+        { id: 'a', kind: 'apiRequest', request: { method: 'GET', url: 'https://x.test/', headers: { 'X-List': '[1, 2]' } }, next: 'e' },
+        { id: 'e', kind: 'end' },
+      ],
+    });
+    expect((await runWorkflow(api, {}, services(0, [ok(1)]).fake)).error).toEqual({
+      stepId: 'a',
+      message: 'steps[0].request.headers["X-List"] must give a string, number or boolean',
+    });
   });
 
   it('fails the run once its deadline passes, naming the step, and gives each call no more than the time left', async () => {
@@ -190,7 +238,13 @@ describe('runWorkflow', () => {
   });
 
   it('bounds the number of steps even when validation was skipped', async () => {
-    const loop = define({ start: 'a', steps: [{ id: 'a', kind: 'transform', set: { n: '1' }, next: 'b' }, { id: 'b', kind: 'transform', set: { n: '2' }, next: 'a' }] });
+    const loop = define({
+      start: 'a',
+      steps: [
+        { id: 'a', kind: 'transform', set: { n: '1' }, next: 'b' },
+        { id: 'b', kind: 'transform', set: { n: '2' }, next: 'a' },
+      ],
+    });
     const { prepared } = validateWorkflow(loop);
     const run = await runWorkflow(compileWorkflow(prepared), {}, services(0, []).fake);
     expect(run.error).toEqual({ stepId: 'a', message: 'the run reached its bound of 2 steps' });

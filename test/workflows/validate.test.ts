@@ -19,7 +19,13 @@ describe('validateWorkflow', () => {
     const flow = define({
       inputs: [{ name: 'x', type: 'number' }],
       start: 'a',
-      steps: [set('a', 'b'), { id: 'b', kind: 'branch', cases: [{ when: 'x > 1', next: 'c' }], otherwise: 'd' }, set('c', 'e', { v: 'a.v' }), set('d', 'e'), end('e', { r: 'a.v + x' })],
+      steps: [
+        set('a', 'b'),
+        { id: 'b', kind: 'branch', cases: [{ when: 'x > 1', next: 'c' }], otherwise: 'd' },
+        set('c', 'e', { v: 'a.v' }),
+        set('d', 'e'),
+        end('e', { r: 'a.v + x' }),
+      ],
     });
     expect(validateWorkflow(flow).problems).toEqual([]);
   });
@@ -31,7 +37,10 @@ describe('validateWorkflow', () => {
       { path: 'start', message: 'no step has the id "nope"' },
       { path: 'steps[0].next', message: 'no step has the id "ghost"' },
     ]);
-    const unreachable = define({ start: 'a', steps: [set('a', 'c'), set('b', 'c'), end('c'), { id: 'd', kind: 'branch', cases: [{ when: 'true', next: 'c' }], otherwise: 'zzz' }] });
+    const unreachable = define({
+      start: 'a',
+      steps: [set('a', 'c'), set('b', 'c'), end('c'), { id: 'd', kind: 'branch', cases: [{ when: 'true', next: 'c' }], otherwise: 'zzz' }],
+    });
     expect(validateWorkflow(unreachable).problems).toEqual([
       { path: 'steps[3].otherwise', message: 'no step has the id "zzz"' },
       { path: 'steps[1]', message: '"b" is not reachable from the start step "a"' },
@@ -44,7 +53,15 @@ describe('validateWorkflow', () => {
       start: 'a',
       steps: [
         set('a', 'b'),
-        { id: 'b', kind: 'branch', cases: [{ when: 'true', next: 'a' }, { when: 'false', next: 'c' }], otherwise: 'b' },
+        {
+          id: 'b',
+          kind: 'branch',
+          cases: [
+            { when: 'true', next: 'a' },
+            { when: 'false', next: 'c' },
+          ],
+          otherwise: 'b',
+        },
         end('c'),
         set('x', 'y'),
         set('y', 'x'),
@@ -107,7 +124,14 @@ describe('validateWorkflow', () => {
   });
 
   it('refuses an input that a step id would hide, and inputs declared twice', () => {
-    const flow = define({ inputs: [{ name: 'a', type: 'number' }, { name: 'a', type: 'string' }], start: 'a', steps: [end('a')] });
+    const flow = define({
+      inputs: [
+        { name: 'a', type: 'number' },
+        { name: 'a', type: 'string' },
+      ],
+      start: 'a',
+      steps: [end('a')],
+    });
     expect(validateWorkflow(flow).problems.map((p) => p.path)).toEqual(['inputs[1].name', 'inputs[0].name', 'inputs[1].name']);
   });
 });

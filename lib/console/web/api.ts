@@ -31,8 +31,19 @@ export class ApiFailure extends Error {
 
 /** What the page says for a failure with no message to show (the network, or an answer that is not the API's). */
 function unreadable(response: Response | undefined, cause: unknown): ApiFailure {
-  if (!response) return new ApiFailure(0, 'network_error', `The API could not be reached (${cause instanceof Error ? cause.message : String(cause)}). Check your connection and try again.`, {});
-  return new ApiFailure(response.status, 'unexpected_response', `The API answered ${response.status} ${response.statusText} without an explanation. Try again; if it persists, the request id is ${response.headers.get('x-request-id') ?? 'not given'}.`, {});
+  if (!response)
+    return new ApiFailure(
+      0,
+      'network_error',
+      `The API could not be reached (${cause instanceof Error ? cause.message : String(cause)}). Check your connection and try again.`,
+      {},
+    );
+  return new ApiFailure(
+    response.status,
+    'unexpected_response',
+    `The API answered ${response.status} ${response.statusText} without an explanation. Try again; if it persists, the request id is ${response.headers.get('x-request-id') ?? 'not given'}.`,
+    {},
+  );
 }
 
 export function createApi(session: () => Session | undefined, onUnauthorized: (failure: ApiFailure) => void) {
@@ -68,7 +79,9 @@ export function createApi(session: () => Session | undefined, onUnauthorized: (f
   }
 
   /** Like `data`, with the paging of a list's envelope. */
-  async function page<T>(call: Promise<{ data?: { data: T[]; pageNo: number; pageSize: number; totalCount: number; totalPages: number }; error?: unknown; response: Response }>) {
+  async function page<T>(
+    call: Promise<{ data?: { data: T[]; pageNo: number; pageSize: number; totalCount: number; totalPages: number }; error?: unknown; response: Response }>,
+  ) {
     const result = await call.catch((cause: unknown) => {
       throw unreadable(undefined, cause);
     });

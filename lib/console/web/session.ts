@@ -13,7 +13,9 @@ const storageKey = 'rules-console.session';
 export function loadSession(): Session | undefined {
   try {
     const saved = JSON.parse(sessionStorage.getItem(storageKey) ?? 'null') as Partial<Session> | null;
-    return saved && typeof saved.apiKey === 'string' && saved.apiKey ? { apiKey: saved.apiKey, branch: typeof saved.branch === 'string' ? saved.branch : '' } : undefined;
+    return saved && typeof saved.apiKey === 'string' && saved.apiKey
+      ? { apiKey: saved.apiKey, branch: typeof saved.branch === 'string' ? saved.branch : '' }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -36,10 +36,7 @@ interface Interval {
 }
 
 /** The values a cell accepts, in one of the domains the analysis reads; undefined when it cannot be read. */
-type CellSet =
-  | { k: 'all' }
-  | { k: 'numbers'; intervals: Interval[] }
-  | { k: 'values'; values: Set<string | boolean>; negated: boolean };
+type CellSet = { k: 'all' } | { k: 'numbers'; intervals: Interval[] } | { k: 'values'; values: Set<string | boolean>; negated: boolean };
 
 function comparison(op: CompareOp, n: number): Interval[] | undefined {
   switch (op) {
@@ -114,7 +111,9 @@ function domainOf(sets: CellSet[]): Domain | undefined {
   if (kinds.size > 1) return undefined;
   let points: Representative[];
   if (kinds.has('numbers')) {
-    const ends = [...new Set(sets.flatMap((s) => (s.k === 'numbers' ? s.intervals.flatMap((i) => [i.lo?.v, i.hi?.v]) : [])).filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
+    const ends = [
+      ...new Set(sets.flatMap((s) => (s.k === 'numbers' ? s.intervals.flatMap((i) => [i.lo?.v, i.hi?.v]) : [])).filter((v): v is number => v !== undefined)),
+    ].sort((a, b) => a - b);
     points = ends.length === 0 ? [{ k: 'number', v: 0, text: 'any number' }] : [{ k: 'number', v: ends[0]! - 1, text: `< ${ends[0]}` }];
     ends.forEach((end, i) => {
       points.push({ k: 'number', v: end, text: `${end}` });
@@ -183,7 +182,7 @@ function runsOf(set: CellSet, domain: Domain): Runs {
 
 /** Whether some input satisfies both cells. */
 function intersects(a: Runs, b: Runs): boolean {
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i + 1]! < b[j]!) i += 2;
     else if (b[j + 1]! < a[i]!) j += 2;
     else return true;
@@ -231,7 +230,10 @@ export function analyzeDecisionTable(table: PreparedDecisionTable): TableAnalysi
     for (let i = 0; i < j; i++) {
       const a = cells[i]!;
       if (table.hitPolicy === 'unique' && a.every((runs, c) => intersects(runs, b[c]!)))
-        publishErrors.push({ path: `definition.rules[${j}]`, message: `overlaps ${rowName(i)}: some input matches both, which the hit policy "unique" forbids` });
+        publishErrors.push({
+          path: `definition.rules[${j}]`,
+          message: `overlaps ${rowName(i)}: some input matches both, which the hit policy "unique" forbids`,
+        });
       if (table.hitPolicy === 'first' && a.every((runs, c) => covers(runs, b[c]!))) {
         warnings.push({ path: `definition.rules[${j}]`, message: `can never be the answer: every input it matches, ${rowName(i)} above it matches first` });
         break;

@@ -65,7 +65,9 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
   const columnIndexes = table.inputs.map((_, column) => indexColumn(table.rows.map((row) => row.cells[column]!)));
   const indexed = columnIndexes.flatMap((index, column) => (index ? [[column, index] as [number, ColumnIndex]] : []));
   const outputNames = table.outputs.map((o) => o.name);
-  const defaults = table.outputs.some((o) => o.default !== undefined) ? table.outputs.map((o) => (o.default ? compileOutput(o.default) : () => null)) : undefined;
+  const defaults = table.outputs.some((o) => o.default !== undefined)
+    ? table.outputs.map((o) => (o.default ? compileOutput(o.default) : () => null))
+    : undefined;
   const single = table.hitPolicy === 'unique' || table.hitPolicy === 'any' || table.hitPolicy === 'priority' || table.hitPolicy === 'first';
   const rank = ranking(table);
 
@@ -84,7 +86,12 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
       problems.push({ field: input.field, message: `(input "${input.label}") ${converted.problem}` });
       return null;
     });
-    if (problems.length) throw new EngineError('invalid_params', `The table's inputs do not fit their types: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
+    if (problems.length)
+      throw new EngineError(
+        'invalid_params',
+        `The table's inputs do not fit their types: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`,
+        problems,
+      );
     return values;
   }
 
@@ -114,7 +121,10 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
         const outputs = matches.map((row) => outputOf(row, env));
         const differing = outputs.findIndex((o) => equal(o, outputs[0]!, env.budget) !== true);
         if (differing > 0)
-          throw new EngineError('evaluation_failed', `${rowName(matches[0]!)} and ${rowName(matches[differing]!)} match with different outputs, but the hit policy "any" needs matching rows to agree.`);
+          throw new EngineError(
+            'evaluation_failed',
+            `${rowName(matches[0]!)} and ${rowName(matches[differing]!)} match with different outputs, but the hit policy "any" needs matching rows to agree.`,
+          );
         return outputs[0]!;
       }
       case 'priority':
@@ -136,7 +146,10 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
   }
 
   function byPriority(outputs: FeelContext[]): FeelContext[] {
-    return outputs.map((output, order) => ({ output, order, key: rank(output) })).sort((a, b) => compareRanks(a.key, b.key) || a.order - b.order).map((r) => r.output);
+    return outputs
+      .map((output, order) => ({ output, order, key: rank(output) }))
+      .sort((a, b) => compareRanks(a.key, b.key) || a.order - b.order)
+      .map((r) => r.output);
   }
 
   function aggregate(values: FeelValue[]): FeelValue {
@@ -234,7 +247,12 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
           row: r + 1,
           ...(id && { id }),
           matched: false,
-          failed: { input: table.inputs[failing]!.label, cell: table.rows[r]!.cellTexts[failing]!, value: toPlain(values[failing]!), ...(reason && { reason }) },
+          failed: {
+            input: table.inputs[failing]!.label,
+            cell: table.rows[r]!.cellTexts[failing]!,
+            value: toPlain(values[failing]!),
+            ...(reason && { reason }),
+          },
         });
       });
       notes.length = 0;

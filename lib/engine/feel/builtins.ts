@@ -45,8 +45,16 @@ function converting(kinds: ('list' | 'item' | 'any')[], impl: Impl): Impl {
 }
 
 /** Declares a function whose arguments must have the given types (`any` accepts every value but null). */
-function typed(name: string, params: string[], types: (string | ((v: FeelValue) => boolean))[], impl: (...args: never[]) => FeelValue, nullable = false): [string, Builtin] {
-  const checks = types.map((t) => (typeof t === 'function' ? t : t === 'number' ? isNumber : t === 'string' ? isString : t === 'list' ? Array.isArray : () => true));
+function typed(
+  name: string,
+  params: string[],
+  types: (string | ((v: FeelValue) => boolean))[],
+  impl: (...args: never[]) => FeelValue,
+  nullable = false,
+): [string, Builtin] {
+  const checks = types.map((t) =>
+    typeof t === 'function' ? t : t === 'number' ? isNumber : t === 'string' ? isString : t === 'list' ? Array.isArray : () => true,
+  );
   return [
     name,
     {
@@ -66,7 +74,8 @@ function typed(name: string, params: string[], types: (string | ((v: FeelValue) 
 }
 
 /** A list function that also takes its items as separate arguments: `max([1, 2])` or `max(1, 2)`; `max(1)` is `max([1])`. */
-const listOrItems = (args: FeelValue[]): FeelValue[] | null => (args.length === 1 ? (Array.isArray(args[0]) ? args[0] : args[0] === null ? null : [args[0]!]) : args);
+const listOrItems = (args: FeelValue[]): FeelValue[] | null =>
+  args.length === 1 ? (Array.isArray(args[0]) ? args[0] : args[0] === null ? null : [args[0]!]) : args;
 
 function listFunction(name: string, impl: (items: FeelValue[], env: Env) => FeelValue): [string, Builtin] {
   return [
@@ -122,7 +131,10 @@ function feelString(v: FeelValue, budget: Budget): string | null {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   const inner = (i: FeelValue) => (typeof i === 'string' ? JSON.stringify(i) : feelString(i, budget));
   if (Array.isArray(v)) return `[${v.map(inner).join(', ')}]`;
-  if (isContext(v)) return `{${Object.entries(v).map(([k, i]) => `${k}: ${inner(i)}`).join(', ')}}`;
+  if (isContext(v))
+    return `{${Object.entries(v)
+      .map(([k, i]) => `${k}: ${inner(i)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -220,7 +232,8 @@ const builtins = new Map<string, Builtin>([
     {
       params: [['input', 'pattern', 'flags?']],
       impl: converting(['item'], ([input, pattern, flags = null], env) => {
-        if (!isString(input!) || !isString(pattern!) || (flags !== null && !isString(flags))) return input === null || pattern === null ? null : wrongType(env, 'matches', [input!, pattern!]);
+        if (!isString(input!) || !isString(pattern!) || (flags !== null && !isString(flags)))
+          return input === null || pattern === null ? null : wrongType(env, 'matches', [input!, pattern!]);
         if (input.length > builtinLimits.maxMatchInput) return note(env, `matches takes input of at most ${builtinLimits.maxMatchInput} characters`);
         const compiled = patternOf(pattern, flags as string | null, env);
         return compiled && matchesAnywhere(compiled, input, env.budget);
@@ -258,11 +271,21 @@ const builtins = new Map<string, Builtin>([
   typed('decimal', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfEven')),
   [
     'floor',
-    { params: [['n', 'scale?']], impl: converting(['item'], ([n, scale = 0], env) => (isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]))) },
+    {
+      params: [['n', 'scale?']],
+      impl: converting(['item'], ([n, scale = 0], env) =>
+        isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]),
+      ),
+    },
   ],
   [
     'ceiling',
-    { params: [['n', 'scale?']], impl: converting(['item'], ([n, scale = 0], env) => (isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]))) },
+    {
+      params: [['n', 'scale?']],
+      impl: converting(['item'], ([n, scale = 0], env) =>
+        isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]),
+      ),
+    },
   ],
   typed('round up', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'up')),
   typed('round down', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'down')),
@@ -272,7 +295,8 @@ const builtins = new Map<string, Builtin>([
     'abs',
     {
       params: [['n']],
-      impl: ([n], env) => (isNumber(n!) ? Math.abs(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!])),
+      impl: ([n], env) =>
+        isNumber(n!) ? Math.abs(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!]),
     },
   ],
   typed('modulo', ['dividend', 'divisor'], ['number', 'number'], (a: number, b: number) => (b === 0 ? null : a - b * Math.floor(a / b))),
@@ -284,7 +308,12 @@ const builtins = new Map<string, Builtin>([
   // Lists
   [
     'list contains',
-    { params: [['list', 'element']], impl: converting(['list', 'any'], ([list, element], env) => (Array.isArray(list) ? list.some((i) => equal(i, element!, env.budget) === true) : list === null ? null : wrongType(env, 'list contains', [list!]))) },
+    {
+      params: [['list', 'element']],
+      impl: converting(['list', 'any'], ([list, element], env) =>
+        Array.isArray(list) ? list.some((i) => equal(i, element!, env.budget) === true) : list === null ? null : wrongType(env, 'list contains', [list!]),
+      ),
+    },
   ],
   typed('count', ['list'], ['list'], (list: FeelValue[]) => list.length),
   listFunction('min', (items, env) => extreme(items, -1, env)),
@@ -307,23 +336,55 @@ const builtins = new Map<string, Builtin>([
     const counts = new Map<number, number>();
     for (const x of n) counts.set(x, (counts.get(x) ?? 0) + 1);
     const most = Math.max(0, ...counts.values());
-    return [...counts].filter(([, c]) => c === most).map(([x]) => x).sort((a, b) => a - b);
+    return [...counts]
+      .filter(([, c]) => c === most)
+      .map(([x]) => x)
+      .sort((a, b) => a - b);
   }),
-  listFunction('all', (items, env) => (items.every((i) => i === null || typeof i === 'boolean') ? (items.includes(false) ? false : items.includes(null) ? null : true) : note(env, 'all: every item must be a boolean'))),
-  listFunction('any', (items, env) => (items.every((i) => i === null || typeof i === 'boolean') ? (items.includes(true) ? true : items.includes(null) ? null : false) : note(env, 'any: every item must be a boolean'))),
+  listFunction('all', (items, env) =>
+    items.every((i) => i === null || typeof i === 'boolean')
+      ? items.includes(false)
+        ? false
+        : items.includes(null)
+          ? null
+          : true
+      : note(env, 'all: every item must be a boolean'),
+  ),
+  listFunction('any', (items, env) =>
+    items.every((i) => i === null || typeof i === 'boolean')
+      ? items.includes(true)
+        ? true
+        : items.includes(null)
+          ? null
+          : false
+      : note(env, 'any: every item must be a boolean'),
+  ),
   [
     'sublist',
     {
       params: [['list', 'start position', 'length?']],
       impl: converting(['list', 'item'], ([list, start, length = null], env) => {
-        if (!Array.isArray(list) || !isNumber(start!) || (length !== null && !isNumber(length))) return list === null ? null : wrongType(env, 'sublist', [list!]);
+        if (!Array.isArray(list) || !isNumber(start!) || (length !== null && !isNumber(length)))
+          return list === null ? null : wrongType(env, 'sublist', [list!]);
         const from = start > 0 ? start - 1 : list.length + start;
         return list.slice(from, length === null ? undefined : from + (length as number));
       }),
     },
   ],
-  ['append', { params: [['list', 'item...']], impl: converting(['list', 'any'], ([list, ...items], env) => (Array.isArray(list) ? [...list, ...items] : wrongType(env, 'append', [list!]))) }],
-  ['concatenate', { params: [['list...']], impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? (lists as FeelValue[][]).flat(1) : wrongType(env, 'concatenate', lists))) }],
+  [
+    'append',
+    {
+      params: [['list', 'item...']],
+      impl: converting(['list', 'any'], ([list, ...items], env) => (Array.isArray(list) ? [...list, ...items] : wrongType(env, 'append', [list!]))),
+    },
+  ],
+  [
+    'concatenate',
+    {
+      params: [['list...']],
+      impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? (lists as FeelValue[][]).flat(1) : wrongType(env, 'concatenate', lists))),
+    },
+  ],
   [
     'insert before',
     {
@@ -347,8 +408,24 @@ const builtins = new Map<string, Builtin>([
     },
   ],
   typed('reverse', ['list'], ['list'], (list: FeelValue[]) => [...list].reverse()),
-  ['index of', { params: [['list', 'match']], impl: converting(['list', 'any'], ([list, match], env) => (Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!, env.budget) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]))) }],
-  ['union', { params: [['list...']], impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1), env.budget) : wrongType(env, 'union', lists))) }],
+  [
+    'index of',
+    {
+      params: [['list', 'match']],
+      impl: converting(['list', 'any'], ([list, match], env) =>
+        Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!, env.budget) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]),
+      ),
+    },
+  ],
+  [
+    'union',
+    {
+      params: [['list...']],
+      impl: converting(['list'], (lists, env) =>
+        lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1), env.budget) : wrongType(env, 'union', lists),
+      ),
+    },
+  ],
   ['distinct values', { params: [['list']], impl: converting(['list'], ([list], env) => (Array.isArray(list) ? distinct(list, env.budget) : null)) }],
   ['flatten', { params: [['list']], impl: converting(['list'], ([list], env) => (Array.isArray(list) ? flattened(list, env.budget) : null)) }],
   // Booleans
@@ -359,7 +436,10 @@ const builtins = new Map<string, Builtin>([
     {
       params: [['from'], ['year', 'month', 'day']],
       impl: (args, env) => {
-        if (args.length === 3) return args.every(isNumber) ? (FeelDate.of(...(args as [number, number, number])) ?? note(env, `date(${args.join(', ')}) is not a valid date`)) : null;
+        if (args.length === 3)
+          return args.every(isNumber)
+            ? (FeelDate.of(...(args as [number, number, number])) ?? note(env, `date(${args.join(', ')}) is not a valid date`))
+            : null;
         const [from] = args;
         if (isString(from!)) return FeelDate.parse(from) ?? note(env, `"${from}" is not a date (YYYY-MM-DD)`);
         return dateOf(from!) ?? (from === null ? null : wrongType(env, 'date', args));
@@ -373,7 +453,8 @@ const builtins = new Map<string, Builtin>([
       impl: (args, env) => {
         if (args.length >= 3) {
           const [h, m, s, offset = null] = args;
-          if (!isNumber(h!) || !isNumber(m!) || !isNumber(s!) || h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s >= 60) return note(env, 'time(hour, minute, second) needs a valid time of day');
+          if (!isNumber(h!) || !isNumber(m!) || !isNumber(s!) || h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s >= 60)
+            return note(env, 'time(hour, minute, second) needs a valid time of day');
           if (offset !== null && !(offset instanceof FeelDuration && offset.kind === 'daysTime')) return wrongType(env, 'time', args);
           return new FeelTime(h * 3600 + m * 60 + s, offset === null ? null : (offset as FeelDuration).amount, null);
         }
@@ -425,10 +506,7 @@ const builtins = new Map<string, Builtin>([
   ['month of year', { params: [['date']], impl: ([d]) => monthName(dateOf(d!)) }],
   ['last day of month', { params: [['date']], impl: ([d]) => lastDayOfMonth(dateOf(d!)) }],
   // Contexts
-  [
-    'get value',
-    { params: [['m', 'key']], impl: ([m, key]) => (isContext(m!) && isString(key!) && Object.hasOwn(m, key) ? (m[key] ?? null) : null) },
-  ],
+  ['get value', { params: [['m', 'key']], impl: ([m, key]) => (isContext(m!) && isString(key!) && Object.hasOwn(m, key) ? (m[key] ?? null) : null) }],
   ['get entries', { params: [['m']], impl: ([m]) => (isContext(m!) ? Object.entries(m).map(([key, value]) => ({ key, value }) as FeelContext) : null) }],
   // Ranges
   [
@@ -513,17 +591,21 @@ export function callBuiltin(name: string, args: FeelValue[], env: Env, names?: s
 function call(name: string, args: FeelValue[], env: Env, names?: string[]): FeelValue {
   const builtin = builtins.get(name)!;
   if (!names) {
-    if (!builtin.params.some((params) => arityFits(params, args.length))) return note(env, `${name} does not take ${args.length} argument${args.length === 1 ? '' : 's'}`);
+    if (!builtin.params.some((params) => arityFits(params, args.length)))
+      return note(env, `${name} does not take ${args.length} argument${args.length === 1 ? '' : 's'}`);
     return builtin.impl(args, env);
   }
-  const overload = builtin.params.find((params) => names.every((n) => params.some((p) => bare(p) === n)) && params.every((p) => p.endsWith('?') || names.includes(bare(p))));
+  const overload = builtin.params.find(
+    (params) => names.every((n) => params.some((p) => bare(p) === n)) && params.every((p) => p.endsWith('?') || names.includes(bare(p))),
+  );
   if (!overload) return note(env, `${name} takes no parameters named ${names.join(', ')}`);
   const positional = overload.map((param) => {
     const i = names.indexOf(bare(param));
     return i < 0 ? null : args[i]!;
   });
   // Optional parameters not named are left out, not passed as null.
-  while (positional.length > names.length && overload[positional.length - 1]!.endsWith('?') && !names.includes(bare(overload[positional.length - 1]!))) positional.pop();
+  while (positional.length > names.length && overload[positional.length - 1]!.endsWith('?') && !names.includes(bare(overload[positional.length - 1]!)))
+    positional.pop();
   return builtin.impl(positional, env);
 }
 

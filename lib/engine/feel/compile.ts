@@ -62,7 +62,10 @@ function lookup(env: Env, name: string): FeelValue {
   return note(env, `no value named "${name}"`);
 }
 
-const describe = (value: FeelValue) => (typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : `${typeName(value)}${value === null ? '' : ` ${JSON.stringify(value)?.slice(0, 40)}`}`);
+const describe = (value: FeelValue) =>
+  typeof value === 'string'
+    ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+    : `${typeName(value)}${value === null ? '' : ` ${JSON.stringify(value)?.slice(0, 40)}`}`;
 
 function compareWith(op: CompareOp, a: FeelValue, b: FeelValue, env: Env): boolean | null {
   if (op === '=' || op === '!=') {
@@ -147,7 +150,8 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
     if (a instanceof FeelDate) return months ? a.plusMonths(months) : FeelDate.fromDay(a.day + Math.floor(seconds / 86_400));
     if (a instanceof FeelTime) return b.kind === 'daysTime' ? a.plusSeconds(seconds) : null;
   }
-  if (a instanceof FeelDuration && op === '+' && (b instanceof FeelDate || b instanceof FeelDateTime || b instanceof FeelTime)) return temporalArithmetic('+', b, a);
+  if (a instanceof FeelDuration && op === '+' && (b instanceof FeelDate || b instanceof FeelDateTime || b instanceof FeelTime))
+    return temporalArithmetic('+', b, a);
   if (op === '-') {
     const [x, y] = [asDateTime(a), asDateTime(b)];
     if (x && y) {
@@ -215,8 +219,7 @@ function temporalProperty(target: FeelValue, name: string): FeelValue | undefine
         return time.zone;
     }
   }
-  if (target instanceof FeelDuration && ['years', 'months', 'days', 'hours', 'minutes', 'seconds'].includes(name))
-    return target[name as 'years'];
+  if (target instanceof FeelDuration && ['years', 'months', 'days', 'hours', 'minutes', 'seconds'].includes(name)) return target[name as 'years'];
   if (target instanceof FeelRange) {
     switch (name) {
       case 'start':
@@ -262,7 +265,8 @@ function iterationValues(iteration: { of: Evaluator; to?: Evaluator }, env: Env)
   const from = iteration.of(env);
   if (!iteration.to) return Array.isArray(from) ? from : from === null ? null : [from];
   const to = iteration.to(env);
-  if (typeof from !== 'number' || typeof to !== 'number' || !Number.isInteger(from) || !Number.isInteger(to)) return note(env, 'a range to iterate needs whole numbers at both ends');
+  if (typeof from !== 'number' || typeof to !== 'number' || !Number.isInteger(from) || !Number.isInteger(to))
+    return note(env, 'a range to iterate needs whole numbers at both ends');
   if (Math.abs(to - from) > maxIterations) return note(env, `a range to iterate may hold at most ${maxIterations} numbers`);
   env.budget.spend(Math.abs(to - from) + 1);
   const step = from <= to ? 1 : -1;
@@ -366,7 +370,11 @@ export function compileExpression(e: Expr): Evaluator {
         // The commonest path, `order.total`: one lookup and one own-property read.
         return (env) => {
           const target = lookup(env, root);
-          return isContext(target) ? (Object.hasOwn(target, name) ? (target[name] ?? null) : note(env, `no entry "${name}" in "${root}"`)) : property(target, name, env);
+          return isContext(target)
+            ? Object.hasOwn(target, name)
+              ? (target[name] ?? null)
+              : note(env, `no entry "${name}" in "${root}"`)
+            : property(target, name, env);
         };
       }
       return (env) => property(of(env), name, env);
@@ -381,7 +389,12 @@ export function compileExpression(e: Expr): Evaluator {
       const fn = e.fn;
       if (!hasBuiltin(fn)) return (env) => note(env, `no function named "${fn}"`);
       const args = e.args.map(compileExpression);
-      return (env) => callBuiltin(fn, args.map((a) => a(env)), env);
+      return (env) =>
+        callBuiltin(
+          fn,
+          args.map((a) => a(env)),
+          env,
+        );
     }
     case 'callNamed': {
       const fn = e.fn;
@@ -578,7 +591,8 @@ function compileUnaryTest(test: Test): UnaryTest {
   // Literals: a direct comparison with the input, no scope needed.
   if (e.k === 'str' || e.k === 'num' || e.k === 'bool') {
     const v = e.v;
-    return (input, env) => input === v || (input !== null && typeof input !== typeof v && note(env, `cannot compare ${describe(input)} with ${describe(v)}`) === true);
+    return (input, env) =>
+      input === v || (input !== null && typeof input !== typeof v && note(env, `cannot compare ${describe(input)} with ${describe(v)}`) === true);
   }
   if (e.k === 'null') return (input) => input === null;
   const range = constantNumberRange(e);
@@ -594,4 +608,3 @@ function compileUnaryTest(test: Test): UnaryTest {
     return eq === true;
   };
 }
-

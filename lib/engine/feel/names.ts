@@ -47,7 +47,10 @@ function children(e: Expr): { expr: Expr; binds?: string }[] {
     case 'for':
     case 'some':
     case 'every':
-      return [...e.vars.flatMap((v) => [{ expr: v.of }, ...(v.to ? [{ expr: v.to }] : [])].map((c, i, all) => (i === all.length - 1 ? { ...c, binds: v.name } : c))), { expr: e.body }];
+      return [
+        ...e.vars.flatMap((v) => [{ expr: v.of }, ...(v.to ? [{ expr: v.to }] : [])].map((c, i, all) => (i === all.length - 1 ? { ...c, binds: v.name } : c))),
+        { expr: e.body },
+      ];
     default:
       return [];
   }

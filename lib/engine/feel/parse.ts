@@ -86,7 +86,9 @@ function position(text: string, offset: number): Omit<FeelSyntaxProblem, 'messag
 
 function checkBounds(text: string) {
   if (text.length > feelLimits.maxLength)
-    throw new FeelSyntaxError([{ message: `is ${text.length} characters long; at most ${feelLimits.maxLength} are allowed`, ...position(text, feelLimits.maxLength) }]);
+    throw new FeelSyntaxError([
+      { message: `is ${text.length} characters long; at most ${feelLimits.maxLength} are allowed`, ...position(text, feelLimits.maxLength) },
+    ]);
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -132,7 +134,35 @@ const isLogic = (node: SyntaxNode) => node.name === 'Conjunction' || node.name =
 
 /** The children that are values (not punctuation or keywords). */
 const operands = (node: SyntaxNode) => children(node).filter((c) => !punctuation.has(c.name));
-const punctuation = new Set(['(', ')', '[', ']', '{', '}', ',', '.', '..', ':', 'if', 'then', 'else', 'for', 'in', 'return', 'some', 'every', 'satisfies', 'and', 'or', 'between', 'instance', 'of', 'not', 'function', 'external']);
+const punctuation = new Set([
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '.',
+  '..',
+  ':',
+  'if',
+  'then',
+  'else',
+  'for',
+  'in',
+  'return',
+  'some',
+  'every',
+  'satisfies',
+  'and',
+  'or',
+  'between',
+  'instance',
+  'of',
+  'not',
+  'function',
+  'external',
+]);
 
 function unescapeString(raw: string): string {
   return raw.slice(1, -1).replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|.)/g, (_, escape: string) => {
@@ -196,7 +226,8 @@ class Converter {
         const v = Number(text);
         if (Number.isNaN(v)) this.fail(node, `"${text.slice(0, 20)}" is not a number`);
         // Numbers are doubles: a literal past their range would be Infinity, which no JSON answer can hold.
-        if (!Number.isFinite(v)) this.fail(node, `the number ${text.slice(0, 20)}${text.length > 20 ? '…' : ''} is too large (numbers are at most about 1.8e308)`);
+        if (!Number.isFinite(v))
+          this.fail(node, `the number ${text.slice(0, 20)}${text.length > 20 ? '…' : ''} is too large (numbers are at most about 1.8e308)`);
         return { k: 'num', v };
       }
       case 'StringLiteral':
@@ -277,7 +308,10 @@ class Converter {
   private call(node: SyntaxNode, parts: SyntaxNode[]): Expr {
     const [callee, params] = parts;
     if (!callee || !params) this.fail(node, 'expected a function call');
-    const fn = callee.name === 'DateTimeConstructor' || callee.name === 'SpecialFunctionName' || callee.name === 'VariableName' ? nameOf(this.text, callee) : this.fail(callee, 'only built-in functions can be called');
+    const fn =
+      callee.name === 'DateTimeConstructor' || callee.name === 'SpecialFunctionName' || callee.name === 'VariableName'
+        ? nameOf(this.text, callee)
+        : this.fail(callee, 'only built-in functions can be called');
     if (params.name === 'NamedParameters')
       return {
         k: 'callNamed',

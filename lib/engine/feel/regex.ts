@@ -230,7 +230,8 @@ class Compiler {
   readonly program: Instruction[] = [];
 
   private emit<I extends Instruction>(instruction: I): I {
-    if (this.program.length >= patternLimits.maxStates) throw new PatternProblem(`the pattern needs more than ${patternLimits.maxStates} states (counted repetitions copy what they repeat)`);
+    if (this.program.length >= patternLimits.maxStates)
+      throw new PatternProblem(`the pattern needs more than ${patternLimits.maxStates} states (counted repetitions copy what they repeat)`);
     this.program.push(instruction);
     return instruction;
   }
@@ -315,7 +316,7 @@ class Compiler {
       more();
       this.emit({ op: 'jump', to: loop });
     } else for (let i = min; i < max; i++) more();
-    for (const split of splits) (lazy ? (split.first = this.here) : (split.second = this.here));
+    for (const split of splits) lazy ? (split.first = this.here) : (split.second = this.here);
   }
 }
 
@@ -434,7 +435,7 @@ function search(pattern: Pattern, input: string, from: number, budget: Budget): 
     }
   };
 
-  for (let at = from; ; ) {
+  for (let at = from; ;) {
     // Until a match is found, a thread starts at every position, after (below) those that started earlier.
     if (found === null) add(current, 0, new Array<number | undefined>(slots), at);
     else if (current.length === 0) break;
@@ -470,7 +471,12 @@ function nextGeneration() {
 }
 
 /** The search `matchesAnywhere` runs: its lists, so that `enter` reads them without a closure made per call. */
-const scan: { pattern?: Pattern; input: string; next: Int32Array; nextCount: number; entered: number } = { input: '', next: new Int32Array(0), nextCount: 0, entered: 0 };
+const scan: { pattern?: Pattern; input: string; next: Int32Array; nextCount: number; entered: number } = {
+  input: '',
+  next: new Int32Array(0),
+  nextCount: 0,
+  entered: 0,
+};
 
 /** Puts the character states reachable from `pc` at `at` without reading into `scan.next`: true once the match state is. */
 function enter(pc: number, at: number): boolean {
@@ -520,7 +526,7 @@ export function matchesAnywhere(pattern: Pattern, input: string, budget: Budget)
   Object.assign(scan, { pattern, input, next: lists.next, nextCount: 0, entered: 0 });
   let current = lists.current;
   nextGeneration();
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     // `scan.next` holds the states the last character led to; a thread starting here joins them.
     if (enter(0, at)) return true;
     const currentCount = scan.nextCount;
@@ -550,7 +556,7 @@ export function matchesAnywhere(pattern: Pattern, input: string, budget: Budget)
 export function replaceAll(pattern: Pattern, input: string, replacement: string, budget: Budget): string {
   let out = '';
   let copied = 0;
-  for (let at = 0; at <= input.length; ) {
+  for (let at = 0; at <= input.length;) {
     const captures = search(pattern, input, at, budget);
     if (!captures) break;
     const [start, end] = [captures[0]!, captures[1]!];

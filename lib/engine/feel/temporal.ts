@@ -47,7 +47,17 @@ function zoneFormat(zone: string): Intl.DateTimeFormat | undefined {
   let format = zoneFormats.get(zone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short' });
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        era: 'short',
+      });
     } catch {
       return undefined;
     }
@@ -60,9 +70,14 @@ export const isTimeZone = (zone: string) => zoneFormat(zone) !== undefined;
 
 /** The offset (seconds east of UTC) that `zone` has at the instant `epochSeconds`. */
 function zoneOffsetAt(zone: string, epochSeconds: number): number {
-  const parts = Object.fromEntries(zoneFormat(zone)!.formatToParts(new Date(epochSeconds * 1000)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    zoneFormat(zone)!
+      .formatToParts(new Date(epochSeconds * 1000))
+      .map((p) => [p.type, p.value]),
+  );
   const year = parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
-  const local = epochDay(year, Number(parts.month), Number(parts.day)) * SECONDS_PER_DAY + Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
+  const local =
+    epochDay(year, Number(parts.month), Number(parts.day)) * SECONDS_PER_DAY + Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
   return local - Math.floor(epochSeconds);
 }
 
@@ -194,7 +209,7 @@ export class FeelTime extends FeelTemporal {
   }
 
   plusSeconds(seconds: number): FeelTime {
-    return new FeelTime(((((this.seconds + seconds) % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY), this.offset, this.zone);
+    return new FeelTime((((this.seconds + seconds) % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY, this.offset, this.zone);
   }
 
   get hour() {

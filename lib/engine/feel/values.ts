@@ -133,7 +133,8 @@ export const maxAnswerSize = 10_000_000;
 /** Takes what `value` holds at its top from what an answer may still hold (`left.size`). */
 function count(value: FeelValue, left: { size: number }) {
   left.size -= typeof value === 'string' ? value.length + 1 : 1;
-  if (left.size < 0) throw new EngineError('evaluation_failed', `The answer holds more than ${maxAnswerSize.toLocaleString('en')} values and characters: give a smaller one.`);
+  if (left.size < 0)
+    throw new EngineError('evaluation_failed', `The answer holds more than ${maxAnswerSize.toLocaleString('en')} values and characters: give a smaller one.`);
 }
 
 function plain(value: FeelValue, left: { size: number }): unknown {

@@ -5,7 +5,19 @@ import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { pick, TableClient } from './table-client.ts';
 
 const publicFields = [
-  'id', 'workspaceId', 'name', 'type', 'key', 'placement', 'description', 'valueHint', 'createdAt', 'updatedAt', 'rotatedAt', 'revokedAt', 'revision',
+  'id',
+  'workspaceId',
+  'name',
+  'type',
+  'key',
+  'placement',
+  'description',
+  'valueHint',
+  'createdAt',
+  'updatedAt',
+  'rotatedAt',
+  'revokedAt',
+  'revision',
 ] as const;
 
 export class DynamoCredentialStore extends TableClient implements CredentialStore {
@@ -20,6 +32,9 @@ export class DynamoCredentialStore extends TableClient implements CredentialStor
 
   async putCredential(credential: StoredCredential, expectedRevision: number) {
     const item = { ...credentialKey(credential.workspaceId, credential.id), ...pick(credential as never, [...publicFields, 'secret']) };
-    await atRevisionOrConflict(`credential ${credential.id}`, this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(
+      `credential ${credential.id}`,
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })),
+    );
   }
 }

@@ -7,10 +7,31 @@
  */
 import { BatchGetCommand, BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EntityKind, VersionInfo } from '../../entities/schema.ts';
-import { counterKey, counterSortKey, entityKey, entityPartition, entityPrefix, kindPartition, nameSortKey, timeSortKey, versionKey, versionPartition } from '../keys.ts';
+import {
+  counterKey,
+  counterSortKey,
+  entityKey,
+  entityPartition,
+  entityPrefix,
+  kindPartition,
+  nameSortKey,
+  timeSortKey,
+  versionKey,
+  versionPartition,
+} from '../keys.ts';
 import { RevisionConflict } from '../revision-retry.ts';
 import { tableDefinition, type IndexDefinition } from '../table.ts';
-import { describeRef, type EntityRef, type EntityScope, type EntityStore, type ListQuery, type Page, type StoredEntity, type StoredVersion, type Summary } from '../types.ts';
+import {
+  describeRef,
+  type EntityRef,
+  type EntityScope,
+  type EntityStore,
+  type ListQuery,
+  type Page,
+  type StoredEntity,
+  type StoredVersion,
+  type Summary,
+} from '../types.ts';
 import { EntityCounters, totalAttribute } from './entity-counters.ts';
 import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
 import { pick, projection, TableClient, type Item } from './table-client.ts';
@@ -119,8 +140,7 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
       ExpressionAttributeValues: { ':pk': versionPartition(ref) },
       ProjectionExpression: 'PK, SK',
     });
-    for (let i = 0; i < keys.length; i += batchWriteLimit)
-      await this.batchWrite(keys.slice(i, i + batchWriteLimit).map((Key) => ({ DeleteRequest: { Key } })));
+    for (let i = 0; i < keys.length; i += batchWriteLimit) await this.batchWrite(keys.slice(i, i + batchWriteLimit).map((Key) => ({ DeleteRequest: { Key } })));
   }
 
   async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[], deletions: string[] = []) {
@@ -141,7 +161,11 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
   }
 
   async listEntityStates(scope: EntityScope) {
-    return (await this.queryPrefix(entityPartition(scope.workspaceId, scope.branch, scope.entityType), entityPrefix, storedFields)) as unknown as StoredEntity[];
+    return (await this.queryPrefix(
+      entityPartition(scope.workspaceId, scope.branch, scope.entityType),
+      entityPrefix,
+      storedFields,
+    )) as unknown as StoredEntity[];
   }
 
   /** One BatchWriteItem, repeating what DynamoDB leaves unprocessed (throttling) with backoff. */
@@ -200,7 +224,7 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
         return false;
       });
     let ExclusiveStartKey: Item | undefined;
-    for (let toSkip = offset; toSkip > 0; ) {
+    for (let toSkip = offset; toSkip > 0;) {
       const page = await this.client.send(
         new QueryCommand({
           ...base,

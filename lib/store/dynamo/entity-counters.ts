@@ -182,8 +182,22 @@ export interface CountClaim {
 
 /** The counters a claim moves (undefined: the type's) and by how much. */
 export function claimDeltas(claim: CountClaim): [string | undefined, number][] {
-  if (claim.delete) return claim.from === undefined ? [] : [[undefined, -1], [claim.from, -1]];
-  return claim.from === undefined ? [[undefined, 1], [claim.to, 1]] : [[claim.from, -1], [claim.to, 1]];
+  if (claim.delete)
+    return claim.from === undefined
+      ? []
+      : [
+          [undefined, -1],
+          [claim.from, -1],
+        ];
+  return claim.from === undefined
+    ? [
+        [undefined, 1],
+        [claim.to, 1],
+      ]
+    : [
+        [claim.from, -1],
+        [claim.to, 1],
+      ];
 }
 
 /** Marks a claim's delta as due on a counter; unique to the claim. */

@@ -20,7 +20,19 @@ const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
 const { byName: countIndex } = tableDefinition.indexes;
 
 const plainFields = [
-  'executionId', 'ruleId', 'workflowId', 'version', 'trigger', 'scheduledTime', 'outcome', 'outputOmitted', 'error', 'durationMs', 'startedAt', 'finishedAt', 'expiresAt',
+  'executionId',
+  'ruleId',
+  'workflowId',
+  'version',
+  'trigger',
+  'scheduledTime',
+  'outcome',
+  'outputOmitted',
+  'error',
+  'durationMs',
+  'startedAt',
+  'finishedAt',
+  'expiresAt',
 ] as const;
 
 /** The time that orders an execution in its partition: when it was due (a scheduled run), else when it started; ISO 8601 with milliseconds either way. */
@@ -52,7 +64,11 @@ function fromItem(item: Item): Execution {
 export class DynamoExecutionStore extends TableClient implements ExecutionStore {
   async putExecution(scope: ExecutionScope, recorded: Omit<Execution, 'expiresAt'>, options: { once?: boolean } = {}) {
     const execution: Execution = { ...recorded, expiresAt: new Date(Date.parse(recorded.startedAt) + retentionMs).toISOString() };
-    const put = new PutCommand({ TableName: this.tableName, Item: toItem(scope, execution), ...(options.once && { ConditionExpression: 'attribute_not_exists(PK)' }) });
+    const put = new PutCommand({
+      TableName: this.tableName,
+      Item: toItem(scope, execution),
+      ...(options.once && { ConditionExpression: 'attribute_not_exists(PK)' }),
+    });
     return (await unlessConditionFails(this.client.send(put))) && execution;
   }
 

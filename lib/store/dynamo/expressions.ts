@@ -14,8 +14,7 @@ export function setAll(fields: Record<string, unknown>) {
   return { expression: `SET ${assignments.join(', ')}`, names, values };
 }
 
-export const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+export const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /** The condition that the item is at `expectedRevision` (0: absent). */
 export const atRevision = (expectedRevision: number) =>

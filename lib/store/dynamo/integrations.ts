@@ -5,7 +5,18 @@ import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { pick, TableClient } from './table-client.ts';
 
 const fields = [
-  'id', 'workspaceId', 'name', 'type', 'baseUrl', 'headers', 'credentialId', 'timeoutMs', 'description', 'createdAt', 'updatedAt', 'revision',
+  'id',
+  'workspaceId',
+  'name',
+  'type',
+  'baseUrl',
+  'headers',
+  'credentialId',
+  'timeoutMs',
+  'description',
+  'createdAt',
+  'updatedAt',
+  'revision',
 ] as const;
 
 export class DynamoIntegrationStore extends TableClient implements IntegrationStore {
@@ -19,11 +30,17 @@ export class DynamoIntegrationStore extends TableClient implements IntegrationSt
 
   async putIntegration(integration: StoredIntegration, expectedRevision: number) {
     const item = { ...integrationKey(integration.workspaceId, integration.id), ...pick(integration as never, fields) };
-    await atRevisionOrConflict(`integration ${integration.id}`, this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(
+      `integration ${integration.id}`,
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })),
+    );
   }
 
   async deleteIntegration(workspaceId: string, id: string, expectedRevision: number) {
     const key = integrationKey(workspaceId, id);
-    await atRevisionOrConflict(`integration ${id}`, this.client.send(new DeleteCommand({ TableName: this.tableName, Key: key, ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(
+      `integration ${id}`,
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: key, ...atRevision(expectedRevision) })),
+    );
   }
 }

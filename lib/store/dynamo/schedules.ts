@@ -35,7 +35,13 @@ function fromItem(item: Item): StoredRuleSchedule {
     spec: { minute: spec.minute, hour: spec.hour, dayOfMonth: spec.dayOfMonth, month: spec.month, dayOfWeek: spec.dayOfWeek },
     inputParam: JSON.parse(item.inputParamJson as string) as Record<string, unknown>,
   };
-  return { schedule, expression: item.expression as string, state: item.state as StoredRuleSchedule['state'], revision: item.revision as number, updatedAt: item.updatedAt as string };
+  return {
+    schedule,
+    expression: item.expression as string,
+    state: item.state as StoredRuleSchedule['state'],
+    revision: item.revision as number,
+    updatedAt: item.updatedAt as string,
+  };
 }
 
 export class DynamoScheduleStore extends TableClient implements ScheduleStore {
@@ -45,7 +51,10 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
   }
 
   async putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number) {
-    await atRevisionOrConflict(describe(scope), this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(
+      describe(scope),
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) })),
+    );
   }
 
   async scanSchedules() {
@@ -54,6 +63,9 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
   }
 
   async deleteSchedule(scope: RuleScope, expectedRevision: number) {
-    await atRevisionOrConflict(describe(scope), this.client.send(new DeleteCommand({ TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) })));
+    await atRevisionOrConflict(
+      describe(scope),
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) })),
+    );
   }
 }

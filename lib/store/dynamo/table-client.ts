@@ -1,10 +1,17 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from './expressions.ts';
 
 export type Item = Record<string, unknown>;
 
-export const pick = <K extends string>(item: Item, fields: readonly K[]) =>
-  Object.fromEntries(fields.map((f) => [f, item[f]])) as Record<K, unknown>;
+export const pick = <K extends string>(item: Item, fields: readonly K[]) => Object.fromEntries(fields.map((f) => [f, item[f]])) as Record<K, unknown>;
 
 /** `#p0, #p1, ...` with its names, for projections that touch reserved words such as name, status and total. */
 export function projection(fields: readonly string[]) {

@@ -6,7 +6,22 @@ import { isConditionFailure, setAll, unlessConditionFails } from './expressions.
 import { pick, TableClient, type Item } from './table-client.ts';
 
 const taskFields = [
-  'taskId', 'workspaceId', 'branch', 'taskState', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'leaseUntil', 'runId', 'dueAt', 'applyingCommit', 'applyingSummary', 'workflowRun',
+  'taskId',
+  'workspaceId',
+  'branch',
+  'taskState',
+  'createdAt',
+  'startedAt',
+  'finishedAt',
+  'commit',
+  'summary',
+  'error',
+  'leaseUntil',
+  'runId',
+  'dueAt',
+  'applyingCommit',
+  'applyingSummary',
+  'workflowRun',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
@@ -102,8 +117,7 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
 
   async getBranchPull(workspaceId: string, branch: string) {
     return (await this.get(branchKey(workspaceId, branch), ['activeTaskId', 'pulledCommit'], true)) as
-      | { activeTaskId?: string; pulledCommit?: string }
-      | undefined;
+      { activeTaskId?: string; pulledCommit?: string } | undefined;
   }
 
   async claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined) {
@@ -137,5 +151,4 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
       ),
     );
   }
-
 }

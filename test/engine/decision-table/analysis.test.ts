@@ -35,7 +35,14 @@ describe('overlaps under unique', () => {
   });
 
   it('are none when the rows are disjoint, open ends included', () => {
-    expect(check('unique', [['[0..18)', '-'], ['[18..65]', '"gold"'], ['[18..65]', 'not("gold")'], ['> 65', '-']]).publishProblems).toEqual([]);
+    expect(
+      check('unique', [
+        ['[0..18)', '-'],
+        ['[18..65]', '"gold"'],
+        ['[18..65]', 'not("gold")'],
+        ['> 65', '-'],
+      ]).publishProblems,
+    ).toEqual([]);
   });
 });
 
@@ -63,7 +70,12 @@ describe('gaps', () => {
 
   it('are not reported when a default output covers them, or when a catch-all row exists', () => {
     expect(check('first', [['< 18', '-']], { outputs: [{ id: 'out', name: 'out', type: 'number', default: 0 }] }).warnings).toEqual([]);
-    expect(check('first', [['< 18', '-'], ['-', '-']]).warnings).toEqual([]);
+    expect(
+      check('first', [
+        ['< 18', '-'],
+        ['-', '-'],
+      ]).warnings,
+    ).toEqual([]);
   });
 
   it('are left unsaid when a column holds cells the analysis cannot read', () => {
@@ -85,7 +97,9 @@ describe('against the engine on every class of input', () => {
     fc.constant('-'),
     fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '!='), end).map(([op, n]) => `${op} ${n}`),
     end.map(String),
-    fc.tuple(fc.constantFrom('[', '('), end, end, fc.constantFrom(']', ')')).map(([open, a, b, close]) => `${open}${Math.min(a, b)}..${Math.max(a, b)}${close}`),
+    fc
+      .tuple(fc.constantFrom('[', '('), end, end, fc.constantFrom(']', ')'))
+      .map(([open, a, b, close]) => `${open}${Math.min(a, b)}..${Math.max(a, b)}${close}`),
     fc.tuple(end, end).map(([a, b]) => `< ${Math.min(a, b)}, > ${Math.max(a, b)}`),
   );
   const word = fc.constantFrom('"x"', '"y"', '"z"');

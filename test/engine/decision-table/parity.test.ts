@@ -24,7 +24,9 @@ const indexableNumberCell = fc.oneof(
   fc.constant('-'),
   fc.constant(''),
   fc.constantFrom(...numbers).chain((n) => fc.constantFrom(`< ${n}`, `<= ${n}`, `> ${n}`, `>= ${n}`, `= ${n}`, `${n}`)),
-  fc.tuple(fc.constantFrom(...numbers), fc.constantFrom(...numbers), fc.constantFrom('[', '(', ']'), fc.constantFrom(']', ')', '[')).map(([a, b, open, close]) => `${open}${Math.min(a, b)}..${Math.max(a, b)}${close}`),
+  fc
+    .tuple(fc.constantFrom(...numbers), fc.constantFrom(...numbers), fc.constantFrom('[', '(', ']'), fc.constantFrom(']', ')', '['))
+    .map(([a, b, open, close]) => `${open}${Math.min(a, b)}..${Math.max(a, b)}${close}`),
   fc.subarray(numbers, { minLength: 1, maxLength: 3 }).map((ns) => ns.join(', ')),
 );
 /** Every form, the unindexable ones too (`!=`, `?` expressions, null, not). */
@@ -72,7 +74,8 @@ const tableArbitrary = fc
     }),
   );
 
-const inputValue = (type: ColumnType) => fc.oneof(type === 'number' ? fc.constantFrom(...numbers, 4, 50, -10) : fc.constantFrom(...strings, 'other'), fc.constant(null));
+const inputValue = (type: ColumnType) =>
+  fc.oneof(type === 'number' ? fc.constantFrom(...numbers, 4, 50, -10) : fc.constantFrom(...strings, 'other'), fc.constant(null));
 
 type RandomTable = typeof tableArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
@@ -90,7 +93,9 @@ function definitionOf(table: RandomTable): DecisionTableDefinition {
 /** The table evaluated the naive way: every row's cells judged by feelin, then the hit policy as DMN words it. */
 function reference(table: PreparedDecisionTable, definition: DecisionTableDefinition, input: Record<string, unknown>): unknown {
   const values = definition.inputs.map((i) => input[i.expression] ?? null);
-  const matches = definition.rules.flatMap((row, r) => (row.when.every((cell, c) => (cell.trim() === '' ? true : unaryTest(cell, { '?': values[c] }).value === true)) ? [r] : []));
+  const matches = definition.rules.flatMap((row, r) =>
+    row.when.every((cell, c) => (cell.trim() === '' ? true : unaryTest(cell, { '?': values[c] }).value === true)) ? [r] : [],
+  );
   const out = (r: number) => ({ out: definition.rules[r]!.then[0] });
   const rank = (r: number) => [3, 2, 1, 0].indexOf(definition.rules[r]!.then[0] as number);
   const name = (r: number) => `row ${r + 1} (r${r})`;
@@ -153,7 +158,9 @@ describe('a decision table compiled into a plan', () => {
           expect(problems).toEqual([]);
           const plan = compileDecisionTable(prepared as PreparedDecisionTable);
           tables++;
-          indexedColumns += (prepared as PreparedDecisionTable).inputs.filter((_, c) => indexColumn((prepared as PreparedDecisionTable).rows.map((r) => r.cells[c]!))).length;
+          indexedColumns += (prepared as PreparedDecisionTable).inputs.filter((_, c) =>
+            indexColumn((prepared as PreparedDecisionTable).rows.map((r) => r.cells[c]!)),
+          ).length;
           for (const values of inputs) {
             const params = Object.fromEntries(values.map((v, i) => [`in${i}`, v]));
             const indexed = outcome(() => plan.evaluate(params));
@@ -184,7 +191,12 @@ describe('a decision table compiled into a plan', () => {
     });
     for (const policy of ['first', 'collect', 'ruleOrder'] as const) {
       const plan = compileDecisionTable(prepareRule({ kind: 'decisionTable', definition: definition(policy) }).prepared as PreparedDecisionTable);
-      for (const params of [{ key: 'k3', n: 50 }, { key: 'k499', n: 0 }, { key: 'none', n: 5 }, { key: 'k0', n: null }])
+      for (const params of [
+        { key: 'k3', n: 50 },
+        { key: 'k499', n: 0 },
+        { key: 'none', n: 5 },
+        { key: 'k0', n: null },
+      ])
         expect(plan.evaluate(params)).toEqual(plan.scan(params));
     }
   });

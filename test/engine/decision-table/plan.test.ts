@@ -64,7 +64,7 @@ describe('single-hit policies', () => {
     expect(run({ age: 30, level: 'silver' }).output).toEqual({ band: 'medium' });
   });
 
-  it.each<HitPolicy>(['first', 'unique', 'any', 'priority'])('%s: null when no row matches, or the outputs\' defaults', (hitPolicy) => {
+  it.each<HitPolicy>(['first', 'unique', 'any', 'priority'])("%s: null when no row matches, or the outputs' defaults", (hitPolicy) => {
     const rules = [{ when: ['< 18', '"gold"'], then: ['"high"'] }];
     expect(table({ hitPolicy, rules })({ age: 30, level: 'silver' }).output).toBeNull();
     const withDefault = table({ hitPolicy, rules, outputs: [{ id: 'band', name: 'band', type: 'string', allowedValues: ['high', 'low'], default: '"low"' }] });
@@ -77,7 +77,7 @@ describe('multiple-hit policies', () => {
     expect(table({ hitPolicy: 'ruleOrder', ...bands })({ age: 10, level: 'gold' }).output).toEqual([{ band: 'low' }, { band: 'high' }]);
   });
 
-  it('outputOrder: every matching row, by the outputs\' allowed values', () => {
+  it("outputOrder: every matching row, by the outputs' allowed values", () => {
     expect(table({ hitPolicy: 'outputOrder', ...bands })({ age: 10, level: 'gold' }).output).toEqual([{ band: 'high' }, { band: 'low' }]);
   });
 
@@ -183,7 +183,12 @@ describe('the trace', () => {
     });
     const { output, trace } = evaluateRule(compileRule(prepared), { tags: ['a'] }, { trace: true });
     expect(output).toEqual({ hit: false });
-    expect(trace).toMatchObject({ rows: [{ row: 1, matched: false, failed: { cell: '> 5', value: ['a'], reason: expect.stringMatching(/cannot order list/) } }, { row: 2, matched: true }] });
+    expect(trace).toMatchObject({
+      rows: [
+        { row: 1, matched: false, failed: { cell: '> 5', value: ['a'], reason: expect.stringMatching(/cannot order list/) } },
+        { row: 2, matched: true },
+      ],
+    });
   });
 });
 

@@ -49,7 +49,11 @@ const compile = (rule: RuleDefinition, resolve?: (id: string) => CompiledRule) =
 describe('text the parser refuses, quickly', () => {
   it.each([
     ['10,000 parentheses', `${'('.repeat(10_000)}1${')'.repeat(10_000)}`, /at most 4000 are allowed/],
-    [`brackets ${feelLimits.maxDepth + 1} deep`, `${'['.repeat(feelLimits.maxDepth + 1)}${']'.repeat(feelLimits.maxDepth + 1)}`, /nests brackets deeper than 64 levels/],
+    [
+      `brackets ${feelLimits.maxDepth + 1} deep`,
+      `${'['.repeat(feelLimits.maxDepth + 1)}${']'.repeat(feelLimits.maxDepth + 1)}`,
+      /nests brackets deeper than 64 levels/,
+    ],
     ['a number literal of 3,999 digits', '9'.repeat(3_999), /the number 99999999999999999999… is too large/],
     ['1e400', '1e400 > 0', /the number 1e400 is too large/],
   ])('%s', (_what, text, message) => {
@@ -59,7 +63,8 @@ describe('text the parser refuses, quickly', () => {
   });
 
   it('nesting without brackets (2,000 signs) parses or is refused, in bounded time', () => {
-    for (const text of [`${'- '.repeat(1_990)}x`, `1${'+1'.repeat(1_990)}`, `${'not('.repeat(60)}true${')'.repeat(60)}`, `x${'.a'.repeat(1_990)}`]) timed(() => parseExpression(text, ['x']));
+    for (const text of [`${'- '.repeat(1_990)}x`, `1${'+1'.repeat(1_990)}`, `${'not('.repeat(60)}true${')'.repeat(60)}`, `x${'.a'.repeat(1_990)}`])
+      timed(() => parseExpression(text, ['x']));
   });
 
   it(`lists at most ${maxSyntaxProblems} problems of one text`, () => {
@@ -120,7 +125,10 @@ describe('patterns run in linear time', () => {
   });
 
   it('refuses a literal pattern that cannot run when the rule is saved, naming the field', () => {
-    const { problems } = prepareRule({ kind: 'simpleRule', definition: { when: 'matches(code, "(a)\\\\1") or matches(input: code, pattern: "a(?=b)")', then: { y: 'replace(code, "a{1,", "b")' } } });
+    const { problems } = prepareRule({
+      kind: 'simpleRule',
+      definition: { when: 'matches(code, "(a)\\\\1") or matches(input: code, pattern: "a(?=b)")', then: { y: 'replace(code, "a{1,", "b")' } },
+    });
     expect(problems).toEqual([
       { path: 'definition.when', message: 'matches: backreferences are not supported' },
       { path: 'definition.when', message: 'matches: lookahead and lookbehind are not supported' },
@@ -136,21 +144,47 @@ describe('patterns run in linear time', () => {
   });
 
   /** Patterns of a small grammar over a few letters, for which backtracking stays cheap on short inputs, so that JavaScript can judge. */
-  const patternArb: fc.Arbitrary<string> = fc.letrec<{ node: string; atom: string }>((tie) => ({
-    atom: fc.oneof(
-      fc.constantFrom('a', 'b', '.', '[ab]', '[^a]', '\\w', '\\W', '\\d', '\\s', 'A', '[a-b]', '\\u0061', '\\n', '[\\s\\S]', 'é', '😀', '[😀a]', '\\p{L}', '\\P{Ll}', 'ſ', 'K'),
-      tie('node').map((inner) => `(${inner})`),
-      tie('node').map((inner) => `(?:${inner})`),
-      tie('node').map((inner) => `(?<n${inner.length}>${inner})`),
-    ),
-    node: fc.oneof(
-      { weight: 3, arbitrary: tie('atom') },
-      fc.tuple(tie('atom'), fc.constantFrom('*', '+', '?', '{2}', '{0,2}', '{1,}', '*?', '+?', '??', '{1,3}?', '{0,1}', '{2,3}', '{0,}?')).map(([atom, q]) => `${atom}${q}`),
-      fc.tuple(tie('node'), tie('node')).map(([x, y]) => `${x}${y}`),
-      fc.tuple(tie('node'), tie('node')).map(([x, y]) => `${x}|${y}`),
-      fc.constantFrom('^', '$', '\\b', '\\B', ''),
-    ),
-  })).node.filter((pattern) => pattern.length <= 50);
+  const patternArb: fc.Arbitrary<string> = fc
+    .letrec<{ node: string; atom: string }>((tie) => ({
+      atom: fc.oneof(
+        fc.constantFrom(
+          'a',
+          'b',
+          '.',
+          '[ab]',
+          '[^a]',
+          '\\w',
+          '\\W',
+          '\\d',
+          '\\s',
+          'A',
+          '[a-b]',
+          '\\u0061',
+          '\\n',
+          '[\\s\\S]',
+          'é',
+          '😀',
+          '[😀a]',
+          '\\p{L}',
+          '\\P{Ll}',
+          'ſ',
+          'K',
+        ),
+        tie('node').map((inner) => `(${inner})`),
+        tie('node').map((inner) => `(?:${inner})`),
+        tie('node').map((inner) => `(?<n${inner.length}>${inner})`),
+      ),
+      node: fc.oneof(
+        { weight: 3, arbitrary: tie('atom') },
+        fc
+          .tuple(tie('atom'), fc.constantFrom('*', '+', '?', '{2}', '{0,2}', '{1,}', '*?', '+?', '??', '{1,3}?', '{0,1}', '{2,3}', '{0,}?'))
+          .map(([atom, q]) => `${atom}${q}`),
+        fc.tuple(tie('node'), tie('node')).map(([x, y]) => `${x}${y}`),
+        fc.tuple(tie('node'), tie('node')).map(([x, y]) => `${x}|${y}`),
+        fc.constantFrom('^', '$', '\\b', '\\B', ''),
+      ),
+    }))
+    .node.filter((pattern) => pattern.length <= 50);
 
   it('answers as JavaScript does: matches, and replace with every $ form (a property)', () => {
     fc.assert(
@@ -183,12 +217,27 @@ describe('work the text does not bound spends the budget, then stops', () => {
     ['two ranges of 100,000 combined', 'some i in 1..100000, j in 1..100000 satisfies false'],
     ['a for inside a for', 'count(for i in 1..100000 return for j in 1..100000 return j) > 0'],
     ['a filter over a range, inside a for', 'count(for i in 1..1000 return (for j in 1..100000 return j)[item > i]) > 0'],
-    ['a text doubled forty times', `string length({a: "${'a'.repeat(1_000)}", ${Array.from({ length: 40 }, (_, i) => `b${i}: ${i ? `b${i - 1}` : 'a'} + ${i ? `b${i - 1}` : 'a'}`).join(', ')}}.b39) > 0`],
-    ['a list doubled forty times', `count({a: for i in 1..100000 return i, ${Array.from({ length: 40 }, (_, i) => `b${i}: concatenate(${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'})`).join(', ')}}.b39) > 0`],
+    [
+      'a text doubled forty times',
+      `string length({a: "${'a'.repeat(1_000)}", ${Array.from({ length: 40 }, (_, i) => `b${i}: ${i ? `b${i - 1}` : 'a'} + ${i ? `b${i - 1}` : 'a'}`).join(', ')}}.b39) > 0`,
+    ],
+    [
+      'a list doubled forty times',
+      `count({a: for i in 1..100000 return i, ${Array.from({ length: 40 }, (_, i) => `b${i}: concatenate(${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'})`).join(', ')}}.b39) > 0`,
+    ],
     ['one long text joined 100,000 times', `string length(string join(for i in 1..100000 return "${'a'.repeat(1_000)}")) > 0`],
-    ['shared lists compared, 2^40 elements', `{a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39 = {a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39`],
-    ['shared lists flattened', `count(flatten({a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39)) > 0`],
-    ['shared lists written as text', `string length(string({a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39)) > 0`],
+    [
+      'shared lists compared, 2^40 elements',
+      `{a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39 = {a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39`,
+    ],
+    [
+      'shared lists flattened',
+      `count(flatten({a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39)) > 0`,
+    ],
+    [
+      'shared lists written as text',
+      `string length(string({a: [1, 2], ${Array.from({ length: 40 }, (_, i) => `b${i}: [${i ? `b${i - 1}` : 'a'}, ${i ? `b${i - 1}` : 'a'}]`).join(', ')}}.b39)) > 0`,
+    ],
     ['distinct values of 100,000', 'count(distinct values(for i in 1..100000 return i)) > 0'],
     ['a pattern over long text, 1,000 times', `count(for i in 1..1000 return matches(x, "(a|b|c|d|e|f|g|h)*z")) > 0`],
     ['a new pattern each time, 100,000 times', 'count(for i in 1..100000 return matches("x", "[a-z]+" + string(i))) > 0'],
@@ -201,26 +250,73 @@ describe('work the text does not bound spends the budget, then stops', () => {
     let rule = compile({ kind: 'simpleRule', definition: { when: 'true', then: { y: 1 } } });
     for (let depth = 0; depth < 40; depth++) {
       const inner = rule;
-      rule = compile({ kind: 'ruleSet', definition: { strategy: 'allMatch', rules: [{ id: 'a', ruleId: 'inner' }, { id: 'b', ruleId: 'inner' }] } }, () => inner);
+      rule = compile(
+        {
+          kind: 'ruleSet',
+          definition: {
+            strategy: 'allMatch',
+            rules: [
+              { id: 'a', ruleId: 'inner' },
+              { id: 'b', ruleId: 'inner' },
+            ],
+          },
+        },
+        () => inner,
+      );
     }
     stopped(timed(() => evaluateRule(rule, {})));
   });
 
   it('a decision table run through fanned-out references stops too', () => {
     const rows = Array.from({ length: 2_000 }, (_, i) => ({ when: [`${i}`], then: [i] }));
-    let rule = compile({ kind: 'decisionTable', definition: { hitPolicy: 'first', inputs: [{ id: 'x', expression: 'x', type: 'number' }], outputs: [{ id: 'y', name: 'y', type: 'number' }], rules: rows } });
+    let rule = compile({
+      kind: 'decisionTable',
+      definition: {
+        hitPolicy: 'first',
+        inputs: [{ id: 'x', expression: 'x', type: 'number' }],
+        outputs: [{ id: 'y', name: 'y', type: 'number' }],
+        rules: rows,
+      },
+    });
     for (let depth = 0; depth < 22; depth++) {
       const inner = rule;
-      rule = compile({ kind: 'ruleSet', definition: { strategy: 'allMatch', rules: [{ id: 'a', ruleId: 'inner' }, { id: 'b', ruleId: 'inner' }] } }, () => inner);
+      rule = compile(
+        {
+          kind: 'ruleSet',
+          definition: {
+            strategy: 'allMatch',
+            rules: [
+              { id: 'a', ruleId: 'inner' },
+              { id: 'b', ruleId: 'inner' },
+            ],
+          },
+        },
+        () => inner,
+      );
     }
     stopped(timed(() => evaluateRule(rule, { x: 5_000 })));
   });
 
   it('leaves room for what rules do: a for over 100,000 values, a table of 10,000 rows, a long pattern search', () => {
-    const rule = compile({ kind: 'simpleRule', definition: { when: 'true', then: { n: 'count(for i in 1..100000 return i * 2 + 1)', total: 'sum(for i in 1..100000 return i)', m: 'matches(x, "^(a|b)*$")' } } });
+    const rule = compile({
+      kind: 'simpleRule',
+      definition: {
+        when: 'true',
+        then: { n: 'count(for i in 1..100000 return i * 2 + 1)', total: 'sum(for i in 1..100000 return i)', m: 'matches(x, "^(a|b)*$")' },
+      },
+    });
     expect(evaluateRule(rule, { x: 'ab'.repeat(50_000) }).output).toEqual({ n: 100_000, total: 5_000_050_000, m: true });
     const rows = Array.from({ length: 10_000 }, (_, i) => ({ when: [`> ${i}`], then: [i] }));
-    const table = compile({ kind: 'decisionTable', definition: { hitPolicy: 'collect', aggregation: 'count', inputs: [{ id: 'x', expression: 'x', type: 'number' }], outputs: [{ id: 'y', name: 'y', type: 'number' }], rules: rows } });
+    const table = compile({
+      kind: 'decisionTable',
+      definition: {
+        hitPolicy: 'collect',
+        aggregation: 'count',
+        inputs: [{ id: 'x', expression: 'x', type: 'number' }],
+        outputs: [{ id: 'y', name: 'y', type: 'number' }],
+        rules: rows,
+      },
+    });
     expect(evaluateRule(table, { x: 1e9 }).output).toEqual({ y: 10_000 });
   });
 

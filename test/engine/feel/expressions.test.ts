@@ -203,7 +203,13 @@ describe('between', () => {
 });
 
 describe('path access', () => {
-  const order = { customer: { name: 'Ada', 'date of birth': date('1990-05-01') }, lines: [{ sku: 'A', qty: 2 }, { sku: 'B', qty: 5 }] };
+  const order = {
+    customer: { name: 'Ada', 'date of birth': date('1990-05-01') },
+    lines: [
+      { sku: 'A', qty: 2 },
+      { sku: 'B', qty: 5 },
+    ],
+  };
 
   it('reads a context entry, and nested entries', () => {
     expect(feel('order.customer.name', { order })).toBe('Ada');

@@ -124,7 +124,11 @@ const dateTimeArb = (zones: Zones) => fc.tuple(dateArb, timeText, fc.constantFro
 const timeArb = (zones: Zones) => fc.tuple(timeText, fc.constantFrom(...zones.times)).map(([t, z]) => FeelTime.parse(`${t}${z}`)!);
 
 const daysTimeArb = fc
-  .oneof(fc.integer({ min: -10 * 86_400, max: 10 * 86_400 }), fc.integer({ min: -20, max: 20 }).map((days) => days * 86_400), fc.integer({ min: -100, max: 100 }).map((n) => n / 2))
+  .oneof(
+    fc.integer({ min: -10 * 86_400, max: 10 * 86_400 }),
+    fc.integer({ min: -20, max: 20 }).map((days) => days * 86_400),
+    fc.integer({ min: -100, max: 100 }).map((n) => n / 2),
+  )
   .map((seconds) => FeelDuration.daysTime(seconds));
 const wholeDaysArb = fc.integer({ min: -400, max: 400 }).map((days) => FeelDuration.daysTime(days * 86_400));
 const yearsMonthsArb = fc.integer({ min: -50, max: 50 }).map((months) => FeelDuration.yearsMonths(months));
@@ -165,11 +169,13 @@ function scalarOf(kind: Kind, zones: Zones): fc.Arbitrary<FeelValue> {
     case 'list':
       // Exclusion: no list of one item. DMN 1.5 converts a list of one to its item only when binding a
       // parameter (10.3.2.9.4), so `[1] = 1` is null (no match); feelin unwraps it in = and in unary tests too.
-      return fc.oneof(
-        fc.array(fc.oneof(...ordered.map((k) => scalarOf(k, zones)), bool, fc.constant(null)), { maxLength: 4 }),
-        numList,
-        fc.array(person, { maxLength: 3 }) as fc.Arbitrary<FeelValue>,
-      ).filter((list) => (list as FeelValue[]).length !== 1);
+      return fc
+        .oneof(
+          fc.array(fc.oneof(...ordered.map((k) => scalarOf(k, zones)), bool, fc.constant(null)), { maxLength: 4 }),
+          numList,
+          fc.array(person, { maxLength: 3 }) as fc.Arbitrary<FeelValue>,
+        )
+        .filter((list) => (list as FeelValue[]).length !== 1);
   }
 }
 
@@ -242,7 +248,8 @@ function constructorCall(value: FeelDate | FeelDateTime | FeelTime | FeelDuratio
 }
 
 /** A literal, or for a temporal value either of its two spellings. */
-const spelled = (value: FeelValue): fc.Arbitrary<string> => (isTemporal(value) ? fc.constantFrom(literal(value), constructorCall(value)) : fc.constant(literal(value)));
+const spelled = (value: FeelValue): fc.Arbitrary<string> =>
+  isTemporal(value) ? fc.constantFrom(literal(value), constructorCall(value)) : fc.constant(literal(value));
 
 /** Text of a value of `kind`: a literal or a variable of that kind. */
 const textOf = (kind: Kind, zones: Zones): fc.Arbitrary<string> => {
@@ -264,12 +271,14 @@ const orderedPair = (kind: Kind, zones: Zones): fc.Arbitrary<[string, string]> =
 type Text = fc.Arbitrary<string>;
 
 /** `tpl\`(${a} + ${b})\``: FEEL text from arbitraries of its parts. */
-const tpl = (strings: TemplateStringsArray, ...parts: Text[]): Text => fc.tuple(...parts).map((values) => strings.reduce((text, s, i) => text + s + (values[i] ?? ''), ''));
+const tpl = (strings: TemplateStringsArray, ...parts: Text[]): Text =>
+  fc.tuple(...parts).map((values) => strings.reduce((text, s, i) => text + s + (values[i] ?? ''), ''));
 const one = (...texts: string[]) => fc.constantFrom(...texts);
 const anyOf = (...arbitraries: Text[]) => fc.oneof(...arbitraries);
 const ordering = one('<', '<=', '>', '>=');
 const comparison = one('<', '<=', '>', '>=', '=', '!=');
-const range = (pair: fc.Arbitrary<[string, string]>) => fc.tuple(one('[', '(', ']'), pair, one(']', ')', '[')).map(([open, [lo, hi], close]) => `${open}${lo}..${hi}${close}`);
+const range = (pair: fc.Arbitrary<[string, string]>) =>
+  fc.tuple(one('[', '(', ']'), pair, one(']', ')', '[')).map(([open, [lo, hi], close]) => `${open}${lo}..${hi}${close}`);
 
 /** FEEL text by type, to a depth; every rule is built once per depth. */
 export function grammar(zones: Zones) {
@@ -287,22 +296,51 @@ export function grammar(zones: Zones) {
   const numLit = num.map(numText);
   const strLit = str.map(escapeString);
   /** `"text", -k`: a string within the BMP and a position from its end, within it. */
-  const fromEnd = strBmp
-    .filter((s) => s.length > 0)
-    .chain((s) => fc.integer({ min: -s.length, max: -1 }).map((k) => `${escapeString(s)}, ${k}`));
+  const fromEnd = strBmp.filter((s) => s.length > 0).chain((s) => fc.integer({ min: -s.length, max: -1 }).map((k) => `${escapeString(s)}, ${k}`));
   const lit = (kind: Kind) => scalarOf(kind, zones).chain(spelled);
   const wholeDaysLit = wholeDaysArb.chain(spelled);
   const start = fc.integer({ min: 1, max: 4 }).map(String);
   const index = fc.integer({ min: -4, max: 4 }).map(String);
   const scale = fc.integer({ min: 0, max: 3 }).map(String);
   const pattern = one('"^a"', '"b$"', '"[0-9]+"', '"^$"', '"."', '"ü"', '"A|b"');
-  const typeName = one('number', 'string', 'boolean', 'date', 'date and time', 'time', 'days and time duration', 'years and months duration', 'list', 'context', 'Any', 'Null');
+  const typeName = one(
+    'number',
+    'string',
+    'boolean',
+    'date',
+    'date and time',
+    'time',
+    'days and time duration',
+    'years and months duration',
+    'list',
+    'context',
+    'Any',
+    'Null',
+  );
   const pair = (kind: Kind) => orderedPair(kind, zones).map(([lo, hi]) => `${lo} and ${hi}`);
 
   const N = (depth: number): Text =>
     rule('N', depth, (d) => {
       // Exclusion: no `.second` of a value with a fraction of a second: feelin drops the fraction.
-      const leaves = [numLit, numLit, one('n', 'm', 'c.a', 'monthly income', 'count(ns)', 'string length(s)', 'd.year', 'd.month', 'd.day', 'dt.hour', 'people[1].age', 'ym.months', 'dur.days')];
+      const leaves = [
+        numLit,
+        numLit,
+        one(
+          'n',
+          'm',
+          'c.a',
+          'monthly income',
+          'count(ns)',
+          'string length(s)',
+          'd.year',
+          'd.month',
+          'd.day',
+          'dt.hour',
+          'people[1].age',
+          'ym.months',
+          'dur.days',
+        ),
+      ];
       if (d < 0) return anyOf(...leaves);
       return anyOf(
         ...leaves,
@@ -523,7 +561,17 @@ export function grammar(zones: Zones) {
     });
 
   /** Values of one type each but no list: they may be compared with = whatever their types. */
-  const scalars = (d: number) => ({ number: N(d), string: S(d), date: D(d), dateTime: DT(d), time: T(d), daysTime: DUR(d), yearsMonths: YM(d), context: C(d), other: one('z', 'null', 'b') });
+  const scalars = (d: number) => ({
+    number: N(d),
+    string: S(d),
+    date: D(d),
+    dateTime: DT(d),
+    time: T(d),
+    daysTime: DUR(d),
+    yearsMonths: YM(d),
+    context: C(d),
+    other: one('z', 'null', 'b'),
+  });
   const Scalar = (depth: number): Text => rule('Scalar', depth, (d) => anyOf(...Object.values(scalars(d + 1))));
   /**
    * Two scalars compared with = or !=, of any two types but the two kinds of duration.
@@ -539,7 +587,8 @@ export function grammar(zones: Zones) {
         .filter(([a, b]) => a === b || ![a, b].every((k) => k === 'daysTime' || k === 'yearsMonths'))
         .chain(([a, b]) => tpl`${rules[a]} ${one('=', '!=')} ${rules[b]}`);
     });
-  const nonTemporal = (depth: number): Text => rule('nonTemporal', depth, (d) => anyOf(N(d + 1), S(d + 1), NL(d + 1), SL(d + 1), C(d + 1), one('z', 'null', 'b', 'people')));
+  const nonTemporal = (depth: number): Text =>
+    rule('nonTemporal', depth, (d) => anyOf(N(d + 1), S(d + 1), NL(d + 1), SL(d + 1), C(d + 1), one('z', 'null', 'b', 'people')));
 
   /**
    * Any type, and types mixed on purpose: arithmetic of values of different types.
@@ -564,7 +613,25 @@ export function grammar(zones: Zones) {
 
   /** An expression of any type, booleans the most often, as rules mostly compute those. */
   const top = (depth: number): Text =>
-    rule('top', depth, (d) => anyOf(B(d + 1), B(d + 1), B(d + 1), N(d + 1), N(d + 1), S(d + 1), NL(d + 1), SL(d + 1), D(d + 1), DT(d + 1), T(d + 1), DUR(d + 1), YM(d + 1), C(d + 1), A(d + 1)));
+    rule('top', depth, (d) =>
+      anyOf(
+        B(d + 1),
+        B(d + 1),
+        B(d + 1),
+        N(d + 1),
+        N(d + 1),
+        S(d + 1),
+        NL(d + 1),
+        SL(d + 1),
+        D(d + 1),
+        DT(d + 1),
+        T(d + 1),
+        DUR(d + 1),
+        YM(d + 1),
+        C(d + 1),
+        A(d + 1),
+      ),
+    );
 
   return { top, B, NL, lit, textOf: (kind: Kind) => textOf(kind, zones) };
 }

@@ -44,7 +44,14 @@ describe('syntax tree', () => {
   });
 
   it('flattens chains of and and of or', () => {
-    expect(parseExpression('a and b and c', ['a', 'b', 'c'])).toEqual({ k: 'and', items: [{ k: 'var', name: 'a' }, { k: 'var', name: 'b' }, { k: 'var', name: 'c' }] });
+    expect(parseExpression('a and b and c', ['a', 'b', 'c'])).toEqual({
+      k: 'and',
+      items: [
+        { k: 'var', name: 'a' },
+        { k: 'var', name: 'b' },
+        { k: 'var', name: 'c' },
+      ],
+    });
   });
 
   it('reads literals: strings with escapes, numbers, @-literals', () => {
@@ -77,7 +84,11 @@ describe('in, and and or: DMN 1.5 precedence', () => {
     expect(parseExpression('x in [1..2] and y', ['x', 'y'])).toEqual({
       k: 'and',
       items: [
-        { k: 'in', of: { k: 'var', name: 'x' }, tests: [{ k: 'expr', e: { k: 'range', lo: { k: 'num', v: 1 }, hi: { k: 'num', v: 2 }, loClosed: true, hiClosed: true } }] },
+        {
+          k: 'in',
+          of: { k: 'var', name: 'x' },
+          tests: [{ k: 'expr', e: { k: 'range', lo: { k: 'num', v: 1 }, hi: { k: 'num', v: 2 }, loClosed: true, hiClosed: true } }],
+        },
         { k: 'var', name: 'y' },
       ],
     });
@@ -137,7 +148,9 @@ describe('syntax errors', () => {
   });
 
   it('refuse function definitions', () => {
-    expect(problems(() => parseExpression('function(x) x + 1'))).toEqual([{ message: 'function definitions are not supported', offset: 0, line: 1, column: 1 }]);
+    expect(problems(() => parseExpression('function(x) x + 1'))).toEqual([
+      { message: 'function definitions are not supported', offset: 0, line: 1, column: 1 },
+    ]);
   });
 
   it('report errors in unary tests', () => {
@@ -154,7 +167,12 @@ describe('bounds', () => {
   it('refuse text over the maximum length, pointing past the limit', () => {
     const text = `1${' '.repeat(feelLimits.maxLength)}`;
     expect(problems(() => parseExpression(text))).toEqual([
-      { message: `is ${feelLimits.maxLength + 1} characters long; at most ${feelLimits.maxLength} are allowed`, offset: feelLimits.maxLength, line: 1, column: feelLimits.maxLength + 1 },
+      {
+        message: `is ${feelLimits.maxLength + 1} characters long; at most ${feelLimits.maxLength} are allowed`,
+        offset: feelLimits.maxLength,
+        line: 1,
+        column: feelLimits.maxLength + 1,
+      },
     ]);
   });
 
@@ -187,7 +205,12 @@ describe('bounds', () => {
 
 describe('names', () => {
   it('with spaces, as one name', () => {
-    expect(parseExpression('date of birth < @"2000-01-01"', ['date of birth'])).toEqual({ k: 'cmp', op: '<', l: { k: 'var', name: 'date of birth' }, r: { k: 'at', v: '2000-01-01' } });
+    expect(parseExpression('date of birth < @"2000-01-01"', ['date of birth'])).toEqual({
+      k: 'cmp',
+      op: '<',
+      l: { k: 'var', name: 'date of birth' },
+      r: { k: 'at', v: '2000-01-01' },
+    });
     expect(parseExpression('order.total + tax rate', ['order', 'tax rate'])).toEqual({
       k: 'arith',
       op: '+',
@@ -219,12 +242,21 @@ describe('names', () => {
 
   it('plain names parse alike whether or not the parser is told them, so only the others are told (a workflow names hundreds of step ids)', () => {
     // The parser's own tree, told every name or only those that are not plain identifiers.
-    const tree = (text: string, names: string[]) => parser.configure({ contextTracker: trackVariables(Object.fromEntries(names.map((n) => [n, null]))) }).parse(text).toString();
+    const tree = (text: string, names: string[]) =>
+      parser
+        .configure({ contextTracker: trackVariables(Object.fromEntries(names.map((n) => [n, null]))) })
+        .parse(text)
+        .toString();
     const stepIds = Array.from({ length: 300 }, (_, i) => `step_${i}`);
     fc.assert(
       fc.property(expressionCase, ({ vars, text }) => {
         const all = [...Object.keys(vars), ...stepIds];
-        expect(tree(text, all)).toBe(tree(text, all.filter((name) => !plainName.test(name))));
+        expect(tree(text, all)).toBe(
+          tree(
+            text,
+            all.filter((name) => !plainName.test(name)),
+          ),
+        );
       }),
       { seed: 8, numRuns: 300 },
     );
@@ -235,6 +267,10 @@ describe('names', () => {
   });
 
   it('in unary tests', () => {
-    expect(parseUnaryTests('>= minimum age', ['minimum age'])).toEqual({ k: 'tests', not: false, tests: [{ k: 'cmp', op: '>=', r: { k: 'var', name: 'minimum age' } }] });
+    expect(parseUnaryTests('>= minimum age', ['minimum age'])).toEqual({
+      k: 'tests',
+      not: false,
+      tests: [{ k: 'cmp', op: '>=', r: { k: 'var', name: 'minimum age' } }],
+    });
   });
 });

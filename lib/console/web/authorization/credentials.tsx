@@ -73,7 +73,9 @@ export function CredentialsSection(props: { credentials: Credential[]; onChanged
                 <td>{when(credential.createdAt)}</td>
                 <td>{when(credential.rotatedAt)}</td>
                 <td>{when(credential.revokedAt)}</td>
-                <td>{credential.status === 'active' && <RowActions name={credential.name} labels={actionNames} onAction={(kind) => open({ kind, credential })} />}</td>
+                <td>
+                  {credential.status === 'active' && <RowActions name={credential.name} labels={actionNames} onAction={(kind) => open({ kind, credential })} />}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -103,14 +105,18 @@ function RotateForm({ credential, onDone, onCancel }: { credential: Credential; 
       onSubmit={async () => {
         const sent = value;
         setValue('');
-        const rotated = await api.data(api.client.PATCH('/dev/v1/credentials/{credentialId}', { params: { path: { credentialId: credential.id } }, body: { value: sent } }));
+        const rotated = await api.data(
+          api.client.PATCH('/dev/v1/credentials/{credentialId}', { params: { path: { credentialId: credential.id } }, body: { value: sent } }),
+        );
         onDone(`Credential "${rotated.name}" rotated; its value now ends in ${rotated.valueHint.replace(/^•+/, '')}.`);
       }}
       onCancel={onCancel}
     >
       {(problems) => (
         <Field label="New value" problem={problems.get('value')}>
-          {(control) => <input {...control} ref={field} required type="password" autocomplete="off" value={value} onInput={(e) => setValue(e.currentTarget.value)} />}
+          {(control) => (
+            <input {...control} ref={field} required type="password" autocomplete="off" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+          )}
         </Field>
       )}
     </PanelForm>
@@ -139,7 +145,14 @@ function TestForm({ credential, onCancel }: { credential: Credential; onCancel()
       failureTitle="The test could not be made"
       onSubmit={async () => {
         setResult(undefined);
-        setResult(await api.data(api.client.POST('/dev/v1/credentials/{credentialId}/test', { params: { path: { credentialId: credential.id } }, body: { url: url.trim(), method } })));
+        setResult(
+          await api.data(
+            api.client.POST('/dev/v1/credentials/{credentialId}/test', {
+              params: { path: { credentialId: credential.id } },
+              body: { url: url.trim(), method },
+            }),
+          ),
+        );
       }}
       onCancel={onCancel}
       after={result && <CallResult status={result.status} ok={result.ok} message={result.message} durationMs={result.durationMs} failure={result.failure} />}
@@ -148,7 +161,17 @@ function TestForm({ credential, onCancel }: { credential: Credential; onCancel()
         <>
           <MethodField methods={testMethods} value={method} onChange={(next) => setMethod(next)} />
           <Field label="Provider URL" class="grow" controlClass="code" problem={problems.get('url')}>
-            {(control) => <input {...control} ref={field} required type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://api.example.com/v1/ping" />}
+            {(control) => (
+              <input
+                {...control}
+                ref={field}
+                required
+                type="url"
+                value={url}
+                onInput={(e) => setUrl(e.currentTarget.value)}
+                placeholder="https://api.example.com/v1/ping"
+              />
+            )}
           </Field>
         </>
       )}
@@ -160,8 +183,10 @@ function TestForm({ credential, onCancel }: { credential: Credential; onCancel()
 export function CallResult(props: { status: number; ok: boolean; message: string; durationMs: number; failure?: string | undefined }) {
   return (
     <div class={`call-result full ${props.ok ? 'notice' : 'warning'}`} role="status">
-      <span class={`badge ${props.ok ? 'ok' : 'failed'}`}>{props.status ? `HTTP ${props.status}` : `no answer${props.failure ? `: ${props.failure}` : ''}`}</span> {props.message}{' '}
-      <span class="muted">({Math.round(props.durationMs)} ms)</span>
+      <span class={`badge ${props.ok ? 'ok' : 'failed'}`}>
+        {props.status ? `HTTP ${props.status}` : `no answer${props.failure ? `: ${props.failure}` : ''}`}
+      </span>{' '}
+      {props.message} <span class="muted">({Math.round(props.durationMs)} ms)</span>
     </div>
   );
 }
@@ -179,7 +204,8 @@ function RevokeConfirm({ credential, onDone, onCancel }: { credential: Credentia
       }}
       onCancel={onCancel}
     >
-      Its value is deleted for good and never sent again: steps and integrations that use it fail until they are given another credential. This cannot be undone.
+      Its value is deleted for good and never sent again: steps and integrations that use it fail until they are given another credential. This cannot be
+      undone.
     </Confirm>
   );
 }

@@ -60,10 +60,20 @@ function EntryRow({ index, row, props, onChange, onRemove }: { index: number; ro
       <Field label={`${props.nameLabel} ${n}`} controlClass="code">
         {(control) => <input {...control} value={row.name} spellcheck={false} onInput={(e) => onChange({ ...row, name: e.currentTarget.value })} />}
       </Field>
-      <Field label={`${props.valueLabel} ${n}`} class="grow" controlClass={props.feel ? 'code' : ''} problem={row.name ? props.problemOf?.(row.name.trim()) : undefined}>
+      <Field
+        label={`${props.valueLabel} ${n}`}
+        class="grow"
+        controlClass={props.feel ? 'code' : ''}
+        problem={row.name ? props.problemOf?.(row.name.trim()) : undefined}
+      >
         {(control) => <input {...control} value={row.value} spellcheck={false} onInput={(e) => onChange({ ...row, value: e.currentTarget.value })} />}
       </Field>
-      <button type="button" class="quiet icon" aria-label={`Remove ${props.nameLabel.toLowerCase()} ${n}${row.name ? ` (${row.name})` : ''}`} onClick={onRemove}>
+      <button
+        type="button"
+        class="quiet icon"
+        aria-label={`Remove ${props.nameLabel.toLowerCase()} ${n}${row.name ? ` (${row.name})` : ''}`}
+        onClick={onRemove}
+      >
         ✕
       </button>
     </div>

@@ -159,7 +159,16 @@ function IntegrationEditor(props: {
           {(control) => <input {...control} ref={first} required value={fields.name} onInput={(e) => set({ name: e.currentTarget.value })} />}
         </Field>
         <Field label="Base URL" class="grow" controlClass="code" hint="a step's path is joined to it" problem={problems.get('baseUrl')}>
-          {(control) => <input {...control} required type="url" value={fields.baseUrl} onInput={(e) => set({ baseUrl: e.currentTarget.value })} placeholder="https://api.example.com/v1" />}
+          {(control) => (
+            <input
+              {...control}
+              required
+              type="url"
+              value={fields.baseUrl}
+              onInput={(e) => set({ baseUrl: e.currentTarget.value })}
+              placeholder="https://api.example.com/v1"
+            />
+          )}
         </Field>
         <Field label="Timeout (ms)" problem={problems.get('timeoutMs')}>
           {(control) => <input {...control} type="number" min={1} value={fields.timeoutMs} onInput={(e) => set({ timeoutMs: e.currentTarget.value })} />}
@@ -224,7 +233,14 @@ function IntegrationTestForm({ integration, onCancel }: { integration: Integrati
         const parsed = body.trim() ? parseJson(body) : undefined;
         if (parsed && !parsed.ok) throw new Error(`The body: ${parsed.error}`);
         const sent = parsed ? { body: parsed.value } : {};
-        setResult(await api.data(api.client.POST('/dev/v1/integrations/{integrationId}/test', { params: { path: { integrationId: integration.id } }, body: { method, path: path.trim(), ...sent } })));
+        setResult(
+          await api.data(
+            api.client.POST('/dev/v1/integrations/{integrationId}/test', {
+              params: { path: { integrationId: integration.id } },
+              body: { method, path: path.trim(), ...sent },
+            }),
+          ),
+        );
       }}
       onCancel={onCancel}
       after={
@@ -246,7 +262,9 @@ function IntegrationTestForm({ integration, onCancel }: { integration: Integrati
         <>
           <MethodField methods={testMethods} value={method} onChange={(next) => setMethod(next)} />
           <Field label="Path" class="grow" controlClass="code" problem={problems.get('path')}>
-            {(control) => <input {...control} ref={first} required value={path} onInput={(e) => setPath(e.currentTarget.value)} placeholder="/v1/rates?from=EUR" />}
+            {(control) => (
+              <input {...control} ref={first} required value={path} onInput={(e) => setPath(e.currentTarget.value)} placeholder="/v1/rates?from=EUR" />
+            )}
           </Field>
           {method !== 'GET' && method !== 'DELETE' && (
             <Field label="Body (JSON)" class="full" controlClass="code" problem={problems.get('body')}>

@@ -49,7 +49,14 @@ export function NewAuthenticationForm(props: { onCreated(credential: Credential)
         try {
           const created = await api.data(
             api.client.POST('/dev/v1/credentials', {
-              body: { type: 'apiKey', name: sent.name.trim(), key: sent.key.trim(), value: sent.value, placement: sent.placement, description: sent.description.trim() },
+              body: {
+                type: 'apiKey',
+                name: sent.name.trim(),
+                key: sent.key.trim(),
+                value: sent.value,
+                placement: sent.placement,
+                description: sent.description.trim(),
+              },
             }),
           );
           setDraft(empty);
@@ -70,13 +77,19 @@ export function NewAuthenticationForm(props: { onCreated(credential: Credential)
         )}
       </Field>
       <Field label="Name" problem={problems.get('name')}>
-        {(control) => <input {...control} ref={first} required value={draft.name} onInput={(e) => set({ name: e.currentTarget.value })} placeholder="Risk provider key" />}
+        {(control) => (
+          <input {...control} ref={first} required value={draft.name} onInput={(e) => set({ name: e.currentTarget.value })} placeholder="Risk provider key" />
+        )}
       </Field>
       <Field label="Key" hint="exactly as the provider names it" problem={problems.get('key')} controlClass="code">
-        {(control) => <input {...control} required value={draft.key} onInput={(e) => set({ key: e.currentTarget.value })} placeholder="X-Api-Key" spellcheck={false} />}
+        {(control) => (
+          <input {...control} required value={draft.key} onInput={(e) => set({ key: e.currentTarget.value })} placeholder="X-Api-Key" spellcheck={false} />
+        )}
       </Field>
       <Field label="Value" hint="sealed when saved; never shown again" problem={problems.get('value')}>
-        {(control) => <input {...control} required type="password" autocomplete="off" value={draft.value} onInput={(e) => set({ value: e.currentTarget.value })} />}
+        {(control) => (
+          <input {...control} required type="password" autocomplete="off" value={draft.value} onInput={(e) => set({ value: e.currentTarget.value })} />
+        )}
       </Field>
       <fieldset class="placement">
         <legend>Placement</legend>
@@ -89,8 +102,8 @@ export function NewAuthenticationForm(props: { onCreated(credential: Credential)
           Query parameter
         </label>
         <p class="hint advice">
-          Header is preferred: a key in the query travels in the URL, which servers and proxies log. Choose what the provider requires; a mismatch makes the key work in one tool and
-          fail in another.
+          Header is preferred: a key in the query travels in the URL, which servers and proxies log. Choose what the provider requires; a mismatch makes the key
+          work in one tool and fail in another.
         </p>
       </fieldset>
       <Field label="Description" class="wide" problem={problems.get('description')}>

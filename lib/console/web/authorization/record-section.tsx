@@ -47,7 +47,13 @@ export function RowActions<K extends string>(props: { name: string; labels: Reco
   return (
     <div class="actions row-actions">
       {kinds.map((kind, at) => (
-        <button key={kind} type="button" class={at === kinds.length - 1 ? 'danger' : 'secondary'} aria-label={`${props.labels[kind]} ${props.name}`} onClick={() => props.onAction(kind)}>
+        <button
+          key={kind}
+          type="button"
+          class={at === kinds.length - 1 ? 'danger' : 'secondary'}
+          aria-label={`${props.labels[kind]} ${props.name}`}
+          onClick={() => props.onAction(kind)}
+        >
           {props.labels[kind]}
         </button>
       ))}

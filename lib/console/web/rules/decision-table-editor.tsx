@@ -66,11 +66,17 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
   };
 
   const addInput = () => {
-    const id = freshName('input', inputs.map((input) => input.id));
+    const id = freshName(
+      'input',
+      inputs.map((input) => input.id),
+    );
     edit({ inputs: [...inputs, { id, expression: id, type: 'string' }], rules: rules.map((row) => ({ ...row, when: [...row.when, '-'] })) }, 'structure');
   };
   const addOutput = () => {
-    const id = freshName('output', outputs.map((output) => output.id));
+    const id = freshName(
+      'output',
+      outputs.map((output) => output.id),
+    );
     edit({ outputs: [...outputs, { id, name: id, type: 'string' }], rules: rules.map((row) => ({ ...row, then: [...row.then, null] })) }, 'structure');
   };
   const addRow = () => edit({ rules: [...rules, { when: inputs.map(() => '-'), then: outputs.map(() => null) }] }, 'structure');
@@ -181,7 +187,11 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
               const thenMark = markOf(marks, `${rowPath}.then`);
               return (
                 <tr key={r} class={rowMark.class}>
-                  <th scope="row" class="row-head" aria-describedby={[rowMark.describedBy, whenMark.describedBy, thenMark.describedBy].filter(Boolean).join(' ') || undefined}>
+                  <th
+                    scope="row"
+                    class="row-head"
+                    aria-describedby={[rowMark.describedBy, whenMark.describedBy, thenMark.describedBy].filter(Boolean).join(' ') || undefined}
+                  >
                     <div class="row-fields">
                       <span class="row-number">{r + 1}</span>
                       <RowText row={row} r={r} field="id" marks={marks} onRow={(next, path) => editRow(r, next, path)} />
@@ -216,10 +226,21 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
                     <button type="button" class="icon secondary" aria-label={`Move row ${r + 1} up`} disabled={r === 0} onClick={() => moveRow(r, r - 1)}>
                       ↑
                     </button>
-                    <button type="button" class="icon secondary" aria-label={`Move row ${r + 1} down`} disabled={r === rules.length - 1} onClick={() => moveRow(r, r + 1)}>
+                    <button
+                      type="button"
+                      class="icon secondary"
+                      aria-label={`Move row ${r + 1} down`}
+                      disabled={r === rules.length - 1}
+                      onClick={() => moveRow(r, r + 1)}
+                    >
                       ↓
                     </button>
-                    <button type="button" class="icon secondary" aria-label={`Delete row ${r + 1}`} onClick={() => edit({ rules: without(rules, r) }, 'structure')}>
+                    <button
+                      type="button"
+                      class="icon secondary"
+                      aria-label={`Delete row ${r + 1}`}
+                      onClick={() => edit({ rules: without(rules, r) }, 'structure')}
+                    >
                       ✕
                     </button>
                   </td>
@@ -284,7 +305,15 @@ function InputColumnHead({ input, at, count, marks, onChange, onMove, onDelete }
   return (
     <div class="column-fields">
       <span class="column-kind">Input {at + 1}</span>
-      <TextField label="Id" context={context} path={`${path}.id`} marks={marks} value={input.id} onValue={(id) => onChange({ ...input, id }, `${path}.id`)} required />
+      <TextField
+        label="Id"
+        context={context}
+        path={`${path}.id`}
+        marks={marks}
+        value={input.id}
+        onValue={(id) => onChange({ ...input, id }, `${path}.id`)}
+        required
+      />
       <TextField
         label="Label"
         context={context}
@@ -296,7 +325,16 @@ function InputColumnHead({ input, at, count, marks, onChange, onMove, onDelete }
           onChange(label ? { ...rest, label } : rest, `${path}.label`);
         }}
       />
-      <TextField label="Expression" context={context} path={`${path}.expression`} marks={marks} value={input.expression} onValue={(expression) => onChange({ ...input, expression }, `${path}.expression`)} code required />
+      <TextField
+        label="Expression"
+        context={context}
+        path={`${path}.expression`}
+        marks={marks}
+        value={input.expression}
+        onValue={(expression) => onChange({ ...input, expression }, `${path}.expression`)}
+        code
+        required
+      />
       <TypeSelect context={context} path={`${path}.type`} marks={marks} value={input.type} onValue={(type) => onChange({ ...input, type }, `${path}.type`)} />
       <ColumnActions name={name} at={at} count={count} onMove={onMove} onDelete={onDelete} />
     </div>
@@ -309,8 +347,24 @@ function OutputColumnHead({ output, at, count, marks, onChange, onMove, onDelete
   return (
     <div class="column-fields">
       <span class="column-kind">Output {at + 1}</span>
-      <TextField label="Name" context={context} path={`${path}.name`} marks={marks} value={output.name} onValue={(name) => onChange({ ...output, name }, `${path}.name`)} required />
-      <TextField label="Id" context={context} path={`${path}.id`} marks={marks} value={output.id} onValue={(id) => onChange({ ...output, id }, `${path}.id`)} required />
+      <TextField
+        label="Name"
+        context={context}
+        path={`${path}.name`}
+        marks={marks}
+        value={output.name}
+        onValue={(name) => onChange({ ...output, name }, `${path}.name`)}
+        required
+      />
+      <TextField
+        label="Id"
+        context={context}
+        path={`${path}.id`}
+        marks={marks}
+        value={output.id}
+        onValue={(id) => onChange({ ...output, id }, `${path}.id`)}
+        required
+      />
       <TypeSelect context={context} path={`${path}.type`} marks={marks} value={output.type} onValue={(type) => onChange({ ...output, type }, `${path}.type`)} />
       <DefaultField
         value={output.default}
@@ -337,7 +391,19 @@ function OutputColumnHead({ output, at, count, marks, onChange, onMove, onDelete
   );
 }
 
-function TypeSelect({ context, path, marks, value, onValue }: { context: string; path: string; marks: Marks; value: ValueType; onValue(type: ValueType): void }) {
+function TypeSelect({
+  context,
+  path,
+  marks,
+  value,
+  onValue,
+}: {
+  context: string;
+  path: string;
+  marks: Marks;
+  value: ValueType;
+  onValue(type: ValueType): void;
+}) {
   const mark = markOf(marks, path);
   return (
     <div class="field">
@@ -367,7 +433,14 @@ function ColumnActions({ name, at, count, onMove, onDelete }: { name: string; at
       <button type="button" class="icon secondary" aria-label={`Move column ${name} right`} disabled={at === count - 1} onClick={() => onMove(at + 1)}>
         →
       </button>
-      <button type="button" class="icon secondary" aria-label={`Delete column ${name}`} disabled={count === 1} title={count === 1 ? 'A table needs at least one column of this kind' : undefined} onClick={onDelete}>
+      <button
+        type="button"
+        class="icon secondary"
+        aria-label={`Delete column ${name}`}
+        disabled={count === 1}
+        title={count === 1 ? 'A table needs at least one column of this kind' : undefined}
+        onClick={onDelete}
+      >
         ✕
       </button>
     </div>

@@ -53,7 +53,8 @@ function diffMiddle(before: readonly string[], after: readonly string[]): DiffLi
   const common = new Uint32Array((rows + 1) * width);
   for (let i = rows - 1; i >= 0; i--)
     for (let j = columns - 1; j >= 0; j--)
-      common[i * width + j] = before[i] === after[j] ? common[(i + 1) * width + j + 1]! + 1 : Math.max(common[(i + 1) * width + j]!, common[i * width + j + 1]!);
+      common[i * width + j] =
+        before[i] === after[j] ? common[(i + 1) * width + j + 1]! + 1 : Math.max(common[(i + 1) * width + j]!, common[i * width + j + 1]!);
 
   const lines: DiffLine[] = [];
   let i = 0;

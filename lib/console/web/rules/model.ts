@@ -84,6 +84,5 @@ export function allowedOf(text: string, previous: OutputEntry | undefined): { ok
   return { ok: false, error: 'Not a FEEL literal: write a string with its quotes ("gold"), a number, true or false.' };
 }
 
-
 /** The definition of a record the API served, as its kind's type: the API checked it against that kind's schema when it was saved. */
 export const definitionOf = (record: { definition: Record<string, unknown> }): AnyDefinition => record.definition as unknown as AnyDefinition;

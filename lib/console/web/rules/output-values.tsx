@@ -110,7 +110,13 @@ export function AllowedValues({ values, path, context, marks, onValues }: Allowe
                   <button type="button" class="icon secondary" aria-label={`Move allowed value ${name} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
                     ↑
                   </button>
-                  <button type="button" class="icon secondary" aria-label={`Move allowed value ${name} down`} disabled={i === list.length - 1} onClick={() => move(i, i + 1)}>
+                  <button
+                    type="button"
+                    class="icon secondary"
+                    aria-label={`Move allowed value ${name} down`}
+                    disabled={i === list.length - 1}
+                    onClick={() => move(i, i + 1)}
+                  >
                     ↓
                   </button>
                   <button type="button" class="icon secondary" aria-label={`Delete allowed value ${name}`} onClick={() => remove(i)}>
@@ -130,7 +136,19 @@ export function AllowedValues({ values, path, context, marks, onValues }: Allowe
 }
 
 /** The default output entry: FEEL or a literal like a cell, or empty for none. */
-export function DefaultField({ value, path, context, marks, onValue }: { value: OutputEntry | undefined; path: string; context: string; marks: Marks; onValue(next: OutputEntry | undefined): void }) {
+export function DefaultField({
+  value,
+  path,
+  context,
+  marks,
+  onValue,
+}: {
+  value: OutputEntry | undefined;
+  path: string;
+  context: string;
+  marks: Marks;
+  onValue(next: OutputEntry | undefined): void;
+}) {
   return (
     <TextField
       label="Default"

@@ -36,7 +36,12 @@ export function PublishPanel({ rule, dirty, onPublished, onConflict }: Props) {
     setError(undefined);
     setPublished(undefined);
     try {
-      const answer = await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType: 'rule', entityId: rule.id } }, body: { checksum: rule.checksum } }));
+      const answer = await api.data(
+        api.client.POST('/dev/v1/{entityType}/{entityId}/publish', {
+          params: { path: { entityType: 'rule', entityId: rule.id } },
+          body: { checksum: rule.checksum },
+        }),
+      );
       setPublished(answer.version);
       onPublished();
     } catch (failure) {
@@ -53,7 +58,8 @@ export function PublishPanel({ rule, dirty, onPublished, onConflict }: Props) {
     <section class="card" aria-labelledby="publish-title">
       <h2 id="publish-title">Publish</h2>
       <p class="hint">
-        Freezes the saved draft as the next version ({rule.version ? `after ${rule.version}` : 'the first'}); executions run the latest published version. Every saved case must pass.
+        Freezes the saved draft as the next version ({rule.version ? `after ${rule.version}` : 'the first'}); executions run the latest published version. Every
+        saved case must pass.
       </p>
       <div class="actions">
         <button type="button" onClick={publish} disabled={publishing || dirty}>

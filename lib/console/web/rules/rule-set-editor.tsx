@@ -37,7 +37,10 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
     <div class="set-editor">
       <label>
         Strategy
-        <select value={definition.strategy ?? defaultStrategy} onChange={(event) => onEdit({ ...definition, strategy: event.currentTarget.value as 'allMatch' | 'firstMatch' }, 'definition.strategy')}>
+        <select
+          value={definition.strategy ?? defaultStrategy}
+          onChange={(event) => onEdit({ ...definition, strategy: event.currentTarget.value as 'allMatch' | 'firstMatch' }, 'definition.strategy')}
+        >
           <option value="allMatch">allMatch: every entry whose condition holds sets its outputs</option>
           <option value="firstMatch">firstMatch: only the first entry whose condition holds</option>
         </select>
@@ -57,7 +60,15 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
                 </legend>
                 {mark.note}
                 <div class="entry-fields">
-                  <TextField label="Id" context={`of entry ${at + 1}`} path={`${path}.id`} marks={marks} value={entry.id} onValue={(id) => edit(replaced(entries, at, { ...entry, id }), `${path}.id`)} required />
+                  <TextField
+                    label="Id"
+                    context={`of entry ${at + 1}`}
+                    path={`${path}.id`}
+                    marks={marks}
+                    value={entry.id}
+                    onValue={(id) => edit(replaced(entries, at, { ...entry, id }), `${path}.id`)}
+                    required
+                  />
                   <TextField
                     label="Priority"
                     context={`of entry ${at + 1}`}
@@ -67,7 +78,10 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
                     inputMode="numeric"
                     onValue={(text) => {
                       const priority = Number(text);
-                      edit(replaced(entries, at, withPriority(entry, text.trim() === '' || !Number.isInteger(priority) ? undefined : priority)), `${path}.priority`);
+                      edit(
+                        replaced(entries, at, withPriority(entry, text.trim() === '' || !Number.isInteger(priority) ? undefined : priority)),
+                        `${path}.priority`,
+                      );
                     }}
                   />
                   {isReference(entry) ? (
@@ -77,13 +91,31 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
                   )}
                 </div>
                 <div class="actions">
-                  <button type="button" class="icon secondary" aria-label={`Move ${name} up`} disabled={at === 0} onClick={() => edit(moved(entries, at, at - 1), 'structure')}>
+                  <button
+                    type="button"
+                    class="icon secondary"
+                    aria-label={`Move ${name} up`}
+                    disabled={at === 0}
+                    onClick={() => edit(moved(entries, at, at - 1), 'structure')}
+                  >
                     ↑
                   </button>
-                  <button type="button" class="icon secondary" aria-label={`Move ${name} down`} disabled={at === entries.length - 1} onClick={() => edit(moved(entries, at, at + 1), 'structure')}>
+                  <button
+                    type="button"
+                    class="icon secondary"
+                    aria-label={`Move ${name} down`}
+                    disabled={at === entries.length - 1}
+                    onClick={() => edit(moved(entries, at, at + 1), 'structure')}
+                  >
                     ↓
                   </button>
-                  <button type="button" class="icon secondary" aria-label={`Delete ${name}`} disabled={entries.length === 1} onClick={() => edit(without(entries, at), 'structure')}>
+                  <button
+                    type="button"
+                    class="icon secondary"
+                    aria-label={`Delete ${name}`}
+                    disabled={entries.length === 1}
+                    onClick={() => edit(without(entries, at), 'structure')}
+                  >
                     ✕
                   </button>
                 </div>
@@ -93,7 +125,11 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
         })}
       </ol>
       <div class="actions">
-        <button type="button" class="secondary" onClick={() => edit([...entries, { id: freshName('entry', ids), when: 'true', then: [{ set: 'result', value: null }] }], 'structure')}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => edit([...entries, { id: freshName('entry', ids), when: 'true', then: [{ set: 'result', value: null }] }], 'structure')}
+        >
           Add inline entry
         </button>
         <button type="button" class="secondary" onClick={() => edit([...entries, { id: freshName('reference', ids), ruleId: '' }], 'structure')}>
@@ -104,11 +140,29 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
   );
 }
 
-function ReferenceFields({ entry, at, marks, onChange }: { entry: RuleReference; at: number; marks: Marks; onChange(next: RuleReference, touched: Touched): void }) {
+function ReferenceFields({
+  entry,
+  at,
+  marks,
+  onChange,
+}: {
+  entry: RuleReference;
+  at: number;
+  marks: Marks;
+  onChange(next: RuleReference, touched: Touched): void;
+}) {
   const path = `definition.rules[${at}]`;
   return (
     <>
-      <TextField label="Rule id" context={`of entry ${at + 1}`} path={`${path}.ruleId`} marks={marks} value={entry.ruleId} onValue={(ruleId) => onChange({ ...entry, ruleId }, `${path}.ruleId`)} required />
+      <TextField
+        label="Rule id"
+        context={`of entry ${at + 1}`}
+        path={`${path}.ruleId`}
+        marks={marks}
+        value={entry.ruleId}
+        onValue={(ruleId) => onChange({ ...entry, ruleId }, `${path}.ruleId`)}
+        required
+      />
       <TextField
         label="Version"
         context={`of entry ${at + 1}`}
@@ -125,17 +179,44 @@ function ReferenceFields({ entry, at, marks, onChange }: { entry: RuleReference;
   );
 }
 
-function InlineFields({ entry, at, marks, onChange }: { entry: InlineRuleSetEntry; at: number; marks: Marks; onChange(next: InlineRuleSetEntry, touched: Touched): void }) {
+function InlineFields({
+  entry,
+  at,
+  marks,
+  onChange,
+}: {
+  entry: InlineRuleSetEntry;
+  at: number;
+  marks: Marks;
+  onChange(next: InlineRuleSetEntry, touched: Touched): void;
+}) {
   const path = `definition.rules[${at}]`;
   const sets = entry.then;
   return (
     <>
-      <TextField label="When" context={`of entry ${at + 1}`} path={`${path}.when`} marks={marks} value={entry.when} onValue={(when) => onChange({ ...entry, when }, `${path}.when`)} code required />
+      <TextField
+        label="When"
+        context={`of entry ${at + 1}`}
+        path={`${path}.when`}
+        marks={marks}
+        value={entry.when}
+        onValue={(when) => onChange({ ...entry, when }, `${path}.when`)}
+        code
+        required
+      />
       <fieldset class="outputs">
         <legend>Then set</legend>
         {sets.map((set, s) => (
           <div class="pair" key={s}>
-            <TextField label="Output path" context={`${s + 1} of entry ${at + 1}`} path={`${path}.then[${s}].set`} marks={marks} value={set.set} onValue={(name) => onChange({ ...entry, then: replaced(sets, s, { ...set, set: name }) }, `${path}.then[${s}].set`)} required />
+            <TextField
+              label="Output path"
+              context={`${s + 1} of entry ${at + 1}`}
+              path={`${path}.then[${s}].set`}
+              marks={marks}
+              value={set.set}
+              onValue={(name) => onChange({ ...entry, then: replaced(sets, s, { ...set, set: name }) }, `${path}.then[${s}].set`)}
+              required
+            />
             <TextField
               label="Value"
               context={`${s + 1} of entry ${at + 1}`}
@@ -145,12 +226,39 @@ function InlineFields({ entry, at, marks, onChange }: { entry: InlineRuleSetEntr
               onValue={(text) => onChange({ ...entry, then: replaced(sets, s, { ...set, value: entryOf(text, set.value) }) }, `${path}.then[${s}].value`)}
               code
             />
-            <button type="button" class="icon secondary" aria-label={`Delete output ${set.set || s + 1} of entry ${at + 1}`} disabled={sets.length === 1} onClick={() => onChange({ ...entry, then: without(sets, s) }, 'structure')}>
+            <button
+              type="button"
+              class="icon secondary"
+              aria-label={`Delete output ${set.set || s + 1} of entry ${at + 1}`}
+              disabled={sets.length === 1}
+              onClick={() => onChange({ ...entry, then: without(sets, s) }, 'structure')}
+            >
               ✕
             </button>
           </div>
         ))}
-        <button type="button" class="secondary" onClick={() => onChange({ ...entry, then: [...sets, { set: freshName('output', sets.map((set) => set.set)), value: null }] }, 'structure')}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() =>
+            onChange(
+              {
+                ...entry,
+                then: [
+                  ...sets,
+                  {
+                    set: freshName(
+                      'output',
+                      sets.map((set) => set.set),
+                    ),
+                    value: null,
+                  },
+                ],
+              },
+              'structure',
+            )
+          }
+        >
           Add output to entry {at + 1}
         </button>
       </fieldset>

@@ -71,7 +71,13 @@ export function SchedulePanel({ ruleId }: { ruleId: string }) {
             )}
           </div>
           {confirmingDelete && (
-            <Confirm question="Delete this schedule?" action="Delete the schedule" failureTitle="Could not delete the schedule" onConfirm={remove} onCancel={() => setConfirmingDelete(false)}>
+            <Confirm
+              question="Delete this schedule?"
+              action="Delete the schedule"
+              failureTitle="Could not delete the schedule"
+              onConfirm={remove}
+              onCancel={() => setConfirmingDelete(false)}
+            >
               Its recorded runs stay listed.
             </Confirm>
           )}
@@ -160,7 +166,17 @@ function formOf(stored: Stored | undefined): FormState {
   };
 }
 
-function ScheduleForm({ ruleId, stored, onSaved, onCancel }: { ruleId: string; stored: Stored | undefined; onSaved(answer: ScheduleAnswer): void; onCancel(): void }) {
+function ScheduleForm({
+  ruleId,
+  stored,
+  onSaved,
+  onCancel,
+}: {
+  ruleId: string;
+  stored: Stored | undefined;
+  onSaved(answer: ScheduleAnswer): void;
+  onCancel(): void;
+}) {
   const { api } = useConsole();
   const [form, setForm] = useState(() => formOf(stored));
   const [error, setError] = useState<unknown>();
@@ -203,7 +219,12 @@ function ScheduleForm({ ruleId, stored, onSaved, onCancel }: { ruleId: string; s
         <div class="field">
           <label>
             Runs every
-            <select class={unitMark.class} aria-describedby={unitMark.describedBy} value={form.unit} onChange={(event) => set({ unit: event.currentTarget.value as Unit })}>
+            <select
+              class={unitMark.class}
+              aria-describedby={unitMark.describedBy}
+              value={form.unit}
+              onChange={(event) => set({ unit: event.currentTarget.value as Unit })}
+            >
               {units.map((unit) => (
                 <option key={unit} value={unit}>
                   {unit}
@@ -218,14 +239,29 @@ function ScheduleForm({ ruleId, stored, onSaved, onCancel }: { ruleId: string; s
           Enabled
         </label>
         <TextField label="Time zone" path="timezone" marks={marks} value={form.timezone} placeholder="UTC" onValue={(timezone) => set({ timezone })} />
-        <TextField label="Not before" path="startAt" marks={marks} value={form.startAt} placeholder="2026-01-01T00:00:00Z" onValue={(startAt) => set({ startAt })} />
+        <TextField
+          label="Not before"
+          path="startAt"
+          marks={marks}
+          value={form.startAt}
+          placeholder="2026-01-01T00:00:00Z"
+          onValue={(startAt) => set({ startAt })}
+        />
         <TextField label="Not after" path="endAt" marks={marks} value={form.endAt} placeholder="2026-12-31T00:00:00Z" onValue={(endAt) => set({ endAt })} />
       </div>
       <fieldset>
         <legend>Cron fields (empty: what the unit implies)</legend>
         <div class="form-row">
           {specFields.map(([field, label]) => (
-            <TextField key={field} label={label} path={`spec.${field}`} marks={marks} value={form.spec[field]} code onValue={(value) => set({ spec: { ...form.spec, [field]: value } })} />
+            <TextField
+              key={field}
+              label={label}
+              path={`spec.${field}`}
+              marks={marks}
+              value={form.spec[field]}
+              code
+              onValue={(value) => set({ spec: { ...form.spec, [field]: value } })}
+            />
           ))}
         </div>
       </fieldset>

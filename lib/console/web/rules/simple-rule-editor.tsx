@@ -28,20 +28,42 @@ export function SimpleRuleEditor({ definition, marks, onEdit }: Props) {
         multiline
         required
       />
-      <OutputsEditor title="Then" path="definition.then" outputs={definition.then} marks={marks} onEdit={(then, touched) => onEdit({ ...definition, then }, touched)} />
+      <OutputsEditor
+        title="Then"
+        path="definition.then"
+        outputs={definition.then}
+        marks={marks}
+        onEdit={(then, touched) => onEdit({ ...definition, then }, touched)}
+      />
       <label class="inline">
-        <input type="checkbox" checked={otherwise !== undefined} onChange={(event) => onEdit(event.currentTarget.checked ? { ...definition, otherwise: { ...definition.then } } : withoutOtherwise, 'structure')} />
+        <input
+          type="checkbox"
+          checked={otherwise !== undefined}
+          onChange={(event) => onEdit(event.currentTarget.checked ? { ...definition, otherwise: { ...definition.then } } : withoutOtherwise, 'structure')}
+        />
         Give outputs when the condition does not hold
       </label>
       {otherwise !== undefined && (
-        <OutputsEditor title="Otherwise" path="definition.otherwise" outputs={otherwise} marks={marks} onEdit={(next, touched) => onEdit({ ...definition, otherwise: next }, touched)} />
+        <OutputsEditor
+          title="Otherwise"
+          path="definition.otherwise"
+          outputs={otherwise}
+          marks={marks}
+          onEdit={(next, touched) => onEdit({ ...definition, otherwise: next }, touched)}
+        />
       )}
     </div>
   );
 }
 
 /** A record of outputs edited as an ordered list of name and value pairs. */
-function OutputsEditor(props: { title: string; path: string; outputs: Record<string, OutputEntry>; marks: Marks; onEdit(next: Record<string, OutputEntry>, touched: Touched): void }) {
+function OutputsEditor(props: {
+  title: string;
+  path: string;
+  outputs: Record<string, OutputEntry>;
+  marks: Marks;
+  onEdit(next: Record<string, OutputEntry>, touched: Touched): void;
+}) {
   const pairs = Object.entries(props.outputs);
   const commit = (next: [string, OutputEntry][], touched: Touched) => props.onEdit(Object.fromEntries(next), touched);
   return (
@@ -51,7 +73,15 @@ function OutputsEditor(props: { title: string; path: string; outputs: Record<str
       {/* A problem's path names the pair by its name; it is shown on the value, where FEEL goes wrong. */}
       {pairs.map(([name, value], at) => (
         <div class="pair" key={at}>
-          <TextField label="Output name" context={`${at + 1} of ${props.title}`} path={`${props.path}.${name}`} marks={noMarks} value={name} onValue={(next) => commit(replaced(pairs, at, [next, value]), 'structure')} required />
+          <TextField
+            label="Output name"
+            context={`${at + 1} of ${props.title}`}
+            path={`${props.path}.${name}`}
+            marks={noMarks}
+            value={name}
+            onValue={(next) => commit(replaced(pairs, at, [next, value]), 'structure')}
+            required
+          />
           <TextField
             label="Value"
             context={`of ${props.title} output ${name}`}
@@ -61,12 +91,35 @@ function OutputsEditor(props: { title: string; path: string; outputs: Record<str
             onValue={(text) => commit(replaced(pairs, at, [name, entryOf(text, value)]), `${props.path}.${name}`)}
             code
           />
-          <button type="button" class="icon secondary" aria-label={`Delete ${props.title} output ${name}`} onClick={() => commit(without(pairs, at), 'structure')}>
+          <button
+            type="button"
+            class="icon secondary"
+            aria-label={`Delete ${props.title} output ${name}`}
+            onClick={() => commit(without(pairs, at), 'structure')}
+          >
             ✕
           </button>
         </div>
       ))}
-      <button type="button" class="secondary" onClick={() => commit([...pairs, [freshName('output', pairs.map(([name]) => name)), null]], 'structure')}>
+      <button
+        type="button"
+        class="secondary"
+        onClick={() =>
+          commit(
+            [
+              ...pairs,
+              [
+                freshName(
+                  'output',
+                  pairs.map(([name]) => name),
+                ),
+                null,
+              ],
+            ],
+            'structure',
+          )
+        }
+      >
         Add {props.title.toLowerCase()} output
       </button>
     </fieldset>

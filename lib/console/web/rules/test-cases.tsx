@@ -44,7 +44,10 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
         cases.map(async (ran): Promise<CaseRun> => {
           try {
             const answer = await api.data(
-              api.client.POST('/dev/v1/{entityType}/{entityId}/test', { params: { path: { entityType: 'rule', entityId: rule.id } }, body: { params: ran.params, checksum: rule.checksum } }),
+              api.client.POST('/dev/v1/{entityType}/{entityId}/test', {
+                params: { path: { entityType: 'rule', entityId: rule.id } },
+                body: { params: ran.params, checksum: rule.checksum },
+              }),
             );
             const actual = 'trace' in answer ? answer.output : undefined;
             return { ran, passed: sameJson(actual, ran.expected), actual };
@@ -153,7 +156,13 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
                       )}
                     </td>
                     <td class="row-actions">
-                      <button type="button" class="secondary" aria-label={`Edit case ${saved.name}`} onClick={() => setEditing(at)} disabled={editing !== undefined}>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Edit case ${saved.name}`}
+                        onClick={() => setEditing(at)}
+                        disabled={editing !== undefined}
+                      >
                         Edit
                       </button>
                       <button type="button" class="secondary" aria-label={`Delete case ${saved.name}`} onClick={() => onChange(without(cases, at))}>

@@ -55,7 +55,11 @@ export function TestPanel({ rule, dirty, onConflict }: Props) {
         ),
         target === draftTarget
           ? Promise.resolve(definitionOf(rule))
-          : api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: rule.id }, query: { version: target } } })).then(definitionOf),
+          : api
+              .data(
+                api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: rule.id }, query: { version: target } } }),
+              )
+              .then(definitionOf),
       ]);
       if (!('trace' in answer)) throw new ApiFailure(0, 'console_error', 'The API answered a workflow run for a rule.', {});
       setTested({ target, answer, definition });

@@ -57,7 +57,12 @@ function TableTraceView({ trace, definition }: { trace: TableTrace; definition: 
         ))}
       </p>
       <p>
-        {matchedCount === 0 ? 'No row matched.' : `${matchedCount} of ${trace.rows.length} rows matched: ${trace.rows.filter((row) => row.matched).map((row) => row.row).join(', ')}.`}
+        {matchedCount === 0
+          ? 'No row matched.'
+          : `${matchedCount} of ${trace.rows.length} rows matched: ${trace.rows
+              .filter((row) => row.matched)
+              .map((row) => row.row)
+              .join(', ')}.`}
       </p>
       {fits ? (
         <div class="scroll">
@@ -130,7 +135,11 @@ function SimpleTraceView({ trace }: { trace: SimpleTrace }) {
   return (
     <div class={`trace condition ${state}`}>
       <code>{trace.condition}</code>{' '}
-      {trace.result === true ? 'held: the rule gave its “then” outputs.' : trace.result === false ? 'did not hold: the rule gave its “otherwise” outputs.' : 'could not be decided: the rule gave its “otherwise” outputs.'}
+      {trace.result === true
+        ? 'held: the rule gave its “then” outputs.'
+        : trace.result === false
+          ? 'did not hold: the rule gave its “otherwise” outputs.'
+          : 'could not be decided: the rule gave its “otherwise” outputs.'}
       {trace.reason && <div class="problem">Why: {trace.reason}</div>}
     </div>
   );
@@ -141,7 +150,15 @@ function SetTraceView({ trace }: { trace: SetTrace }) {
     <ol class="trace trace-entries">
       {trace.entries.map((entry) => (
         <li key={entry.id} class={entry.matched ? 'matched' : entry.reason ? 'failed-cell' : 'unmatched'}>
-          <strong>{entry.id}</strong>: {entry.ruleId ? <>rule <code>{entry.ruleId}</code></> : <code>{entry.condition}</code>} {entry.matched ? 'matched' : 'did not match'}
+          <strong>{entry.id}</strong>:{' '}
+          {entry.ruleId ? (
+            <>
+              rule <code>{entry.ruleId}</code>
+            </>
+          ) : (
+            <code>{entry.condition}</code>
+          )}{' '}
+          {entry.matched ? 'matched' : 'did not match'}
           {entry.reason && <div class="problem">Why: {entry.reason}</div>}
           {entry.trace && <TraceView trace={entry.trace as RuleTrace} definition={undefined} />}
         </li>

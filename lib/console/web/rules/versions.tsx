@@ -114,7 +114,9 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
       {comparison && (
         <>
           <p role="status">
-            {changed === 0 ? `${name(comparison.left)} and ${name(comparison.right)} have the same definition.` : `${changed} line${changed === 1 ? '' : 's'} differ between ${name(comparison.left)} and ${name(comparison.right)}.`}
+            {changed === 0
+              ? `${name(comparison.left)} and ${name(comparison.right)} have the same definition.`
+              : `${changed} line${changed === 1 ? '' : 's'} differ between ${name(comparison.left)} and ${name(comparison.right)}.`}
           </p>
           <div class="scroll">
             <table class="diff">

@@ -41,7 +41,12 @@ export function ExecutionsPanel(props: {
   const { api } = useConsole();
   const [pageNo, setPageNo] = useState(1);
   const list = useLoad(
-    () => api.page(api.client.GET('/dev/v1/{entityType}/{entityId}/executions', { params: { path: { entityType: props.entityType, entityId: props.entityId }, query: { pageNo, pageSize } } })),
+    () =>
+      api.page(
+        api.client.GET('/dev/v1/{entityType}/{entityId}/executions', {
+          params: { path: { entityType: props.entityType, entityId: props.entityId }, query: { pageNo, pageSize } },
+        }),
+      ),
     [props.entityType, props.entityId, pageNo, props.round],
   );
   return (

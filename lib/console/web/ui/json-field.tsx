@@ -10,7 +10,9 @@ export function JsonField(props: { label: string; text: string; onText(text: str
   const parsed = props.object ? parseObject(props.text) : parseJson(props.text);
   return (
     <Field label={props.label} class="full json-field" controlClass="code" problem={parsed.ok ? undefined : parsed.error}>
-      {(control) => <textarea {...control} rows={props.rows ?? 5} spellcheck={false} value={props.text} onInput={(event) => props.onText(event.currentTarget.value)} />}
+      {(control) => (
+        <textarea {...control} rows={props.rows ?? 5} spellcheck={false} value={props.text} onInput={(event) => props.onText(event.currentTarget.value)} />
+      )}
     </Field>
   );
 }

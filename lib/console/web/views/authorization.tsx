@@ -21,12 +21,18 @@ export function AuthorizationView() {
   return (
     <section aria-labelledby="authorization-title" class="authorization">
       <h1 id="authorization-title">Authorization</h1>
-      <p class="muted">API keys the workspace's steps and integrations send to providers. A value is sealed when saved and never shown again: only its last characters are.</p>
+      <p class="muted">
+        API keys the workspace's steps and integrations send to providers. A value is sealed when saved and never shown again: only its last characters are.
+      </p>
       <Failure error={credentials.error} title="Could not list the credentials" />
       {credentials.value && (
         <>
           <CredentialsSection credentials={credentials.value.data} onChanged={credentials.reload} />
-          {credentials.value.totalCount > credentials.value.data.length && <p class="muted">Showing {credentials.value.data.length} of {credentials.value.totalCount} credentials.</p>}
+          {credentials.value.totalCount > credentials.value.data.length && (
+            <p class="muted">
+              Showing {credentials.value.data.length} of {credentials.value.totalCount} credentials.
+            </p>
+          )}
         </>
       )}
       <Failure error={integrations.error} title="Could not list the integrations" />

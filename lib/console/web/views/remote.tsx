@@ -11,7 +11,6 @@ import { useFollowTask } from '../ui/follow-task.ts';
 import { Notice } from '../ui/notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
-
 export function RemoteView() {
   const { api, session } = useConsole();
   const remote = useLoad(
@@ -52,7 +51,8 @@ export function RemoteView() {
       <div class="card">
         <h2>Pull</h2>
         <p>
-          Pulls the branch <strong>{session.branch || 'default'}</strong> from the remote: rules and workflows the commit adds, changes or removes are written to this branch.
+          Pulls the branch <strong>{session.branch || 'default'}</strong> from the remote: rules and workflows the commit adds, changes or removes are written
+          to this branch.
         </p>
         <button type="button" onClick={pull} disabled={!remote.value && !savedOnce}>
           Pull {session.branch || 'the default branch'}

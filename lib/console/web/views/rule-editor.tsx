@@ -24,7 +24,17 @@ import { useSentDraft } from '../ui/use-sent-draft.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { DecisionTableEditor } from '../rules/decision-table-editor.tsx';
 import { noMarks, TextField, WarningList, type Marks, type Touched } from '../rules/marks.tsx';
-import { definitionOf, isRuleKind, type AnyDefinition, type RuleKind, type RuleRecord, type SavedCase, type SetDefinition, type SimpleDefinition, type TableDefinition } from '../rules/model.ts';
+import {
+  definitionOf,
+  isRuleKind,
+  type AnyDefinition,
+  type RuleKind,
+  type RuleRecord,
+  type SavedCase,
+  type SetDefinition,
+  type SimpleDefinition,
+  type TableDefinition,
+} from '../rules/model.ts';
 import { PublishPanel } from '../rules/publish.tsx';
 import { RuleSetEditor } from '../rules/rule-set-editor.tsx';
 import { SchedulePanel } from '../rules/schedule.tsx';
@@ -131,7 +141,12 @@ function RulePage({ id }: { id: string }) {
       const answer = await api.data(
         api.client.PATCH('/dev/v1/{entityType}/{entityId}', {
           params: { path: { entityType: 'rule', entityId: id } },
-          body: { checksum: rule.checksum, name: draft.name, description: draft.description, definition: draft.definition as unknown as Record<string, unknown> },
+          body: {
+            checksum: rule.checksum,
+            name: draft.name,
+            description: draft.description,
+            definition: draft.definition as unknown as Record<string, unknown>,
+          },
         }),
       );
       setMarks({ problems: new Map(), warnings: answer.warnings });
@@ -170,7 +185,8 @@ function RulePage({ id }: { id: string }) {
         <div>
           <h1 id="rule-title">{rule.name}</h1>
           <p class="rule-facts">
-            <code>{rule.id}</code> · {kindLabels[kind]} · <span class={`badge ${rule.status}`}>{rule.status}</span> · {rule.version ? `latest version ${rule.version}` : 'never published'}
+            <code>{rule.id}</code> · {kindLabels[kind]} · <span class={`badge ${rule.status}`}>{rule.status}</span> ·{' '}
+            {rule.version ? `latest version ${rule.version}` : 'never published'}
             {dirty && <span class="badge draft">unsaved changes</span>}
           </p>
         </div>
@@ -188,7 +204,10 @@ function RulePage({ id }: { id: string }) {
       {conflict && (
         <div class="failure conflict" role="alert">
           <strong>Someone else changed this rule</strong>
-          <p>The rule was saved elsewhere since you opened it, so your changes were not saved (nothing was overwritten). Reload to see the rule as it is now; your unsaved changes will be lost, so copy anything you need first.</p>
+          <p>
+            The rule was saved elsewhere since you opened it, so your changes were not saved (nothing was overwritten). Reload to see the rule as it is now;
+            your unsaved changes will be lost, so copy anything you need first.
+          </p>
           <div class="actions">
             <button type="button" onClick={reload}>
               Reload the rule
@@ -208,7 +227,14 @@ function RulePage({ id }: { id: string }) {
       <TabPanel id="definition" selected={tab}>
         <section class="card details" aria-label="Name and description">
           <TextField label="Name" path="name" marks={shown} value={draft.name} onValue={(name) => change({ ...draft, name })} required />
-          <TextField label="Description" path="description" marks={shown} value={draft.description} onValue={(description) => change({ ...draft, description })} multiline />
+          <TextField
+            label="Description"
+            path="description"
+            marks={shown}
+            value={draft.description}
+            onValue={(description) => change({ ...draft, description })}
+            multiline
+          />
         </section>
         <WarningList warnings={listed} />
         <section class="card" aria-label={`${kindLabels[kind]} editor`}>

@@ -35,7 +35,10 @@ const listed = { query: { pageSize: 100 } };
 
 export function WorkflowEditor({ id }: { id: string }) {
   const { api } = useConsole();
-  const entity = useLoad(() => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } } })), [id]);
+  const entity = useLoad(
+    () => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } } })),
+    [id],
+  );
   const credentials = useLoad(() => api.page(api.client.GET('/dev/v1/credentials', { params: listed })), []);
   const integrations = useLoad(() => api.page(api.client.GET('/dev/v1/integrations', { params: listed })), []);
   const rules = useLoad(() => api.page(api.client.GET('/dev/v1/{entityType}', { params: { path: { entityType: 'rule' }, ...listed } })), []);
@@ -54,10 +57,7 @@ export function WorkflowEditor({ id }: { id: string }) {
   // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
   const [editedSinceSave, setEditedSinceSave] = useState(false);
   const loadedRecord = entity.value;
-  const checked = useDraftCheck(
-    'workflow',
-    editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined,
-  );
+  const checked = useDraftCheck('workflow', editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined);
 
   // Edits typed while the read after a save was on its way are kept.
   const sentDraft = useSentDraft(draft);
@@ -74,7 +74,14 @@ export function WorkflowEditor({ id }: { id: string }) {
     setDirty(false);
     setEditedSinceSave(false);
     setGeneration((g) => g + 1);
-    setSelected((s) => (s !== undefined && s < definition.steps.length ? s : Math.max(0, definition.steps.findIndex((step) => step.id === definition.start))));
+    setSelected((s) =>
+      s !== undefined && s < definition.steps.length
+        ? s
+        : Math.max(
+            0,
+            definition.steps.findIndex((step) => step.id === definition.start),
+          ),
+    );
   }, [entity.value]);
 
   if (entity.error)
@@ -108,7 +115,10 @@ export function WorkflowEditor({ id }: { id: string }) {
     setNotice(undefined);
     try {
       const saved = await api.data(
-        api.client.PATCH('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum, definition: draft as unknown as Record<string, unknown> } }),
+        api.client.PATCH('/dev/v1/{entityType}/{entityId}', {
+          params: { path: { entityType: 'workflow', entityId: id } },
+          body: { checksum, definition: draft as unknown as Record<string, unknown> },
+        }),
       );
       setWarnings(saved.warnings);
       // The next save names this checksum, even before the read after this one comes back.
@@ -124,7 +134,9 @@ export function WorkflowEditor({ id }: { id: string }) {
     setSaveError(undefined);
     setNotice(undefined);
     try {
-      const published = await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum } }));
+      const published = await api.data(
+        api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum } }),
+      );
       setNotice(`Published as ${published.version}.`);
       entity.reload();
     } catch (failure) {
@@ -264,7 +276,10 @@ export function WorkflowEditor({ id }: { id: string }) {
         entityType="workflow"
         entityId={id}
         round={executionsRound}
-        hint={draft.settings?.recordExecutions !== true && 'This workflow does not record its API executions (settings.recordExecutions); only those recorded earlier are listed.'}
+        hint={
+          draft.settings?.recordExecutions !== true &&
+          'This workflow does not record its API executions (settings.recordExecutions); only those recorded earlier are listed.'
+        }
         extra={{
           header: 'Steps',
           cell: (execution) =>
@@ -303,7 +318,12 @@ function AddStep(props: { after: WorkflowStep | undefined; taken: string[]; onAd
     >
       <label>
         New step id
-        <input value={stepId} onInput={(e) => setStepId(e.currentTarget.value)} aria-invalid={clash || undefined} aria-describedby={clash ? 'add-step-clash' : undefined} />
+        <input
+          value={stepId}
+          onInput={(e) => setStepId(e.currentTarget.value)}
+          aria-invalid={clash || undefined}
+          aria-describedby={clash ? 'add-step-clash' : undefined}
+        />
         {clash && (
           <span class="problem" id="add-step-clash">
             another step has this id

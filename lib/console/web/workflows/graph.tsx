@@ -43,7 +43,14 @@ export function StepGraph(props: GraphProps) {
         {edges.map((edge) => (
           <EdgeLine key={`${edge.from}-${edge.to}-${edge.label ?? ''}`} edge={edge} from={at.get(edge.from)!} to={at.get(edge.to)!} />
         ))}
-        {start && <path class="start-arrow" d={`M ${start.x + node.width / 2} ${start.y - node.margin + 2} L ${start.x + node.width / 2} ${start.y}`} marker-end="url(#arrow)" aria-hidden="true" />}
+        {start && (
+          <path
+            class="start-arrow"
+            d={`M ${start.x + node.width / 2} ${start.y - node.margin + 2} L ${start.x + node.width / 2} ${start.y}`}
+            marker-end="url(#arrow)"
+            aria-hidden="true"
+          />
+        )}
         {placed.map((p) => (
           <StepNode key={p.index} placed={p} props={props} />
         ))}

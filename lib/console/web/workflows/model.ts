@@ -113,8 +113,7 @@ export function layout(definition: WorkflowDefinition): Layout {
   const order = postorder.reverse();
   const layer = new Array<number>(count).fill(-1);
   if (start >= 0) layer[start] = 0;
-  for (const at of order)
-    for (const to of out[at]!) if (!back.has(`${at}>${to}`)) layer[to] = Math.max(layer[to]!, layer[at]! + 1);
+  for (const at of order) for (const to of out[at]!) if (!back.has(`${at}>${to}`)) layer[to] = Math.max(layer[to]!, layer[at]! + 1);
   const deepest = Math.max(0, ...layer);
   const unreachable = layer.some((l) => l < 0) ? deepest + 1 : deepest;
   for (let i = 0; i < count; i++) if (layer[i]! < 0) layer[i] = unreachable;
@@ -148,7 +147,15 @@ export function newStep(kind: StepKind, id: string, next: string): WorkflowStep 
     case 'rule':
       return { id, kind, ruleId: '', next } satisfies StepOf<'rule'>;
     case 'apiRequest':
-      return { id, kind, request: { method: 'GET', url: 'https://', query: {}, headers: {} }, timeoutMs: 10_000, retries: 2, acceptStatuses: [], next } satisfies StepOf<'apiRequest'>;
+      return {
+        id,
+        kind,
+        request: { method: 'GET', url: 'https://', query: {}, headers: {} },
+        timeoutMs: 10_000,
+        retries: 2,
+        acceptStatuses: [],
+        next,
+      } satisfies StepOf<'apiRequest'>;
     case 'branch':
       return { id, kind, cases: [{ when: 'true', next }] } satisfies StepOf<'branch'>;
     case 'transform':
@@ -176,7 +183,10 @@ export function insertStep(definition: WorkflowDefinition, after: number | undef
 }
 
 /** The definition without the step at `index`; steps that went to it are left pointing at its id, for the save to name. */
-export const removeStep = (definition: WorkflowDefinition, index: number): WorkflowDefinition => ({ ...definition, steps: definition.steps.filter((_, i) => i !== index) });
+export const removeStep = (definition: WorkflowDefinition, index: number): WorkflowDefinition => ({
+  ...definition,
+  steps: definition.steps.filter((_, i) => i !== index),
+});
 
 /** Why `id` cannot be the id of the step at `index`, or undefined when it can: said in place, before anything is saved. */
 export function stepIdProblem(definition: WorkflowDefinition, index: number, id: string): string | undefined {
@@ -205,7 +215,11 @@ export function renameStep(definition: WorkflowDefinition, index: number, id: st
     const reading = renameReads ? rewriteStepExpressions(renamed, stepPath(i), ({ text }) => renameReads(text, old, id, names)) : renamed;
     switch (reading.kind) {
       case 'branch':
-        return { ...reading, cases: reading.cases.map((c) => ({ ...c, next: to(c.next) })), ...(reading.otherwise !== undefined && { otherwise: to(reading.otherwise) }) };
+        return {
+          ...reading,
+          cases: reading.cases.map((c) => ({ ...c, next: to(c.next) })),
+          ...(reading.otherwise !== undefined && { otherwise: to(reading.otherwise) }),
+        };
       case 'end':
         return reading;
       default:
@@ -243,7 +257,11 @@ export function paramsSkeleton(definition: WorkflowDefinition): Record<string, u
 }
 
 /** The context a run holds when it reaches a step: its params, and each earlier step's result under the step's id. */
-export function contextOfRun(params: Record<string, unknown>, steps: { id: string; status: string; output?: unknown }[], before: string): Record<string, unknown> {
+export function contextOfRun(
+  params: Record<string, unknown>,
+  steps: { id: string; status: string; output?: unknown }[],
+  before: string,
+): Record<string, unknown> {
   const context: Record<string, unknown> = { ...params };
   for (const step of steps) {
     if (step.id === before) break;

@@ -17,7 +17,13 @@ import type { Queued, Run, Task } from './types.ts';
 
 type Target = 'draft' | 'published' | 'queued';
 
-export function RunPanel(props: { workflowId: string; published: boolean; unsaved: boolean; startParams: string; onRun(run: Run, params: Record<string, unknown>, target: Target): void }) {
+export function RunPanel(props: {
+  workflowId: string;
+  published: boolean;
+  unsaved: boolean;
+  startParams: string;
+  onRun(run: Run, params: Record<string, unknown>, target: Target): void;
+}) {
   const { api } = useConsole();
   const [params, setParams] = useState(props.startParams);
   const [target, setTarget] = useState<Target>('draft');
@@ -104,7 +110,8 @@ export function RunPanel(props: { workflowId: string; published: boolean; unsave
 }
 
 const isRun = (answer: unknown): answer is Run => typeof answer === 'object' && answer !== null && 'steps' in answer && Array.isArray(answer.steps);
-const isQueued = (answer: unknown): answer is Queued => typeof answer === 'object' && answer !== null && 'taskId' in answer && typeof answer.taskId === 'string';
+const isQueued = (answer: unknown): answer is Queued =>
+  typeof answer === 'object' && answer !== null && 'taskId' in answer && typeof answer.taskId === 'string';
 
 /** Where a queued run is: its task, the task's state as last read, and why the task failed when it did without a run to show. */
 function QueuedTask({ accepted, task }: { accepted: Queued; task: Task | undefined }) {
@@ -112,7 +119,8 @@ function QueuedTask({ accepted, task }: { accepted: Queued; task: Task | undefin
   return (
     <div class="queued-task">
       <p role="status">
-        Queued as task <code>{accepted.taskId}</code> (version {accepted.version}, execution <code>{accepted.executionId}</code>): <span class={`badge ${state}`}>{state}</span>
+        Queued as task <code>{accepted.taskId}</code> (version {accepted.version}, execution <code>{accepted.executionId}</code>):{' '}
+        <span class={`badge ${state}`}>{state}</span>
         {task && !taskEnded(task) && <span class="muted"> · asking again every second</span>}
       </p>
       {task?.taskState === 'failed' && !task.workflowRun?.result && (

@@ -51,7 +51,15 @@ export function WorkflowSettings(props: { definition: WorkflowDefinition; proble
             return (
               <li key={j} class="input">
                 <Field label={<>Name{of}</>} controlClass="code" problem={problems.get(`${path}.name`) ?? problems.get(path)}>
-                  {(control) => <input value={input.name} spellcheck={false} data-focus={`name-${j}`} onInput={(e) => setInput(j, { ...input, name: e.currentTarget.value })} {...control} />}
+                  {(control) => (
+                    <input
+                      value={input.name}
+                      spellcheck={false}
+                      data-focus={`name-${j}`}
+                      onInput={(e) => setInput(j, { ...input, name: e.currentTarget.value })}
+                      {...control}
+                    />
+                  )}
                 </Field>
                 <Field label={<>Type{of}</>} problem={problems.get(`${path}.type`)}>
                   {(control) => (
@@ -65,10 +73,24 @@ export function WorkflowSettings(props: { definition: WorkflowDefinition; proble
                   )}
                 </Field>
                 <div class="actions">
-                  <button type="button" class="quiet icon" data-focus={`up-${j}`} aria-label={`Move input ${name} up`} disabled={j === 0} onClick={() => move(j, j - 1)}>
+                  <button
+                    type="button"
+                    class="quiet icon"
+                    data-focus={`up-${j}`}
+                    aria-label={`Move input ${name} up`}
+                    disabled={j === 0}
+                    onClick={() => move(j, j - 1)}
+                  >
                     ↑
                   </button>
-                  <button type="button" class="quiet icon" data-focus={`down-${j}`} aria-label={`Move input ${name} down`} disabled={j === inputs.length - 1} onClick={() => move(j, j + 1)}>
+                  <button
+                    type="button"
+                    class="quiet icon"
+                    data-focus={`down-${j}`}
+                    aria-label={`Move input ${name} down`}
+                    disabled={j === inputs.length - 1}
+                    onClick={() => move(j, j + 1)}
+                  >
                     ↓
                   </button>
                   <button

@@ -39,7 +39,14 @@ export function StepEditor(props: StepEditorProps) {
       {step.kind === 'branch' && <BranchFields {...props} step={step} problem={problem} />}
       {step.kind === 'transform' && (
         <>
-          <MapField legend="Values to set" nameLabel="Name" path={`${base}.set`} value={step.set} onChange={(set) => props.onChange({ ...step, set })} problems={props.problems} />
+          <MapField
+            legend="Values to set"
+            nameLabel="Name"
+            path={`${base}.set`}
+            value={step.set}
+            onChange={(set) => props.onChange({ ...step, set })}
+            problems={props.problems}
+          />
           <NextSelect {...props} value={step.next} onChange={(next) => props.onChange({ ...step, next })} problem={problem('.next')} />
         </>
       )}
@@ -60,7 +67,14 @@ export function StepEditor(props: StepEditorProps) {
 
 type Problem = (path: string) => string | undefined;
 
-function NextSelect(props: { stepIds: string[]; step: WorkflowStep; value: string | undefined; onChange(next: string): void; problem: string | undefined; label?: string }) {
+function NextSelect(props: {
+  stepIds: string[];
+  step: WorkflowStep;
+  value: string | undefined;
+  onChange(next: string): void;
+  problem: string | undefined;
+  label?: string;
+}) {
   const others = props.stepIds.filter((id) => id !== props.step.id);
   return (
     <Field label={props.label ?? 'Next step'} problem={props.problem}>
@@ -78,7 +92,15 @@ function NextSelect(props: { stepIds: string[]; step: WorkflowStep; value: strin
   );
 }
 
-function MapField(props: { legend: string; nameLabel: string; hint?: string; path: string; value: Record<string, string>; onChange(value: Record<string, string>): void; problems: Map<string, string> }) {
+function MapField(props: {
+  legend: string;
+  nameLabel: string;
+  hint?: string;
+  path: string;
+  value: Record<string, string>;
+  onChange(value: Record<string, string>): void;
+  problems: Map<string, string>;
+}) {
   return (
     <EntriesEditor
       legend={props.legend}
@@ -183,8 +205,7 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
             An integration and a path
           </label>
           <label class="inline">
-            <input type="radio" name={`target-${step.id}`} checked={viaUrl} onChange={useUrl} />
-            A full URL
+            <input type="radio" name={`target-${step.id}`} checked={viaUrl} onChange={useUrl} />A full URL
           </label>
         </fieldset>
       </div>
@@ -192,7 +213,9 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
         <>
           <div class="fields">
             <Field label="URL" class="grow" controlClass="code" problem={problem('.request.url')}>
-              {(control) => <input type="url" value={request.url} spellcheck={false} onInput={(e) => setRequest({ url: e.currentTarget.value })} {...control} />}
+              {(control) => (
+                <input type="url" value={request.url} spellcheck={false} onInput={(e) => setRequest({ url: e.currentTarget.value })} {...control} />
+              )}
             </Field>
           </div>
           <AuthenticationSelect
@@ -213,7 +236,11 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
             <Field label="Integration" problem={problem('.request.integrationId')}>
               {(control) => (
                 <select value={request.integrationId ?? ''} onChange={(e) => setRequest({ integrationId: e.currentTarget.value })} {...control}>
-                  {!integration && <option value={request.integrationId ?? ''}>{request.integrationId ? `${request.integrationId} (not found)` : '(choose an integration)'}</option>}
+                  {!integration && (
+                    <option value={request.integrationId ?? ''}>
+                      {request.integrationId ? `${request.integrationId} (not found)` : '(choose an integration)'}
+                    </option>
+                  )}
                   {props.integrations.map((i) => (
                     <option key={i.id} value={i.id}>
                       {i.name}
@@ -222,18 +249,39 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
                 </select>
               )}
             </Field>
-            <Field label="Path" class="grow" controlClass="code" problem={problem('.request.path')} hint={integration ? `under ${integration.baseUrl}` : undefined}>
+            <Field
+              label="Path"
+              class="grow"
+              controlClass="code"
+              problem={problem('.request.path')}
+              hint={integration ? `under ${integration.baseUrl}` : undefined}
+            >
               {(control) => <input value={request.path ?? ''} spellcheck={false} onInput={(e) => setRequest({ path: e.currentTarget.value })} {...control} />}
             </Field>
           </div>
           <p class="authentication-of-integration">
-            <strong>Authentication:</strong> {integrationCredential ? credentialLabel(integrationCredential) : integration?.credentialId ? integration.credentialId : 'none'}, from the integration.{' '}
-            <span class="hint">An integration brings its own credential; to choose one for this step, send it to a full URL.</span>
+            <strong>Authentication:</strong>{' '}
+            {integrationCredential ? credentialLabel(integrationCredential) : integration?.credentialId ? integration.credentialId : 'none'}, from the
+            integration. <span class="hint">An integration brings its own credential; to choose one for this step, send it to a full URL.</span>
           </p>
         </>
       )}
-      <MapField legend="Query parameters" nameLabel="Parameter" path={`${base}.query`} value={request.query} onChange={(query) => setRequest({ query })} problems={props.problems} />
-      <MapField legend="Headers" nameLabel="Header" path={`${base}.headers`} value={request.headers} onChange={(headers) => setRequest({ headers })} problems={props.problems} />
+      <MapField
+        legend="Query parameters"
+        nameLabel="Parameter"
+        path={`${base}.query`}
+        value={request.query}
+        onChange={(query) => setRequest({ query })}
+        problems={props.problems}
+      />
+      <MapField
+        legend="Headers"
+        nameLabel="Header"
+        path={`${base}.headers`}
+        value={request.headers}
+        onChange={(headers) => setRequest({ headers })}
+        problems={props.problems}
+      />
       <Field label="Body (FEEL, sent as JSON)" problem={problem('.request.body')} class="full" controlClass="code">
         {(control) => (
           <textarea
@@ -250,16 +298,45 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
       </Field>
       <div class="fields">
         <Field label="Timeout (ms)" problem={problem('.timeoutMs')}>
-          {(control) => <input type="number" min={1} value={step.timeoutMs} onInput={(e) => props.onChange({ ...step, timeoutMs: e.currentTarget.valueAsNumber })} {...control} />}
+          {(control) => (
+            <input
+              type="number"
+              min={1}
+              value={step.timeoutMs}
+              onInput={(e) => props.onChange({ ...step, timeoutMs: e.currentTarget.valueAsNumber })}
+              {...control}
+            />
+          )}
         </Field>
         <Field label="Retries" problem={problem('.retries')}>
-          {(control) => <input type="number" min={0} value={step.retries} onInput={(e) => props.onChange({ ...step, retries: e.currentTarget.valueAsNumber })} {...control} />}
+          {(control) => (
+            <input
+              type="number"
+              min={0}
+              value={step.retries}
+              onInput={(e) => props.onChange({ ...step, retries: e.currentTarget.valueAsNumber })}
+              {...control}
+            />
+          )}
         </Field>
-        <Field label="Also accept statuses" problem={[...props.problems].find(([path]) => path.startsWith(`${stepPath(props.index)}.acceptStatuses`))?.[1]} hint="e.g. 404, 409">
+        <Field
+          label="Also accept statuses"
+          problem={[...props.problems].find(([path]) => path.startsWith(`${stepPath(props.index)}.acceptStatuses`))?.[1]}
+          hint="e.g. 404, 409"
+        >
           {(control) => (
             <input
               defaultValue={step.acceptStatuses.join(', ')}
-              onInput={(e) => props.onChange({ ...step, acceptStatuses: e.currentTarget.value.split(/[\s,]+/).filter(Boolean).map(Number).filter(Number.isInteger) })}
+              onInput={(e) =>
+                props.onChange({
+                  ...step,
+                  acceptStatuses: e.currentTarget.value
+                    .split(/[\s,]+/)
+                    .filter(Boolean)
+                    .map(Number)
+                    .filter(Number.isInteger),
+                })
+              }
               {...control}
             />
           )}
@@ -281,7 +358,14 @@ function BranchFields(props: StepEditorProps & { step: StepOf<'branch'>; problem
         {step.cases.map((c, j) => (
           <li key={j} class="case">
             <Field label={`Case ${j + 1} condition (FEEL)`} class="grow" controlClass="code" problem={problem(`.cases[${j}].when`)}>
-              {(control) => <input value={c.when} spellcheck={false} onInput={(e) => setCases(step.cases.map((x, k) => (k === j ? { ...x, when: e.currentTarget.value } : x)))} {...control} />}
+              {(control) => (
+                <input
+                  value={c.when}
+                  spellcheck={false}
+                  onInput={(e) => setCases(step.cases.map((x, k) => (k === j ? { ...x, when: e.currentTarget.value } : x)))}
+                  {...control}
+                />
+              )}
             </Field>
             <NextSelect
               {...props}
@@ -294,10 +378,22 @@ function BranchFields(props: StepEditorProps & { step: StepOf<'branch'>; problem
               <button type="button" class="quiet icon" aria-label={`Move case ${j + 1} up`} disabled={j === 0} onClick={() => move(j, j - 1)}>
                 ↑
               </button>
-              <button type="button" class="quiet icon" aria-label={`Move case ${j + 1} down`} disabled={j === step.cases.length - 1} onClick={() => move(j, j + 1)}>
+              <button
+                type="button"
+                class="quiet icon"
+                aria-label={`Move case ${j + 1} down`}
+                disabled={j === step.cases.length - 1}
+                onClick={() => move(j, j + 1)}
+              >
                 ↓
               </button>
-              <button type="button" class="quiet icon" aria-label={`Remove case ${j + 1}`} disabled={step.cases.length === 1} onClick={() => setCases(step.cases.filter((_, k) => k !== j))}>
+              <button
+                type="button"
+                class="quiet icon"
+                aria-label={`Remove case ${j + 1}`}
+                disabled={step.cases.length === 1}
+                onClick={() => setCases(step.cases.filter((_, k) => k !== j))}
+              >
                 ✕
               </button>
             </div>
@@ -333,4 +429,3 @@ function BranchFields(props: StepEditorProps & { step: StepOf<'branch'>; problem
     </>
   );
 }
-

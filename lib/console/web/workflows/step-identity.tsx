@@ -19,7 +19,12 @@ const stepKinds = Object.keys(kindNames) as StepKind[];
 
 const loadFeelRename = onDemand(() => import('../../../engine/feel/rename.ts'));
 
-export function StepIdentity(props: { definition: WorkflowDefinition; index: number; problems: Map<string, string>; onChange(definition: WorkflowDefinition): void }) {
+export function StepIdentity(props: {
+  definition: WorkflowDefinition;
+  index: number;
+  problems: Map<string, string>;
+  onChange(definition: WorkflowDefinition): void;
+}) {
   const { definition, index } = props;
   const step = definition.steps[index]!;
   const [text, setText] = useState(step.id);
@@ -52,12 +57,22 @@ export function StepIdentity(props: { definition: WorkflowDefinition; index: num
           void rename();
         }}
       >
-        <Field label="Id" controlClass="code" problem={problem} hint="Enter or leaving the field renames it; the steps that go to it, and the FEEL that reads its result, follow.">
+        <Field
+          label="Id"
+          controlClass="code"
+          problem={problem}
+          hint="Enter or leaving the field renames it; the steps that go to it, and the FEEL that reads its result, follow."
+        >
           {(control) => <input value={text} spellcheck={false} onInput={(e) => setText(e.currentTarget.value)} onChange={() => void rename()} {...control} />}
         </Field>
         <Field label="Kind">
           {(control) => (
-            <select ref={kindSelect} value={kind ?? step.kind} onChange={(e) => setKind(e.currentTarget.value === step.kind ? undefined : (e.currentTarget.value as StepKind))} {...control}>
+            <select
+              ref={kindSelect}
+              value={kind ?? step.kind}
+              onChange={(e) => setKind(e.currentTarget.value === step.kind ? undefined : (e.currentTarget.value as StepKind))}
+              {...control}
+            >
               {stepKinds.map((k) => (
                 <option key={k} value={k}>
                   {kindNames[k]}
@@ -78,7 +93,8 @@ export function StepIdentity(props: { definition: WorkflowDefinition; index: num
           }}
           onCancel={closeQuestion}
         >
-          Its {kindNames[step.kind]} fields are lost and it starts as a new {kindNames[kind]} step. It keeps its id{onward ? ` and goes on to ${onward}` : ' and ends the run'}.
+          Its {kindNames[step.kind]} fields are lost and it starts as a new {kindNames[kind]} step. It keeps its id
+          {onward ? ` and goes on to ${onward}` : ' and ends the run'}.
         </Confirm>
       )}
     </>
