@@ -3,6 +3,7 @@ import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../
 import type { routes } from '../http/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
+import { credentialPlacements, stepStatuses } from '../store/types.ts';
 
 const timestamp = z.string().datetime();
 
@@ -11,7 +12,7 @@ const credentialSchema = z.object({
   name: z.string(),
   type: z.literal('apiKey'),
   key: z.string().describe('the header or query parameter name, exactly as the provider names it'),
-  placement: z.enum(['header', 'query']),
+  placement: z.enum(credentialPlacements),
   description: z.string(),
   valueHint: z.string().describe('the last characters of the value at most; the value itself is never returned'),
   status: z.enum(['active', 'revoked']),
@@ -63,7 +64,7 @@ const taskStateSchema = z.enum(['pending', 'in-progress', 'completed', 'failed']
 const stepRecordSchema = z.object({
   id: z.string(),
   type: z.enum(['rule', 'apiRequest', 'branch', 'transform', 'end']),
-  status: z.enum(['succeeded', 'failed', 'skipped']),
+  status: z.enum(stepStatuses),
   durationMs: z.number(),
   output: z
     .unknown()

@@ -25,17 +25,20 @@ export type ExecutionScope = RuleScope | WorkflowScope;
 export const executionScopeOf = (ref: EntityRef): ExecutionScope =>
   ref.entityType === 'workflow' ? { workspaceId: ref.workspaceId, branch: ref.branch, workflowId: ref.id } : ruleScopeOf(ref);
 
+/** What became of a step of a workflow run. */
+export const stepStatuses = ['succeeded', 'failed', 'skipped'] as const;
+
 /** One step of a recorded workflow run, as the run's answer gives it. */
 export interface StepRecord {
   id: string;
   type: string;
-  status: 'succeeded' | 'failed' | 'skipped';
+  status: (typeof stepStatuses)[number];
   durationMs: number;
   output?: unknown;
   error?: string;
 }
 
-/** One run of a rule or a workflow, as recorded (spec: executions). */
+/** One run of a rule or a workflow, as recorded. */
 export interface Execution {
   executionId: string;
   /** The rule that ran, for a rule's execution… */
