@@ -68,11 +68,14 @@ class Collector {
     for (const p of error.problems) this.add(path, `${p.message} at line ${p.line}, column ${p.column}`);
   }
 
-  /** With declared inputs, every free name must be one of them. */
+  /** With declared inputs, every free name must be one of them. A cell that is a bare unknown name is most likely unquoted text: say so. */
   private checkNames(path: string, expr: Expr, bound: readonly string[]) {
     if (!this.declared) return;
     for (const name of freeNames(expr, new Set(bound)))
-      if (!this.declared.has(name)) this.add(path, `"${name}" is not a declared input (declared: ${briefList([...this.declared]) || 'none'})`);
+      if (!this.declared.has(name)) {
+        const text = bound.includes('?') && expr.k === 'var' ? `; for the text, write the string "${name}" in quotes` : '';
+        this.add(path, `"${name}" is not a declared input (declared: ${briefList([...this.declared]) || 'none'})${text}`);
+      }
   }
 }
 

@@ -205,6 +205,18 @@ class Converter {
     throw new FeelSyntaxError([{ message, ...position(this.text, node.from) }]);
   }
 
+  /**
+   * `=<`, `=>` and `==` parse as "=" followed by a unary test (`= (< 2)`): the
+   * likely intent is `<=`, `>=` or `=`, which is what the message should name.
+   */
+  private misspeltOperator(test: SyntaxNode): string | undefined {
+    const before = this.text.slice(0, test.from).trimEnd();
+    const next = this.text[test.from];
+    if (!before.endsWith('=') || (next !== '<' && next !== '>' && next !== '=')) return undefined;
+    if (next === '=') return '"==" is not an operator: FEEL tests equality with one "=" (in a cell, the value alone also tests equality)';
+    return `"=${next}" is not an operator: did you mean "${next}=" (${next === '<' ? 'less' : 'greater'} than or equal)?`;
+  }
+
   private source(node: SyntaxNode) {
     return this.text.slice(node.from, node.to);
   }
@@ -295,7 +307,7 @@ class Converter {
       case 'InstanceOfExpression':
         return { k: 'instanceOf', of: this.expr(parts[0]!), type: nameOf(this.text, parts[parts.length - 1]!) };
       case 'SimplePositiveUnaryTest':
-        this.fail(node, 'a unary test (such as "< 18") cannot stand here: compare a value with it, e.g. "x < 18"');
+        this.fail(node, this.misspeltOperator(node) ?? 'a unary test (such as "< 18") cannot stand here: compare a value with it, e.g. "x < 18"');
       // falls through: fail never returns
       case 'FunctionDefinition':
         this.fail(node, 'function definitions are not supported');

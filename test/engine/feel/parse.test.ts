@@ -147,6 +147,17 @@ describe('syntax errors', () => {
     expect(problems(() => parseExpression('< 18'))[0]!.message).toMatch(/compare a value with it, e.g. "x < 18"/);
   });
 
+  it('name the operator meant when "=<", "=>" or "==" is typed, in cells and expressions alike', () => {
+    expect(problems(() => parseUnaryTests('=< 2'))).toEqual([
+      { message: '"=<" is not an operator: did you mean "<=" (less than or equal)?', offset: 1, line: 1, column: 2 },
+    ]);
+    expect(problems(() => parseUnaryTests('=>2'))[0]!.message).toBe('"=>" is not an operator: did you mean ">=" (greater than or equal)?');
+    expect(problems(() => parseUnaryTests('== "gold"'))[0]!.message).toMatch(/^"==" is not an operator: FEEL tests equality with one "="/);
+    expect(problems(() => parseExpression('total =< 100', ['total']))[0]!.message).toMatch(/^"=<" is not an operator: did you mean "<="/);
+    // Not a typo: a unary test standing alone keeps its own message.
+    expect(problems(() => parseExpression('< 18'))[0]!.message).toMatch(/cannot stand here/);
+  });
+
   it('refuse function definitions', () => {
     expect(problems(() => parseExpression('function(x) x + 1'))).toEqual([
       { message: 'function definitions are not supported', offset: 0, line: 1, column: 1 },
