@@ -10,7 +10,7 @@ import type { Budget } from './budget.ts';
 import { note, type Env } from './compile.ts';
 import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, type Pattern } from './regex.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
-import { compare, equal, FeelRange, isContext, typeName, type FeelContext, type FeelValue } from './values.ts';
+import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
 
 type Impl = (args: FeelValue[], env: Env) => FeelValue;
 
@@ -407,6 +407,18 @@ const builtins = new Map<string, Builtin>([
       }),
     },
   ],
+  [
+    'list replace',
+    {
+      // DMN 1.5 also takes a match function for the position; FEEL here has no function values to give it.
+      params: [['list', 'position', 'newItem']],
+      impl: converting(['list', 'item', 'any'], ([list, position, item], env) => {
+        if (!Array.isArray(list) || !isNumber(position!) || !Number.isInteger(position)) return wrongType(env, 'list replace', [list!, position!]);
+        const at = position > 0 ? position - 1 : list.length + position;
+        return at < 0 || at >= list.length ? null : list.map((old, i) => (i === at ? item! : old));
+      }),
+    },
+  ],
   typed('reverse', ['list'], ['list'], (list: FeelValue[]) => [...list].reverse()),
   [
     'index of',
@@ -508,6 +520,48 @@ const builtins = new Map<string, Builtin>([
   // Contexts
   ['get value', { params: [['m', 'key']], impl: ([m, key]) => (isContext(m!) && isString(key!) && Object.hasOwn(m, key) ? (m[key] ?? null) : null) }],
   ['get entries', { params: [['m']], impl: ([m]) => (isContext(m!) ? Object.entries(m).map(([key, value]) => ({ key, value }) as FeelContext) : null) }],
+  [
+    'context',
+    {
+      params: [['entries']],
+      impl: converting(['list'], ([entries], env) => {
+        if (!Array.isArray(entries)) return entries === null ? null : wrongType(env, 'context', [entries!]);
+        const made: FeelContext = {};
+        for (const entry of entries) {
+          if (!isContext(entry) || !isString(entry.key ?? null) || !Object.hasOwn(entry, 'value'))
+            return note(env, 'context(entries): each entry is a context with a string "key" and a "value"');
+          if (Object.hasOwn(made, entry.key as string)) return note(env, `context(entries): the key "${entry.key as string}" is given twice`);
+          setEntry(made, entry.key as string, entry.value ?? null);
+        }
+        return made;
+      }),
+    },
+  ],
+  [
+    'context put',
+    {
+      params: [
+        ['context', 'key', 'value'],
+        ['context', 'keys', 'value'],
+      ],
+      impl: ([context, key, value], env) => contextPut(context!, Array.isArray(key) ? key : [key!], value!, env),
+    },
+  ],
+  [
+    'context merge',
+    {
+      params: [['contexts']],
+      impl: converting(['list'], ([contexts], env) => {
+        if (!Array.isArray(contexts) || !contexts.every(isContext)) return contexts === null ? null : wrongType(env, 'context merge', [contexts!]);
+        const merged: FeelContext = {};
+        for (const context of contexts) {
+          env.budget.spend(Object.keys(context).length);
+          for (const [key, value] of Object.entries(context)) setEntry(merged, key, value);
+        }
+        return merged;
+      }),
+    },
+  ],
   // Ranges
   [
     'range',
@@ -522,6 +576,19 @@ const builtins = new Map<string, Builtin>([
     },
   ],
 ]);
+
+/** `context` with the value at the path `keys` (each a key of the context within) put in, or null where the path does not lead through contexts. */
+function contextPut(context: FeelValue, keys: FeelValue[], value: FeelValue, env: Env): FeelValue {
+  const [key, ...rest] = keys;
+  if (!isContext(context) || key === undefined || !isString(key)) return context === null ? null : wrongType(env, 'context put', [context, key ?? null]);
+  const inner = rest.length === 0 ? value : contextPut(Object.hasOwn(context, key) ? (context[key] ?? null) : null, rest, value, env);
+  if (inner === null && rest.length > 0) return null;
+  env.budget.spend(Object.keys(context).length);
+  const put: FeelContext = {};
+  for (const [k, v] of Object.entries(context)) setEntry(put, k, v);
+  setEntry(put, key, inner);
+  return put;
+}
 
 /**
  * The parts of range text (`[1..10]`, `(a..b]`): the brackets, and the ends around the first "..", trimmed. What

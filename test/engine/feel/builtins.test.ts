@@ -172,6 +172,44 @@ describe('list functions', () => {
   });
 });
 
+describe('list replace and the context functions of DMN 1.5', () => {
+  it('list replace puts the new item at a position, counted from the end when negative; null out of range', () => {
+    expect(feel('list replace([1, 2, 3], 2, 9)')).toEqual([1, 9, 3]);
+    expect(feel('list replace([1, 2, 3], -1, [9])')).toEqual([1, 2, [9]]);
+    expect(feel('list replace(list: ["a"], position: 1, newItem: null)')).toEqual([null]);
+    expect(feel('list replace([1, 2, 3], 4, 9)')).toBeNull();
+    expect(feel('list replace([1, 2, 3], 0, 9)')).toBeNull();
+    expect(run('list replace([1], "1", 9)').notes.join()).toMatch(/list replace\(list, string\): wrong argument types/);
+  });
+
+  it('context makes a context of key and value entries, the inverse of get entries; null for a key given twice', () => {
+    expect(feel('context([{key: "a", value: 1}, {key: "b", value: [2]}])')).toEqual({ a: 1, b: [2] });
+    expect(feel('context(get entries({x: 1, y: "z"}))')).toEqual({ x: 1, y: 'z' });
+    expect(feel('context({key: "a", value: null})')).toEqual({ a: null });
+    expect(feel('context([])')).toEqual({});
+    expect(feel('context([{key: "a", value: 1}, {key: "a", value: 2}])')).toBeNull();
+    expect(run('context([{key: 1, value: 1}])').notes.join()).toMatch(/each entry is a context with a string "key" and a "value"/);
+    expect(feel('context([{key: "__proto__", value: 1}]).__proto__')).toBe(1);
+  });
+
+  it('context put adds or replaces an entry, or one down a path of keys; null where the path leads through no context', () => {
+    expect(feel('context put({x: 1}, "y", 2)')).toEqual({ x: 1, y: 2 });
+    expect(feel('context put({x: 1, y: 2}, "x", 3)')).toEqual({ x: 3, y: 2 });
+    expect(feel('context put({x: {y: 1}}, ["x", "z"], 2)')).toEqual({ x: { y: 1, z: 2 } });
+    expect(feel('context put(context: {a: 1}, keys: ["b"], value: 2)')).toEqual({ a: 1, b: 2 });
+    expect(feel('context put({x: 1}, ["q", "z"], 2)')).toBeNull();
+    expect(feel('context put({x: 1}, [], 2)')).toBeNull();
+    expect(feel('context put(null, "x", 2)')).toBeNull();
+  });
+
+  it('context merge lays contexts over each other, the later winning', () => {
+    expect(feel('context merge([{x: 1, y: 1}, {y: 2}, {z: 3}])')).toEqual({ x: 1, y: 2, z: 3 });
+    expect(feel('context merge({x: 1})')).toEqual({ x: 1 });
+    expect(feel('context merge([])')).toEqual({});
+    expect(feel('context merge([{x: 1}, 2])')).toBeNull();
+  });
+});
+
 describe('lists of one and single values (DMN 1.5 10.3.2.9.4)', () => {
   it('a single value given for a list is a list of one', () => {
     expect(feel('count(1)')).toBe(1);
