@@ -571,7 +571,12 @@ const builtins = new Map<string, Builtin>([
         const parts = isString(from!) ? rangeParts(from) : null;
         if (!parts) return from === null ? null : note(env, 'range(from) takes text such as "[1..10]"');
         const end = (text: string) => (text === '' ? null : Number.isNaN(Number(text)) ? (FeelDate.parse(text.replace(/^@?"|"$/g, '')) ?? null) : Number(text));
-        return new FeelRange(end(parts.lo), end(parts.hi), parts.open === '[', parts.close === ']');
+        const [lo, hi] = [end(parts.lo), end(parts.hi)];
+        const [loClosed, hiClosed] = [parts.open === '[', parts.close === ']'];
+        // DMN 1.5: an end left out is open ("(..2]"), never included; and a range runs upwards.
+        if ((lo === null && (loClosed || parts.lo !== '')) || (hi === null && (hiClosed || parts.hi !== '')) || (lo === null && hi === null)) return null;
+        if (lo !== null && hi !== null && (compare(lo, hi) ?? 1) > 0) return null;
+        return new FeelRange(lo, hi, loClosed, hiClosed);
       },
     },
   ],

@@ -210,6 +210,25 @@ describe('list replace and the context functions of DMN 1.5', () => {
   });
 });
 
+describe('range() of range text', () => {
+  it('reads ranges that run upwards, an end left out only where it is open', () => {
+    expect(feel('range("[1..10]")')).toBe('[1..10]');
+    expect(feel('range("[1..1]")')).toBe('[1..1]');
+    expect(feel('range("(1..10)")')).toBe('(1..10)');
+    expect(feel('range("[@\\"2020-01-01\\"..@\\"2021-01-01\\"]")')).toBe('["2020-01-01".."2021-01-01"]');
+    expect(feel('range("(..2]")')).not.toBeNull();
+  });
+
+  it('is null for a range that runs downwards, an end left out inside a closed bracket, or ends that do not compare', () => {
+    expect(feel('range("[3..1]")')).toBeNull();
+    expect(feel('range("[..2]")')).toBeNull();
+    expect(feel('range("[1..]")')).toBeNull();
+    expect(feel('range("(..)")')).toBeNull();
+    expect(feel('range("[1..@\\"2020-01-01\\"]")')).toBeNull();
+    expect(feel('range("[x..2]")')).toBeNull();
+  });
+});
+
 describe('lists of one and single values (DMN 1.5 10.3.2.9.4)', () => {
   it('a single value given for a list is a list of one', () => {
     expect(feel('count(1)')).toBe(1);
