@@ -320,10 +320,11 @@ class Converter {
   private call(node: SyntaxNode, parts: SyntaxNode[]): Expr {
     const [callee, params] = parts;
     if (!callee || !params) this.fail(node, 'expected a function call');
+    // Calling what is not a function (`null()`, `123()`) is valid FEEL whose value is null: it runs as a call of no known function.
     const fn =
       callee.name === 'DateTimeConstructor' || callee.name === 'SpecialFunctionName' || callee.name === 'VariableName'
         ? nameOf(this.text, callee)
-        : this.fail(callee, 'only built-in functions can be called');
+        : this.source(callee).trim();
     if (params.name === 'NamedParameters')
       return {
         k: 'callNamed',

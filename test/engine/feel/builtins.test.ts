@@ -356,6 +356,11 @@ describe('named parameters', () => {
 });
 
 describe('calls that cannot be made', () => {
+  it('calling what is not a function is null, with a note, as DMN 1.5 says: not refused', () => {
+    for (const text of ['null()', '123()', '"a"(1)', 'x.y()'])
+      expect(run(text, { x: { y: 1 } })).toEqual({ value: null, notes: [expect.stringMatching(/^no function named /)] });
+  });
+
   it('an unknown function gives null with a note', () => {
     expect(run('foo(1)')).toEqual({ value: null, notes: ['no function named "foo"'] });
   });
