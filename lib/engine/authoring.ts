@@ -7,7 +7,7 @@
  */
 import { evaluateRule, type CompiledRule } from './compile.ts';
 import { analyzeDecisionTable, type Finding } from './decision-table/analysis.ts';
-import { unknownNameWarnings } from './decision-table/unknown-names.ts';
+import { cellWarnings } from './decision-table/cell-warnings.ts';
 import type { RuleDefinition } from './definitions.ts';
 import { EngineError } from './errors.ts';
 import { equal } from './feel/values.ts';
@@ -18,7 +18,7 @@ export interface RuleCheck {
   prepared: PreparedRule;
   /** Refuse the save: FEEL syntax errors, unknown inputs, type mismatches, hit policies whose outputs do not fit. */
   problems: Problem[];
-  /** Shown with the save: cells that read names the table does not know, rows that can never be the answer, gaps. */
+  /** Shown with the save: cells that most likely never match (unknown names, literals of another type), rows that can never be the answer, gaps. */
   warnings: Finding[];
   /** Refuse the publish: rows that overlap under `unique`. */
   publishProblems: Finding[];
@@ -35,7 +35,7 @@ export function checkRule(rule: RuleDefinition): RuleCheck {
   const { prepared, problems } = prepareRule(rule);
   if (prepared.kind !== 'decisionTable' || problems.length > 0) return { prepared, problems, warnings: [], publishProblems: [] };
   const analysis = analyzeDecisionTable(prepared);
-  return { prepared, problems, warnings: [...unknownNameWarnings(prepared), ...analysis.warnings], publishProblems: analysis.publishErrors };
+  return { prepared, problems, warnings: [...cellWarnings(prepared), ...analysis.warnings], publishProblems: analysis.publishErrors };
 }
 
 export interface TestCase {

@@ -102,7 +102,6 @@ describe('validation', () => {
     expect(errorsOf(response)).toEqual([
       { in: 'body', field: 'name', message: 'must not start or end with whitespace' },
       { in: 'body', field: 'definition.rules[1].when[0]', message: 'the expression is incomplete at line 1, column 4' },
-      { in: 'body', field: 'definition.rules[2].when[0]', message: 'tests a string, but the input "Weight" is declared number' },
       { in: 'body', field: 'definition.rules[2].then[0]', message: 'is a string, but the output is declared number' },
       { in: 'body', field: 'definition.rules[3].when[0]', message: '"total" is not a declared input (declared: weightKg)' },
     ]);

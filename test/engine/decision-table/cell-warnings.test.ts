@@ -1,7 +1,7 @@
-/** Save-time warnings for cells that read a name the table does not know: most often text written without quotes. */
+/** Save-time warnings for cells that most likely never match: a name the table does not know (often unquoted text), a literal of another type than the column's. */
 import { describe, expect, it } from 'vitest';
 import { checkRule } from '../../../lib/engine/authoring.ts';
-import { maxUnknownNameWarnings } from '../../../lib/engine/decision-table/unknown-names.ts';
+import { maxCellWarnings } from '../../../lib/engine/decision-table/cell-warnings.ts';
 import type { DecisionTableDefinition } from '../../../lib/engine/definitions.ts';
 
 const table = (rules: string[][], extra: Partial<DecisionTableDefinition> = {}) =>
@@ -55,9 +55,9 @@ describe('a cell that reads a name the table does not know', () => {
 
   it('names at most twenty cells, then counts the rest', () => {
     const { warnings } = table(Array.from({ length: 25 }, (_, i) => [`zone${i}`, '-']));
-    const unknown = warnings.filter((w) => w.message.startsWith('reads ') || w.message.includes('more cells'));
-    expect(unknown).toHaveLength(maxUnknownNameWarnings + 1);
-    expect(unknown.at(-1)).toEqual({ path: 'definition.rules', message: '5 more cells read names the table does not know' });
+    const unknown = warnings.filter((w) => w.message.startsWith('reads ') || w.message.includes('more cell'));
+    expect(unknown).toHaveLength(maxCellWarnings + 1);
+    expect(unknown.at(-1)).toEqual({ path: 'definition.rules', message: 'and 5 more cell warnings like these' });
   });
 
   it('is refused, suggesting the string, when the table declares its parameters', () => {
@@ -72,6 +72,21 @@ describe('a cell that reads a name the table does not know', () => {
         path: 'definition.rules[0].when[0]',
         message: '"domestic" is not a declared input (declared: zone, parcel); for the text, write the string "domestic" in quotes',
       },
+    ]);
+  });
+});
+
+describe('a cell whose literal has another type than its column', () => {
+  it('is saved, as DMN allows, with a warning that it never matches', () => {
+    const { problems, warnings } = table([
+      ['5', '"heavy"'],
+      ['"eu"', '[1..@"2025-01-01"]'],
+      ['"eu"', 'null'],
+    ]);
+    expect(problems).toEqual([]);
+    expect(warnings.filter((w) => w.message.startsWith('tests a'))).toEqual([
+      { path: 'definition.rules[0].when[0]', message: 'tests a number, but the input "zone" is declared string: the cell never matches a string' },
+      { path: 'definition.rules[0].when[1]', message: 'tests a string, but the input "weight" is declared number: the cell never matches a number' },
     ]);
   });
 });
