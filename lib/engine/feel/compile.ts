@@ -475,9 +475,13 @@ export function compileExpression(e: Expr): Evaluator {
       };
     }
     case 'range': {
-      const [lo, hi] = [e.lo ? compileExpression(e.lo) : () => null, e.hi ? compileExpression(e.hi) : () => null];
+      // An end left out (lo or hi null in the tree) is unbounded; an end written as an expression that gives null is not.
+      const [lo, hi] = [e.lo && compileExpression(e.lo), e.hi && compileExpression(e.hi)];
       const { loClosed, hiClosed } = e;
-      return (env) => new FeelRange(lo(env), hi(env), loClosed, hiClosed);
+      return (env) => {
+        const [from, to] = [lo ? lo(env) : null, hi ? hi(env) : null];
+        return new FeelRange(from, to, loClosed, hiClosed, (lo !== null && from === null) || (hi !== null && to === null));
+      };
     }
     case 'for': {
       const iterations = compileIterations(e.vars);

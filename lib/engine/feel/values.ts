@@ -21,10 +21,13 @@ export class FeelRange {
     readonly hi: FeelValue,
     readonly loClosed: boolean,
     readonly hiClosed: boolean,
+    /** An end whose expression gave null (`(null..10]`, `[x..10]` with x null): DMN says nothing lies in or out of it. */
+    readonly nullEnd = false,
   ) {}
 
-  /** Whether `value` lies in the range: null when it cannot be compared with an end. */
+  /** Whether `value` lies in the range: null when it cannot be compared with an end, or an end is null. */
   includes(value: FeelValue): boolean | null {
+    if (this.nullEnd) return null;
     if (this.lo !== null) {
       const c = compare(value, this.lo);
       if (c === null) return null;

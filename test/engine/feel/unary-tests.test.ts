@@ -5,7 +5,7 @@
  * match, with a note saying why.
  */
 import { describe, expect, it } from 'vitest';
-import { date, dateTime, duration, matches, time } from './helpers.ts';
+import { date, dateTime, duration, feel, matches, time } from './helpers.ts';
 
 describe('any input', () => {
   it.each([42, 'x', null, [1], { a: 1 }])('"-" matches %j', (input) => {
@@ -119,6 +119,14 @@ describe('ranges', () => {
 
   it('takes its ends from variables', () => {
     expect(matches('[low..high]', 5, { low: 1, high: 10 })).toBe(true);
+  });
+
+  it('with an end that is null holds nothing and leaves nothing out, as the DMN TCK has it (0071, 0072): in is null, a cell does not match', () => {
+    expect(feel('5 in (null..10]')).toBeNull();
+    expect(feel('5 in [1..high]', { high: null })).toBeNull();
+    expect(feel('2 between null and 10')).toBeNull();
+    expect(matches('(null..10]', 5)).toBe(false);
+    expect(matches('[low..10]', 5, { low: null })).toBe(false);
   });
 
   it('does not match a value that cannot be compared with the ends', () => {
