@@ -350,18 +350,18 @@ class Converter {
     }
     // x in <positive unary test> | x in (<positive unary tests>)
     const [of, tests] = operands(node);
-    if (tests!.name === 'PositiveUnaryTests') return { k: 'in', of: this.expr(of!), tests: operands(tests!).map((t) => this.test(t)) };
+    if (tests!.name === 'PositiveUnaryTests') return { k: 'in', of: this.expr(of!), tests: operands(tests!).flatMap((t) => this.tests(t)) };
     // lezer-feel lets the test swallow the and/or that follows (`x in [1..2] and y` as `x in ([1..2] and y)`, and
     // `x in < 3 or y` as `x in < (3 or y)`); DMN 1.5 gives and/or lower precedence than in: `(x in [1..2]) and y`.
     const ofExpr = this.expr(of!);
     const test = operands(tests!)[0]!;
-    if (isLogic(test)) return this.withLeftmost(test, (leaf) => ({ k: 'in', of: ofExpr, tests: [this.test(leaf)] }));
+    if (isLogic(test)) return this.withLeftmost(test, (leaf) => ({ k: 'in', of: ofExpr, tests: this.tests(leaf) }));
     const [op, endpoint] = children(test);
     if (test.name === 'SimplePositiveUnaryTest' && op?.name === 'CompareOp' && endpoint && isLogic(endpoint)) {
       const compareOp = this.source(op) as CompareOp;
       return this.withLeftmost(endpoint, (leaf) => ({ k: 'in', of: ofExpr, tests: [{ k: 'cmp', op: compareOp, r: this.expr(leaf) }] }));
     }
-    return { k: 'in', of: ofExpr, tests: [this.test(tests!)] };
+    return { k: 'in', of: ofExpr, tests: this.tests(tests!) };
   }
 
   /** The and/or of `node` with its leftmost operand made by `make`; the other operands as they are. */
@@ -389,15 +389,25 @@ class Converter {
     });
   }
 
-  test(node: SyntaxNode): Test {
-    if (node.name === 'PositiveUnaryTest') return this.test(operands(node)[0]!);
+  /**
+   * The tests a positive unary test stands for: one, or, for a list that holds unary tests (`[[2..4], [1..3]]`,
+   * `[< 2, 5]`), one per item, any of which may hold. A unary test in parentheses (`(=10)`, `(!= v)`) is that test.
+   */
+  tests(node: SyntaxNode): Test[] {
+    if (node.name === 'PositiveUnaryTest') return this.tests(operands(node)[0]!);
+    if (node.name === 'ParenthesizedExpression') {
+      const inner = operands(node);
+      if (inner.length === 1 && inner[0]!.name === 'SimplePositiveUnaryTest') return this.tests(inner[0]!);
+    }
+    if (node.name === 'List' && operands(node).some((item) => item.name === 'SimplePositiveUnaryTest'))
+      return operands(node).flatMap((item) => this.tests(item));
     if (node.name === 'SimplePositiveUnaryTest') {
       const all = children(node);
-      if (all[0]?.name === 'CompareOp') return { k: 'cmp', op: this.source(all[0]) as CompareOp, r: this.expr(all[1]!) };
-      if (all[0]?.name === 'Interval') return { k: 'expr', e: this.interval(all[0]) };
-      return { k: 'expr', e: this.expr(all[0]!) };
+      if (all[0]?.name === 'CompareOp') return [{ k: 'cmp', op: this.source(all[0]) as CompareOp, r: this.expr(all[1]!) }];
+      if (all[0]?.name === 'Interval') return [{ k: 'expr', e: this.interval(all[0]) }];
+      return [{ k: 'expr', e: this.expr(all[0]!) }];
     }
-    return { k: 'expr', e: this.expr(node) };
+    return [{ k: 'expr', e: this.expr(node) }];
   }
 
   unaryTests(node: SyntaxNode): UnaryTests {
@@ -406,7 +416,7 @@ class Converter {
     const negated = all[0]?.name === 'not';
     const tests = all.find((c) => c.name === 'PositiveUnaryTests');
     if (!tests) this.fail(node, 'expected unary tests');
-    return { k: 'tests', not: negated, tests: operands(tests).map((t) => this.test(t)) };
+    return { k: 'tests', not: negated, tests: operands(tests).flatMap((t) => this.tests(t)) };
   }
 }
 

@@ -117,6 +117,19 @@ describe('ranges', () => {
     expect(matches('["a".."f"]', 'cat')).toBe(true);
   });
 
+  it('in a list, each item a test of its own, any of which may hold; in parentheses, the test itself (DMN TCK 0072)', () => {
+    expect(feel('1 in [[2..4], [1..3]]')).toBe(true);
+    expect(feel('5 in [[2..4], [1..3]]')).toBe(false);
+    expect(feel('5 in [< 2, 5]')).toBe(true);
+    expect(feel('10 in (=10)')).toBe(true);
+    expect(feel('x in (!= 3)', { x: 3 })).toBe(false);
+    expect(feel('x in (> 2)', { x: 4 })).toBe(true);
+    expect(feel('[1, 2] in [[1, 2]]')).toBe(true);
+    expect(matches('[[2..4], [1..3]]', 1)).toBe(true);
+    expect(matches('[[2..4], [1..3]]', 5)).toBe(false);
+    expect(matches('(!= "a")', 'b')).toBe(true);
+  });
+
   it('takes its ends from variables', () => {
     expect(matches('[low..high]', 5, { low: 1, high: 10 })).toBe(true);
   });
