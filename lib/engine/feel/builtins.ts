@@ -99,9 +99,27 @@ function numericListFunction(name: string, impl: (numbers: number[]) => FeelValu
   });
 }
 
+/** The scales DMN 1.5 allows a rounding function (decimal128's exponent range); another scale gives null. */
+const roundingScales = { min: -6111, max: 6176 } as const;
+
+/** How many digits `n` has after its decimal point, as written at its shortest (1.5e-7 has 8). */
+function fractionDigits(n: number): number {
+  const [mantissa, exponent = '0'] = Math.abs(n).toString().split('e');
+  return Math.max(0, (mantissa!.split('.')[1]?.length ?? 0) - Number(exponent));
+}
+
+type RoundingMode = 'up' | 'down' | 'halfUp' | 'halfDown' | 'halfEven' | 'floor' | 'ceiling';
+
 /** Rounds `n` to `scale` decimal digits with `mode`, on the decimal value as written (2.675 is 2.675, not 2.67499…). */
-function roundTo(n: number, scale: number, mode: 'up' | 'down' | 'halfUp' | 'halfDown' | 'halfEven' | 'floor' | 'ceiling'): number | null {
-  if (!Number.isInteger(scale) || Math.abs(scale) > 100) return null;
+function roundTo(n: number, scale: number, mode: RoundingMode): number | null {
+  if (!Number.isInteger(scale) || scale < roundingScales.min || scale > roundingScales.max) return null;
+  // A number already at the scale is itself, however large the scale.
+  if (scale >= fractionDigits(n)) return n;
+  // Past a double's range: every mode that rounds toward zero gives 0; one that rounds away gives a power of ten no double holds.
+  if (scale < -300) {
+    const away = n !== 0 && (mode === 'up' || (mode === 'ceiling' && n > 0) || (mode === 'floor' && n < 0));
+    return away ? null : 0;
+  }
   const factor = 10 ** scale;
   const scaled = Number((n * factor).toPrecision(15));
   const floor = Math.floor(scaled);

@@ -143,6 +143,23 @@ describe('numeric functions', () => {
   });
 });
 
+describe('rounding scales', () => {
+  it('take every integer scale DMN 1.5 allows: a number already at the scale is itself, however large the scale', () => {
+    expect(feel('round up(5.5, 1000)')).toBe(5.5);
+    expect(feel('decimal(1.234, 6176)')).toBe(1.234);
+    expect(feel('decimal(1.5e-7, 7)')).toBe(2e-7);
+    expect(feel('round down(-5.5, -1000)')).toBe(0);
+  });
+
+  it('are null outside that range, for a scale that is not an integer, and where the answer is a power of ten no double holds', () => {
+    expect(feel('decimal(1.234, 6177)')).toBeNull();
+    expect(feel('decimal(1.234, -6112)')).toBeNull();
+    expect(feel('decimal(1.5, 1.5)')).toBeNull();
+    expect(feel('round half up(1.5, 0.5)')).toBeNull();
+    expect(feel('round up(5, -1000)')).toBeNull();
+  });
+});
+
 describe('list functions', () => {
   it('list contains compares items with =', () => {
     expect(feel('list contains([1, 2, 3], 2)')).toBe(true);
