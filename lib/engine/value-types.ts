@@ -66,7 +66,8 @@ export function convertValue(value: unknown, type: ValueType): Converted {
       return temporal(
         value,
         (v) => v instanceof FeelDateTime,
-        (text) => (text.includes('T') ? FeelDateTime.parse(text) : null),
+        // A date alone is that date at midnight, as `date and time("2018-12-08")` is in DMN.
+        FeelDateTime.parse,
         'a date and time such as "2025-01-31T09:30:00Z"',
       );
     case 'time':

@@ -118,6 +118,21 @@ describe('params', () => {
     expect(evaluateRule(rule, { birth: '1990-05-01' }).output).toEqual({ ok: false });
   });
 
+  it('for a date and time may be a date alone, that date at midnight, as DMN reads date and time("2018-12-08")', () => {
+    const at = compile({
+      kind: 'simpleRule',
+      definition: {
+        parameters: [{ name: 'at', type: 'datetime' }],
+        when: 'at = date and time("2018-12-08T00:00:00")',
+        then: { midnight: true },
+        otherwise: { midnight: false },
+      },
+    });
+    expect(evaluateRule(at, { at: '2018-12-08' }).output).toEqual({ midnight: true });
+    expect(evaluateRule(at, { at: '2018-12-08T00:00:01' }).output).toEqual({ midnight: false });
+    expect(() => evaluateRule(at, { at: 'yesterday' })).toThrow(EngineError);
+  });
+
   it('of the wrong type are refused, each named with why', () => {
     try {
       evaluateRule(rule, { birth: 'yesterday', count: '2' });

@@ -91,6 +91,12 @@ function zoneOffsetForLocal(zone: string, localSeconds: number): number {
   return fits.length ? Math.max(...fits) : before;
 }
 
+/**
+ * DMN compares times and date-times at their value resolution, the second, as the DMN TCK has it
+ * (`time("10:30:00.0001") = time("10:30:00.0002")`): each side's seconds are cut to whole ones first.
+ */
+const atValueResolution = (seconds: number) => Math.floor(seconds);
+
 export abstract class FeelTemporal {
   abstract compareTo(other: unknown): number | null;
   abstract toString(): string;
@@ -205,7 +211,7 @@ export class FeelTime extends FeelTemporal {
     const [a, b] = [this.effectiveOffset(), other.effectiveOffset()];
     if ((a === null) !== (b === null)) return null;
     // As XML Schema orders times: on one reference day, in UTC, not wrapped around midnight (08:00-05:00 is before 20:00-05:00).
-    return Math.sign(this.seconds - (a ?? 0) - (other.seconds - (b ?? 0)));
+    return Math.sign(atValueResolution(this.seconds - (a ?? 0)) - atValueResolution(other.seconds - (b ?? 0)));
   }
 
   plusSeconds(seconds: number): FeelTime {
@@ -276,9 +282,9 @@ export class FeelDateTime extends FeelTemporal {
   compareTo(other: unknown): number | null {
     if (!(other instanceof FeelDateTime)) return null;
     const [a, b] = [this.instant, other.instant];
-    if (a === null && b === null) return Math.sign(this.local - other.local);
+    if (a === null && b === null) return Math.sign(atValueResolution(this.local) - atValueResolution(other.local));
     if (a === null || b === null) return null;
-    return Math.sign(a - b);
+    return Math.sign(atValueResolution(a) - atValueResolution(b));
   }
 
   withLocal(local: number): FeelDateTime {

@@ -117,6 +117,14 @@ describe('duration arithmetic', () => {
 });
 
 describe('order and equality', () => {
+  it('compare times and dates and times at their value resolution, the second, as the DMN TCK has it', () => {
+    expect(feel('time("10:30:00.0001") = time("10:30:00.0002")')).toBe(true);
+    expect(feel('time("10:30:00.0001") < time("10:30:00.0002")')).toBe(false);
+    expect(feel('time("10:30:01") > time("10:30:00.9")')).toBe(true);
+    expect(feel('date and time("2018-12-08T10:30:00.1Z") = date and time("2018-12-08T10:30:00.9Z")')).toBe(true);
+    expect(feel('date and time("2018-12-08") = date and time("2018-12-08T00:00:00")')).toBe(true);
+  });
+
   it('orders dates, date-times, times and durations of one kind', () => {
     expect(feel('@"2025-01-01" < @"2025-01-02"')).toBe(true);
     expect(feel('@"2025-01-01T10:00:00Z" < @"2025-01-01T10:30:00+01:00"')).toBe(false);
