@@ -168,7 +168,8 @@ function parseTimeParts(text: string): { seconds: number; zone: Zone } | null {
   const suffix = ZONE_SUFFIX.exec(rest);
   if (!suffix || suffix.index !== 0) return null;
   const [h, m, s] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (h > 23 || m > 59 || s >= 60) return null;
+  // 24:00:00, the end of a day (XML Schema, DMN 1.5), is the next day's midnight; no other time of hour 24 is.
+  if ((h > 23 && !(h === 24 && m === 0 && s === 0)) || m > 59 || s >= 60) return null;
   const z = suffix[1];
   let zone: Zone = { offset: null, zone: null };
   if (z === 'Z') zone = { offset: 0, zone: null };
@@ -197,7 +198,7 @@ export class FeelTime extends FeelTemporal {
 
   static parse(text: string): FeelTime | null {
     const parts = parseTimeParts(text);
-    return parts && parts.seconds < SECONDS_PER_DAY ? new FeelTime(parts.seconds, parts.zone.offset, parts.zone.zone) : null;
+    return parts && new FeelTime(parts.seconds % SECONDS_PER_DAY, parts.zone.offset, parts.zone.zone);
   }
 
   /** Offset in force: a zone's is taken at today's date, as a time alone has none. */
@@ -257,7 +258,8 @@ export class FeelDateTime extends FeelTemporal {
     const date = FeelDate.parse(text.slice(0, t));
     const time = parseTimeParts(text.slice(t + 1));
     if (!date || !time) return null;
-    return new FeelDateTime(date, time.seconds, time.zone.offset, time.zone.zone);
+    const endOfDay = time.seconds === SECONDS_PER_DAY;
+    return new FeelDateTime(endOfDay ? FeelDate.fromDay(date.day + 1) : date, endOfDay ? 0 : time.seconds, time.zone.offset, time.zone.zone);
   }
 
   static of(date: FeelDate, time: FeelTime): FeelDateTime {

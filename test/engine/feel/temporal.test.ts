@@ -117,6 +117,14 @@ describe('duration arithmetic', () => {
 });
 
 describe('order and equality', () => {
+  it('read 24:00:00, the end of a day, as the next midnight; no other time of hour 24', () => {
+    expect(feel('time("24:00:00") = time("00:00:00")')).toBe(true);
+    expect(feel('string(date and time("2018-12-31T24:00:00"))')).toBe('2019-01-01T00:00:00');
+    expect(feel('string(date and time("2018-12-08T24:00:00Z"))')).toBe('2018-12-09T00:00:00Z');
+    expect(feel('time("24:00:01")')).toBeNull();
+    expect(feel('time("24:30:00")')).toBeNull();
+  });
+
   it('compare times and dates and times at their value resolution, the second, as the DMN TCK has it', () => {
     expect(feel('time("10:30:00.0001") = time("10:30:00.0002")')).toBe(true);
     expect(feel('time("10:30:00.0001") < time("10:30:00.0002")')).toBe(false);
@@ -198,7 +206,7 @@ describe('ISO text', () => {
   it('refuses text that is no value', () => {
     expect(FeelDate.parse('2025-1-1')).toBeNull();
     expect(FeelDate.parse('2025-02-29')).toBeNull();
-    expect(FeelTime.parse('24:00:00')).toBeNull();
+    expect(FeelTime.parse('24:00:01')).toBeNull();
     expect(FeelTime.parse('10:00')).toBeNull();
     expect(FeelDateTime.parse('2025-01-01T10:00:00@Not/AZone')).toBeNull();
     expect(FeelDateTime.parse('2025-01-01T10:00:00+19:00')).toBeNull();
