@@ -328,6 +328,48 @@ function filter(target: FeelValue, by: Evaluator, cost: number, env: Env): FeelV
   return out;
 }
 
+/** A type as `instance of` names it: `number`, or a parameterised one (`list<number>`, `context<a: string>`, `range<date>`). */
+interface TypeSpec {
+  name: string;
+  params: TypeSpec[];
+  entries: [string, TypeSpec][];
+}
+
+/** Reads a type's text, which the FEEL parser has already found well formed. */
+function readType(text: string): TypeSpec {
+  let at = 0;
+  const until = (stops: string) => {
+    const start = at;
+    while (at < text.length && !stops.includes(text[at]!)) at++;
+    return text.slice(start, at).trim();
+  };
+  const type = (): TypeSpec => {
+    const spec: TypeSpec = { name: until('<,>'), params: [], entries: [] };
+    if (text[at] !== '<') return spec;
+    do {
+      at++;
+      if (spec.name === 'context') {
+        const key = until(':');
+        at++;
+        spec.entries.push([key, type()]);
+      } else spec.params.push(type());
+    } while (text[at] === ',');
+    at++;
+    return spec;
+  };
+  return type();
+}
+
+/** Whether a value conforms to a type: a list's items, a context's named entries (others may be there too) and a range's ends conform in turn. */
+function conforms(value: FeelValue, type: TypeSpec): boolean {
+  const [param] = type.params;
+  if (type.name === 'list' && param) return Array.isArray(value) && value.every((item) => conforms(item, param));
+  if (type.name === 'range' && param) return value instanceof FeelRange && [value.lo, value.hi].every((end) => end === null || conforms(end, param));
+  if (type.name === 'context' && type.entries.length > 0)
+    return isContext(value) && type.entries.every(([key, entry]) => Object.hasOwn(value, key) && conforms(value[key] ?? null, entry));
+  return instanceOf(value, type.name);
+}
+
 function instanceOf(value: FeelValue, type: string): boolean {
   const actual = typeName(value);
   if (type === 'Any') return value !== null;
@@ -513,8 +555,8 @@ export function compileExpression(e: Expr): Evaluator {
     }
     case 'instanceOf': {
       const of = compileExpression(e.of);
-      const type = e.type;
-      return (env) => instanceOf(of(env), type);
+      const type = readType(e.type);
+      return (env) => conforms(of(env), type);
     }
   }
 }

@@ -386,6 +386,17 @@ describe('instance of', () => {
     ['"x" instance of Any', true],
     ['null instance of Null', true],
     ['null instance of number', false],
+    // Parameterised types (DMN 1.5): a list's items, a context's named entries (more may be there), in turn.
+    ['[1, 2] instance of list<number>', true],
+    ['[1, "a"] instance of list<number>', false],
+    ['[] instance of list<string>', true],
+    ['[[1], [2]] instance of list<list<number>>', true],
+    ['[1, "a"] instance of list<Any>', true],
+    ['1 instance of list<number>', false],
+    ['{a: "x", b: 2} instance of context<a: string>', true],
+    ['{a: 1, b: [1]} instance of context<a: number, b: list<number>>', true],
+    ['{a: 1} instance of context<a: number, b: string>', false],
+    ['{a: 1} instance of context<a: string>', false],
   ];
   it.each(cases)('%s is %s', (text, expected) => {
     expect(feel(text)).toBe(expected);
