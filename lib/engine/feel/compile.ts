@@ -328,7 +328,7 @@ function filter(target: FeelValue, by: Evaluator, cost: number, env: Env): FeelV
   return out;
 }
 
-/** A type as `instance of` names it: `number`, or a parameterised one (`list<number>`, `context<a: string>`, `range<date>`). */
+/** A type as `instance of` names it: `number`, or a parameterised one (`list<number>`, `context<a: string>`). */
 interface TypeSpec {
   name: string;
   params: TypeSpec[];
@@ -360,11 +360,10 @@ function readType(text: string): TypeSpec {
   return type();
 }
 
-/** Whether a value conforms to a type: a list's items, a context's named entries (others may be there too) and a range's ends conform in turn. */
+/** Whether a value conforms to a type: a list's items and a context's named entries (others may be there too) conform in turn. */
 function conforms(value: FeelValue, type: TypeSpec): boolean {
   const [param] = type.params;
   if (type.name === 'list' && param) return Array.isArray(value) && value.every((item) => conforms(item, param));
-  if (type.name === 'range' && param) return value instanceof FeelRange && [value.lo, value.hi].every((end) => end === null || conforms(end, param));
   if (type.name === 'context' && type.entries.length > 0)
     return isContext(value) && type.entries.every(([key, entry]) => Object.hasOwn(value, key) && conforms(value[key] ?? null, entry));
   return instanceOf(value, type.name);
