@@ -20,8 +20,11 @@ import type { Finding } from './analysis.ts';
 /** Cells named one by one; past them, one warning counts the rest, so a large table's save stays small. */
 export const maxCellWarnings = 20;
 
-const testedExprs = (cell: UnaryTests): Expr[] =>
-  cell.k === 'tests' ? cell.tests.map((test) => (test.k === 'cmp' ? test.r : test.e.k === 'range' ? (test.e.lo ?? test.e.hi ?? { k: 'null' }) : test.e)) : [];
+/** What each test of a cell compares the input with: a whole range, for the names it reads. */
+const testedExprs = (cell: UnaryTests): Expr[] => (cell.k === 'tests' ? cell.tests.map((test) => (test.k === 'cmp' ? test.r : test.e)) : []);
+
+/** The literal that decides a test's type: a range's by its first end. */
+const typedExpr = (e: Expr): Expr => (e.k === 'range' ? (e.lo ?? e.hi ?? { k: 'null' }) : e);
 
 /**
  * @example
@@ -50,7 +53,7 @@ export function cellWarnings(table: PreparedDecisionTable): Finding[] {
             `unless every call passes it, the cell never matches.${text?.k === 'var' ? ` For the text, write the string "${text.name}" in quotes.` : ''}`,
         );
       }
-      const mismatched = exprs.map(literalType).find((actual) => actual && actual !== 'null' && !sameType(input.type, actual));
+      const mismatched = exprs.map((e) => literalType(typedExpr(e))).find((actual) => actual && actual !== 'null' && !sameType(input.type, actual));
       if (mismatched) warn(path, `tests a ${mismatched}, but the input "${input.label}" is declared ${input.type}: the cell never matches a ${input.type}`);
     }),
   );

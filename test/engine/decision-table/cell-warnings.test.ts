@@ -38,9 +38,10 @@ describe('a cell that reads a name the table does not know', () => {
     const { warnings } = table([
       ['"a"', '< limit'],
       ['not(other)', '-'],
+      ['"b"', '[1..cap]'],
     ]);
     const unknown = warnings.filter((w) => w.message.startsWith('reads '));
-    expect(unknown.map((w) => w.path)).toEqual(['definition.rules[0].when[1]', 'definition.rules[1].when[0]']);
+    expect(unknown.map((w) => w.path)).toEqual(['definition.rules[0].when[1]', 'definition.rules[1].when[0]', 'definition.rules[2].when[1]']);
     expect(unknown[0]!.message).toMatch(/^reads "limit", which is not a name the table knows .*the cell never matches\.$/);
   });
 
