@@ -571,12 +571,7 @@ const builtins = new Map<string, Builtin>([
       params: [['contexts']],
       impl: converting(['list'], ([contexts], env) => {
         if (!Array.isArray(contexts) || !contexts.every(isContext)) return contexts === null ? null : wrongType(env, 'context merge', [contexts!]);
-        const merged: FeelContext = {};
-        for (const context of contexts) {
-          env.budget.spend(Object.keys(context).length);
-          for (const [key, value] of Object.entries(context)) setEntry(merged, key, value);
-        }
-        return merged;
+        return laidOver(contexts, env);
       }),
     },
   ],
@@ -606,11 +601,19 @@ function contextPut(context: FeelValue, keys: FeelValue[], value: FeelValue, env
   if (!isContext(context) || key === undefined || !isString(key)) return context === null ? null : wrongType(env, 'context put', [context, key ?? null]);
   const inner = rest.length === 0 ? value : contextPut(Object.hasOwn(context, key) ? (context[key] ?? null) : null, rest, value, env);
   if (inner === null && rest.length > 0) return null;
-  env.budget.spend(Object.keys(context).length);
-  const put: FeelContext = {};
-  for (const [k, v] of Object.entries(context)) setEntry(put, k, v);
-  setEntry(put, key, inner);
-  return put;
+  const entry: FeelContext = {};
+  setEntry(entry, key, inner);
+  return laidOver([context, entry], env);
+}
+
+/** One context of the entries of `contexts`, a later one's entry replacing an earlier one's; each entry copied spends a step. */
+function laidOver(contexts: FeelContext[], env: Env): FeelContext {
+  const out: FeelContext = {};
+  for (const context of contexts) {
+    env.budget.spend(Object.keys(context).length);
+    for (const [key, value] of Object.entries(context)) setEntry(out, key, value);
+  }
+  return out;
 }
 
 /**
