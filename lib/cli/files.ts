@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImportSource } from '../entities/import.ts';
+import { parseJson } from '../decimal/json.ts';
 
 /** The JSON files at the given paths, walking directories (hidden entries skipped) in name order. */
 async function jsonFiles(paths: string[]): Promise<string[]> {
@@ -18,7 +19,7 @@ async function jsonFiles(paths: string[]): Promise<string[]> {
 /** One JSON file's content. */
 export async function readJsonFile(file: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return parseJson(await readFile(file, 'utf8'));
   } catch (error) {
     throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
   }

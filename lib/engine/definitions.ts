@@ -4,6 +4,7 @@
  * sets). Expressions and unary tests are FEEL text here; `./prepare.ts`
  * parses them once into the prepared form that `./compile.ts` evaluates.
  */
+import type { Num } from '../decimal/decimal.ts';
 
 /** The types an input or output may declare. `object` and `array` are the older names of `context` and `list`. */
 export const valueTypes = ['number', 'string', 'boolean', 'date', 'datetime', 'time', 'duration', 'list', 'context', 'object', 'array'] as const;
@@ -16,7 +17,7 @@ export const aggregations = ['sum', 'min', 'max', 'count'] as const;
 export type Aggregation = (typeof aggregations)[number];
 
 /** A literal JSON value, or (for a string) FEEL text: a string output is an expression, so a string literal is written `"gold"`. */
-export type OutputEntry = string | number | boolean | null;
+export type OutputEntry = string | Num | boolean | null;
 
 export interface DeclaredInput {
   name: string;

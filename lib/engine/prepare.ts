@@ -12,6 +12,7 @@ import type { Expr, UnaryTests } from './feel/ast.ts';
 import { freeNames } from './feel/names.ts';
 import { FeelSyntaxError, parseBudget, parseExpression, parseUnaryTests } from './feel/parse.ts';
 import { compilePattern, PatternProblem } from './feel/regex.ts';
+import { isNum, numbersEqual } from '../decimal/decimal.ts';
 import type { PreparedDecisionTable, PreparedOutput, PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
 
 export interface Problem {
@@ -129,7 +130,7 @@ export const sameType = (declared: ValueType, actual: ValueType) =>
 
 function output(c: Collector, path: string, entry: OutputEntry, type?: ValueType): PreparedOutput {
   if (typeof entry !== 'string') {
-    const actual = entry === null ? 'null' : typeof entry === 'number' ? 'number' : 'boolean';
+    const actual = entry === null ? 'null' : typeof entry === 'boolean' ? 'boolean' : 'number';
     if (type && actual !== 'null' && !sameType(type, actual)) c.add(path, `is a ${actual}, but the output is declared ${type}`);
     return { literal: entry };
   }
@@ -138,6 +139,9 @@ function output(c: Collector, path: string, entry: OutputEntry, type?: ValueType
   if (type && actual && actual !== 'null' && !sameType(type, actual)) c.add(path, `is a ${actual}, but the output is declared ${type}`);
   return { expr, text: entry };
 }
+
+/** Whether two literals are one value: numbers by value (one may be a double, the other a Decimal), others as they are. */
+const sameLiteral = (a: OutputEntry, b: OutputEntry) => (isNum(a) && isNum(b) ? numbersEqual(a, b) : a === b);
 
 /** The value a literal output entry holds (for allowed values), or undefined when it is computed. */
 const literalValue = (o: PreparedOutput) =>
@@ -183,7 +187,7 @@ function prepareDecisionTable(c: Collector, d: DecisionTableDefinition): Prepare
       const prepared = output(c, path, entry, d.outputs[o]?.type);
       const allowed = d.outputs[o]?.allowedValues;
       const value = literalValue(prepared);
-      if (allowed && value !== undefined && value !== null && !allowed.includes(value))
+      if (allowed && value !== undefined && value !== null && !allowed.some((v) => sameLiteral(v, value)))
         c.add(path, `${JSON.stringify(value)} is not one of the output's allowed values (${briefList(allowed.map((v) => JSON.stringify(v)))})`);
       return prepared;
     });

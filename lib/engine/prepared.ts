@@ -3,11 +3,11 @@
  * plain JSON that can be kept with a published version. Compiling it
  * (`./compile.ts`) needs no parser.
  */
-import type { Aggregation, DeclaredInput, HitPolicy, ValueType } from './definitions.ts';
+import type { Aggregation, DeclaredInput, HitPolicy, OutputEntry, ValueType } from './definitions.ts';
 import type { Expr, UnaryTests } from './feel/ast.ts';
 
 /** An output entry: a literal, or a FEEL expression. */
-export type PreparedOutput = { literal: string | number | boolean | null } | { expr: Expr; text: string };
+export type PreparedOutput = { literal: OutputEntry } | { expr: Expr; text: string };
 
 export interface PreparedDecisionTable {
   kind: 'decisionTable';
@@ -15,7 +15,7 @@ export interface PreparedDecisionTable {
   aggregation?: Aggregation;
   parameters?: DeclaredInput[];
   inputs: { label: string; expr: Expr; text: string; type: ValueType }[];
-  outputs: { name: string; type: ValueType; allowedValues?: (string | number | boolean | null)[]; default?: PreparedOutput }[];
+  outputs: { name: string; type: ValueType; allowedValues?: OutputEntry[]; default?: PreparedOutput }[];
   rows: { id?: string; cells: UnaryTests[]; cellTexts: string[]; outputs: PreparedOutput[] }[];
 }
 

@@ -4,6 +4,7 @@
  * "2025-01-31" becomes a FEEL date). A missing value is null; a value of the
  * wrong type is a problem naming what was expected.
  */
+import { Decimal } from '../decimal/decimal.ts';
 import type { ValueType } from './definitions.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTemporal, FeelTime } from './feel/temporal.ts';
 import { isContext, type FeelValue } from './feel/values.ts';
@@ -15,6 +16,7 @@ const expected = (what: string, value: unknown): Converted => ({ ok: false, prob
 
 function describeJson(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
+  if (value instanceof Decimal) return `number ${value}`;
   if (value instanceof FeelTemporal) return `the ${value.constructor.name.replace(/^Feel/, '').toLowerCase()} ${value}`;
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
@@ -34,7 +36,7 @@ function temporal(value: unknown, is: (v: unknown) => boolean, parse: (text: str
 export function fitsAsIs(value: FeelValue, type: ValueType): boolean {
   switch (type) {
     case 'number':
-      return value === null || (typeof value === 'number' && Number.isFinite(value));
+      return value === null || (typeof value === 'number' && Number.isFinite(value)) || value instanceof Decimal;
     case 'string':
       return value === null || typeof value === 'string';
     case 'boolean':
@@ -55,7 +57,7 @@ export function convertValue(value: unknown, type: ValueType): Converted {
   if (value === null || value === undefined) return ok(null);
   switch (type) {
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? ok(value) : expected('a number', value);
+      return (typeof value === 'number' && Number.isFinite(value)) || value instanceof Decimal ? ok(value) : expected('a number', value);
     case 'string':
       return typeof value === 'string' ? ok(value) : expected('a string', value);
     case 'boolean':

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { Decimal } from '../decimal/decimal.ts';
 import type { EntityInput } from './schema.ts';
 
-/** JSON with object keys sorted, so equal content always hashes alike. */
+/** JSON with object keys sorted, so equal content always hashes alike (a Decimal is a number: its digits). */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
+  if (value !== null && typeof value === 'object' && !(value instanceof Decimal)) {
     const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

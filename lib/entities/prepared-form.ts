@@ -7,7 +7,8 @@
  * Node: nothing is added to a bundle.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { parseJson } from '../decimal/json.ts';
 
 export const packPrepared = <T>(prepared: T): string => gzipSync(JSON.stringify(prepared)).toString('base64');
 
-export const unpackPrepared = <T>(packed: string): T => JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')) as T;
+export const unpackPrepared = <T>(packed: string): T => parseJson(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')) as T;

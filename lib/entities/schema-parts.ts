@@ -9,8 +9,18 @@ import en from 'zod/v4/locales/en.js';
 import { feelLimits } from '../engine/feel/limits.ts';
 import { noControlCharacters } from '../http/patterns.ts';
 import { entityIdPattern } from './kinds.ts';
+import { Decimal } from '../decimal/decimal.ts';
 
 z.config(en());
+
+/**
+ * A number a caller gave: a double, or a `Decimal` where the JSON's digits say
+ * more than a double holds (request bodies are read exactly: lib/decimal/json.ts).
+ * Described as a number in the OpenAPI document.
+ */
+const decimal = z.custom<Decimal>((value) => value instanceof Decimal, 'must be a number');
+z.globalRegistry.add(decimal, { type: 'number' } as never);
+export const exactNumber = z.union([z.number(), decimal]);
 
 /** Names that must never become keys of a context: they would reach an object's prototype. */
 export const reservedNames: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

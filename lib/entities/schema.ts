@@ -12,7 +12,7 @@ import { feelLimits } from '../engine/feel/limits.ts';
 import { noControlCharacters } from '../http/patterns.ts';
 import { versionLabelPattern, workflowKind } from './kinds.ts';
 import { workflowDefinitionSchema } from '../workflows/definition.ts';
-import { entityId, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
+import { entityId, exactNumber, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
 import { unkeepableProblem, unstorableNumberProblem } from '../http/json-bounds.ts';
 
 export * from './kinds.ts';
@@ -25,7 +25,7 @@ const text = (max: number, min = 0) =>
 const valueType = z.enum(valueTypes);
 
 /** An output entry: a number, boolean or null as it is; a string is FEEL, so a string literal is written in quotes ("gold"). */
-const outputEntry = z.union([z.string().check(z.maxLength(feelLimits.maxLength)), z.number(), z.boolean(), z.null()]);
+const outputEntry = z.union([z.string().check(z.maxLength(feelLimits.maxLength)), exactNumber, z.boolean(), z.null()]);
 
 /** The rule's inputs (its params), with types: checked and converted on the way in; FEEL may then name only these. */
 const parameters = z.optional(
@@ -61,7 +61,7 @@ const decisionTable = z
           name: valueName,
           type: valueType,
           /** DMN output values: their order ranks rows for the priority and outputOrder hit policies. */
-          allowedValues: z.optional(z.array(z.union([z.string().check(z.maxLength(1000)), z.number(), z.boolean()])).check(z.minLength(1), z.maxLength(1000))),
+          allowedValues: z.optional(z.array(z.union([z.string().check(z.maxLength(1000)), exactNumber, z.boolean()])).check(z.minLength(1), z.maxLength(1000))),
           /** Used when no row matches (DMN's default output entry). */
           default: z.optional(outputEntry),
         }),

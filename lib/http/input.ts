@@ -1,4 +1,5 @@
 import { safeParse, type $ZodType, type output } from 'zod/v4/core';
+import { parseJson } from '../decimal/json.ts';
 import { jsonDepthProblem, maxBodyDepth, unkeepableProblem } from './json-bounds.ts';
 import { errors, type FieldIssue } from './errors.ts';
 
@@ -23,7 +24,7 @@ export function jsonBody(body: string | null | undefined, isBase64Encoded: boole
   if (!text || !text.trim()) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch {
     throw errors.invalidRequest([{ in: 'body', field: 'body', message: 'is not valid JSON' }]);
   }

@@ -6,6 +6,7 @@
  * stored as a DynamoDB map, numbers a map can hold.
  */
 import * as z from 'zod/mini';
+import { compare, Decimal, isNum, negate } from '../decimal/decimal.ts';
 
 export interface JsonBounds {
   maxBytes: number;
@@ -17,7 +18,7 @@ export function jsonDepthProblem(value: unknown, maxDepth: number): string | und
   const pending: [unknown, number][] = [[value, 1]];
   while (pending.length) {
     const [item, depth] = pending.pop()!;
-    if (item === null || typeof item !== 'object') continue;
+    if (item === null || typeof item !== 'object' || item instanceof Decimal) continue;
     if (depth > maxDepth) return `nests deeper than ${maxDepth} levels`;
     for (const child of Object.values(item)) pending.push([child, depth + 1]);
   }
@@ -31,8 +32,8 @@ export function jsonDepthProblem(value: unknown, maxDepth: number): string | und
  */
 export const maxBodyDepth = 64;
 
-/** The magnitudes a DynamoDB number can have: a write of any other fails. */
-export const storableNumbers = { smallest: 1e-130, largest: 9.9999999999999999999999999999999999999e125 } as const;
+/** The magnitudes a DynamoDB number can have (up to 38 digits, so every number of 34 below 1e126): a write of any other fails. */
+export const storableNumbers = { smallest: 1e-130, below: 1e126 } as const;
 
 /**
  * Where JSON to be stored as a DynamoDB map (a rule's or workflow's
@@ -44,9 +45,9 @@ export function unstorableNumberProblem(value: unknown): string | undefined {
   const pending: [unknown, string][] = [[value, '']];
   while (pending.length) {
     const [item, path] = pending.pop()!;
-    if (typeof item === 'number') {
-      const size = Math.abs(item);
-      if (size !== 0 && (size < storableNumbers.smallest || size > storableNumbers.largest))
+    if (isNum(item)) {
+      const size = compare(item, 0) < 0 ? negate(item) : item;
+      if (size !== 0 && (compare(size, storableNumbers.smallest) < 0 || compare(size, storableNumbers.below) >= 0))
         return `holds the number ${item}${path ? ` (at ${path})` : ''}, which the table cannot keep: numbers range from 1e-130 to 1e125 in size`;
     } else if (item !== null && typeof item === 'object')
       for (const [key, child] of Object.entries(item)) pending.push([child, Array.isArray(item) ? `${path}[${key}]` : `${path}${path ? '.' : ''}${key}`]);

@@ -13,6 +13,7 @@ import { OutboundError, type OutboundClient, type OutboundCredential, type Outbo
 import { scrubSecret, secretScrubber, withQueryParam } from '../outbound/url.ts';
 import type { IntegrationStore, StoredIntegration } from '../store/types.ts';
 import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from '../workflows/api-call.ts';
+import { parseJson } from '../decimal/json.ts';
 
 export type CallFailureKind = OutboundFailure | 'integration_not_found' | 'credential_not_found' | 'credential_revoked' | 'not_json';
 
@@ -160,7 +161,7 @@ function readBody(response: OutboundResponse, secret: string | undefined): unkno
   if (!text.trim()) return null;
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJson(text);
   } catch {
     if (!isSuccess(response.status)) return null;
     const type = scrubSecret(String(response.headers['content-type'] ?? 'none'), secret).slice(0, 100);

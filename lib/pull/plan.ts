@@ -8,6 +8,7 @@ import { nextWorkingCopy } from '../entities/service.ts';
 import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../entities/kinds.ts';
 import { entityInputSchema, type EntityInput } from '../entities/schema.ts';
 import type { ChangeCounts, PullSummary, StoredEntity } from '../store/types.ts';
+import { parseJson } from '../decimal/json.ts';
 
 export interface RepositoryFile {
   path: string;
@@ -46,7 +47,7 @@ export function readEntityFiles(files: RepositoryFile[]): { inputs: Record<Entit
     if (!file.path.endsWith('.json')) continue;
     let content: unknown;
     try {
-      content = JSON.parse(file.content.toString('utf8'));
+      content = parseJson(file.content.toString('utf8'));
     } catch (error) {
       problems.push({ path: file.path, message: `not valid JSON: ${(error as Error).message}` });
       continue;

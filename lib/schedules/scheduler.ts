@@ -24,6 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PreparedSchedule } from './spec.ts';
+import { parseJson } from '../decimal/json.ts';
 
 export interface ScheduleKey {
   workspaceId: string;
@@ -110,25 +111,48 @@ export interface ScheduledRun {
 /** The context attribute Scheduler replaces with the run's due time in the target's input. */
 export const scheduledTimePlaceholder = '<aws.scheduler.scheduled-time>';
 
-/** The target input of a schedule: a ScheduledRun whose scheduledTime Scheduler fills in. */
-export const scheduleInput = (key: ScheduleKey, inputParam: Record<string, unknown>): string =>
-  JSON.stringify({ workspaceId: key.workspaceId, branch: key.branch, ruleId: key.ruleId, scheduledTime: scheduledTimePlaceholder, inputParam });
+/**
+ * The target input of a schedule: a ScheduledRun whose scheduledTime
+ * Scheduler fills in. Lambda reads the event with JSON.parse, which would
+ * round a number of more digits than a double holds: inputParam holding one
+ * travels as JSON text, which `parseScheduledRun` reads exactly.
+ */
+export function scheduleInput(key: ScheduleKey, inputParam: Record<string, unknown>): string {
+  const params = JSON.stringify(inputParam);
+  const exact = JSON.stringify(JSON.parse(params)) !== params;
+  return JSON.stringify({
+    workspaceId: key.workspaceId,
+    branch: key.branch,
+    ruleId: key.ruleId,
+    scheduledTime: scheduledTimePlaceholder,
+    inputParam: exact ? params : inputParam,
+  });
+}
 
-/** The scheduled-run function's event, checked; a JSON string is parsed first. */
+/** The scheduled-run function's event, checked; a JSON string is parsed first, and so is inputParam given as JSON text (see `scheduleInput`). */
 export function parseScheduledRun(event: unknown): ScheduledRun {
-  const value = typeof event === 'string' ? (JSON.parse(event) as unknown) : event;
-  const run = value as Partial<ScheduledRun> | null;
+  const value = typeof event === 'string' ? (parseJson(event) as unknown) : event;
+  const run = value as (Omit<Partial<ScheduledRun>, 'inputParam'> & { inputParam?: unknown }) | null;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const inputParam = typeof run?.inputParam === 'string' ? jsonText(run.inputParam) : run?.inputParam;
   if (
     !isObject(run) ||
     typeof run.workspaceId !== 'string' ||
     typeof run.branch !== 'string' ||
     typeof run.ruleId !== 'string' ||
     typeof run.scheduledTime !== 'string' ||
-    !isObject(run.inputParam)
+    !isObject(inputParam)
   )
     throw new Error('not a scheduled run: expected {workspaceId, branch, ruleId, scheduledTime, inputParam}');
-  return { workspaceId: run.workspaceId, branch: run.branch, ruleId: run.ruleId, scheduledTime: run.scheduledTime, inputParam: run.inputParam };
+  return { workspaceId: run.workspaceId, branch: run.branch, ruleId: run.ruleId, scheduledTime: run.scheduledTime, inputParam };
+}
+
+function jsonText(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a group name starts with, to tell one deployment's groups from another's (and scope IAM to them). */

@@ -1,6 +1,7 @@
 /** A task as its workspace follows it, whatever its kind: what the task operations answer. */
 import { errors } from '../http/errors.ts';
 import type { Task, TaskStore } from '../store/types.ts';
+import { parseJson } from '../decimal/json.ts';
 
 /**
  * A task as users see it: its progress, never the bookkeeping of runs. A
@@ -22,7 +23,7 @@ export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, fini
       version: workflowRun.version,
       executionId: workflowRun.executionId,
       // The run's answer (lib/workflows/tasks.ts), once it ended.
-      ...(workflowRun.resultJson !== undefined && { result: JSON.parse(workflowRun.resultJson) as unknown }),
+      ...(workflowRun.resultJson !== undefined && { result: parseJson(workflowRun.resultJson) as unknown }),
     },
   }),
 });

@@ -18,6 +18,7 @@ import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from 
 import type { StepOf, WorkflowDefinition, WorkflowStep } from './definition.ts';
 import { fieldPath, stepExpressions } from './step-expressions.ts';
 import type { PreparedWorkflow } from './validate.ts';
+import { isNum } from '../decimal/decimal.ts';
 
 export interface WorkflowServices {
   runRule(ruleId: string, version: string | undefined, params: Record<string, unknown>): Promise<unknown>;
@@ -217,7 +218,7 @@ class Run {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(this.evaluateMap(base))) {
       if (value === null) continue;
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+      if (typeof value !== 'string' && !isNum(value) && typeof value !== 'boolean')
         throw new StepFailure(`${fieldPath(base, name)} must give a string, number or boolean`);
       out[name] = String(value);
     }

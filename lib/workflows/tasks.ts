@@ -18,6 +18,7 @@ import { type EntityRef, type EntityStore, type Task, type TaskStore } from '../
 import { publishedWorkflow } from './load.ts';
 import { publishedWithRules, runAndRecord, type RunAnswer, type RunDeps } from './run.ts';
 import { workflowRunStopped } from './stopped.ts';
+import { parseJson } from '../decimal/json.ts';
 
 /** The largest run answer a task keeps whole; past it the steps' outputs are left out, then the output too (a task is one DynamoDB item). */
 export const maxTaskResultBytes = 64 * 1024;
@@ -101,7 +102,7 @@ export async function runWorkflowTask(deps: RunDeps & { store: TaskStore }, task
     const { workflow, loadRule } = await publishedWithRules(deps.store, ref, run.version);
     // The worker's time limit bounds the run too (it is less than the lease, so the sweeper never fails a run that is still going).
     const timeoutMs = Math.min(workflow.workflow.definition.timeoutMs, bounds.runMs);
-    const params = JSON.parse(run.paramsJson) as Record<string, unknown>;
+    const params = parseJson(run.paramsJson) as Record<string, unknown>;
     const answer = await runAndRecord(deps, ref, workflow, params, { loadRule, timeoutMs, record: workflow.recordExecutions, executionId: run.executionId });
     const workflowRun = { ...run, resultJson: JSON.stringify(keptResult(answer)) };
     await finish(

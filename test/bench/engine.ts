@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { loadZenEngine, zenVersion, type ZenDecision } from './zen-engine.ts';
 import { Engine as RulesEngine, type NestedCondition, type RuleProperties } from 'json-rules-engine';
+import { negate, type Num } from '../../lib/decimal/decimal.ts';
 import { compileRule, evaluateRule, type CompiledRule } from '../../lib/engine/compile.ts';
 import type { DecisionTableDefinition } from '../../lib/engine/definitions.ts';
 import type { Expr, Test, UnaryTests } from '../../lib/engine/feel/ast.ts';
@@ -55,6 +56,8 @@ export interface TableSpec {
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const between = (random: () => number, lo: number, hi: number) => lo + Math.floor(random() * (hi - lo));
+/** A whole number of cents as the decimal it names (19.99, not 19.990000000000002), as a definition's JSON carries it. */
+const cents = (n: number) => Number(`${n}e-2`);
 
 /** (a) 20 rows over 4 inputs: string equality (one value or several), number comparisons, ranges open and closed, and `-`; no catch-all. */
 function mixedTable(): TableSpec {
@@ -90,12 +93,12 @@ function mixedTable(): TableSpec {
         { id: 'discount', name: 'discount', type: 'number' },
         { id: 'code', name: 'code', type: 'string' },
       ],
-      rules: cells.map((when, r) => ({ when, then: [(r % 7) * 0.05, `"r${r + 1}"`] })),
+      rules: cells.map((when, r) => ({ when, then: [cents((r % 7) * 5), `"r${r + 1}"`] })),
     },
     candidate: (random) => ({
       tier: pick(random, ['gold', 'silver', 'bronze', 'platinum', 'basic']),
       age: between(random, 10, 90),
-      amount: between(random, 0, 10_000),
+      amount: between(random, 0, 1_000_000) / 100,
       country: pick(random, ['US', 'CA', 'MX', 'DE', 'FR', 'JP', 'BR']),
     }),
   };
@@ -116,10 +119,10 @@ function rangeTable(): TableSpec {
       ],
       rules: Array.from({ length: rows }, (_, r) => ({
         when: [`[${r * 10}..${r * 10 + 10})`, r % 2 === 0 ? '[0..500]' : '(500..1000]'],
-        then: [r % 13, `"r${r + 1}"`],
+        then: [cents((r % 13) * 100 + (r % 100)), `"r${r + 1}"`],
       })),
     },
-    candidate: (random) => ({ score: between(random, -200, 10_200), amount: between(random, 0, 1_100) }),
+    candidate: (random) => ({ score: between(random, -200, 10_200), amount: between(random, 0, 110_000) / 100 }),
   };
 }
 
@@ -145,7 +148,7 @@ function equalityTable(): TableSpec {
       ],
       rules: Array.from({ length: skus * variants.length }, (_, r) => ({
         when: [`"${sku(Math.floor(r / variants.length))}"`, ...variants[r % variants.length]!],
-        then: [100 + (r % 97), `"r${r + 1}"`],
+        then: [cents((99 + (r % 97)) * 100 + 99), `"r${r + 1}"`],
       })),
     },
     // SKUs past the last one are unknown: no row matches.
@@ -159,9 +162,9 @@ function equalityTable(): TableSpec {
 
 // ---------------------------------------------------------------- translations
 
-const literalOf = (e: Expr): string | number | boolean => {
+const literalOf = (e: Expr): string | Num | boolean => {
   if (e.k === 'str' || e.k === 'num' || e.k === 'bool') return e.v;
-  if (e.k === 'neg' && e.of.k === 'num') return -e.of.v;
+  if (e.k === 'neg' && e.of.k === 'num') return negate(e.of.v);
   throw new Error(`the translation handles literals only, not ${JSON.stringify(e)}`);
 };
 
@@ -182,7 +185,7 @@ function checkTranslatable(prepared: PreparedDecisionTable) {
   if (prepared.aggregation) throw new Error('the translation handles collect without aggregation');
 }
 
-const zenLiteral = (v: string | number | boolean) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+const zenLiteral = (v: string | Num | boolean) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 function zenTest(test: Test): string {
   if (test.k === 'cmp') {
@@ -827,7 +830,7 @@ Written by \`npm run bench\`, or by \`npm run bench:engine\`, which runs only th
 
 ### Method
 
-- **Tables.** Three decision tables, each built once as this engine's definition (\`DecisionTableDefinition\`, FEEL unary-test cells, every input and param declared with its type): (a) 20 rows over 4 inputs (tier, age, amount, country) mixing string equality with one value or several (\`"gold"\`, \`"US","CA"\`), number comparisons (\`< 18\`, \`>= 1000\`), closed, open and half-open ranges (\`[18..65]\`, \`(30..50]\`, \`[25..40)\`) and \`-\`, with no catch-all row; (b) 1,000 rows of range cells over 2 inputs, score in \`[10i..10i+10)\` and amount in \`[0..500]\` (even rows) or \`(500..1000]\` (odd rows); (c) 10,000 rows over 3 inputs whose first column is a string equality: 2,500 SKUs of 4 rows each (\`< 10\` and \`"web"\`, \`[10..100)\` and \`"web","store"\`, \`>= 100\`, then \`-\` \`-\`), evaluated with hit policy first and, as a second definition differing only in it, collect. Every row has two literal outputs, a number and a code naming the row. Tables (a) and (b) are evaluated with first hit.
+- **Tables.** Three decision tables, each built once as this engine's definition (\`DecisionTableDefinition\`, FEEL unary-test cells, every input and param declared with its type): (a) 20 rows over 4 inputs (tier, age, amount, country) mixing string equality with one value or several (\`"gold"\`, \`"US","CA"\`), number comparisons (\`< 18\`, \`>= 1000\`), closed, open and half-open ranges (\`[18..65]\`, \`(30..50]\`, \`[25..40)\`) and \`-\`, with no catch-all row; (b) 1,000 rows of range cells over 2 inputs, score in \`[10i..10i+10)\` and amount in \`[0..500]\` (even rows) or \`(500..1000]\` (odd rows); (c) 10,000 rows over 3 inputs whose first column is a string equality: 2,500 SKUs of 4 rows each (\`< 10\` and \`"web"\`, \`[10..100)\` and \`"web","store"\`, \`>= 100\`, then \`-\` \`-\`), evaluated with hit policy first and, as a second definition differing only in it, collect. Every row has two literal outputs, an amount with cents (\`0.15\`, \`199.99\`) and a code naming the row; the amounts given as inputs have cents too (\`4521.37\`), so the numbers are decimals as in a price list. Tables (a) and (b) are evaluated with first hit.
 - **Translations.** From this engine's prepared form (the parsed cells), so the three engines run the same table: to a zen-engine JDM graph (input node, one \`decisionTableNode\` with the same hit policy, one input column per param with \`field\` set, so unary cells: \`"gold"\`, \`"US", "CA"\`, \`< 18\`, \`[18..65]\`, \`(500..1000]\`, empty for \`-\`; outputs as literal expressions; output node), made once with \`createDecision\` and called with \`decision.evaluate(params)\`; and to json-rules-engine rules, one per row: \`all\` conditions with \`equal\`, \`in\` (a list of values), \`lessThan\`, \`lessThanInclusive\`, \`greaterThan\`, \`greaterThanInclusive\` (a range is two of them), none for \`-\`, the outputs in the event's params, priority \`rows − row index\` so that rows run in order (json-rules-engine runs one priority level after the other). Its first hit is the first success event; collect is every success event in order.
 - **Inputs.** A fixed set per table from a seeded generator (mulberry32, seed ${s.seed}): random candidates over each input's domain, kept by where their first hit falls in this engine, until there are ${s.perCategory} hitting the first third of the rows, ${s.perCategory} the middle third, ${s.perCategory} the last third and ${s.perCategory} no row; interleaved, and every engine is called with the same ${categories.length * s.perCategory} inputs in the same order.
 - **Same answers first.** Before any timing the run fails unless zen-engine's answer equals this engine's (deep equality of the JSON) on every input, and json-rules-engine's (in each of its modes) on every input of tables (a) and (b) and on the first ${s.largeTableChecks} inputs of each category of table (c), where one of its calls takes 0.1–0.2 s; no-hit answers included (null under first hit, an empty list under collect). zen-engine answers a first-hit table that matched no row with an empty object, taken as null (every row here has outputs, so no hit gives an empty object otherwise).

@@ -8,6 +8,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { parseJson } from '../../lib/decimal/json.ts';
 import type { Envelope } from '../../lib/http/envelope.ts';
 import { routeList } from '../../lib/http/routes.ts';
 import { createRouter } from '../../lib/local/router.ts';
@@ -100,11 +101,12 @@ export function api(target: { url: string; apiKey: string }): Api {
     const text = await response.text();
     let body: ApiResponse<D>['body'];
     try {
-      body = JSON.parse(text);
+      // Exact, as a client that keeps the digits reads it (numbers past a double are Decimals); the contract is checked on plain JSON.
+      body = parseJson(text) as ApiResponse<D>['body'];
     } catch {
       throw new Error(`${method} ${path}: ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
     }
-    const violation = contractViolation(method, url, response.status, response.headers.get('content-type'), body);
+    const violation = contractViolation(method, url, response.status, response.headers.get('content-type'), JSON.parse(text));
     if (violation) throw new Error(`${method} ${path} answered ${response.status} ${text.slice(0, 300)}, against the contract: ${violation}`);
     return { status: response.status, headers: response.headers, body };
   };

@@ -61,7 +61,8 @@ it("keeps any JSON, numbers beyond DynamoDB's range included", async () => {
   const odd = { ...execution(9, now), input: { big: 1e300, tiny: 5e-324, nested: [[{}]], empty: '' }, output: { list: [null, true, 'x'] } };
   await store.putExecution({ ...scope, ruleId: 'odd' }, odd);
   const [item] = (await store.listExecutions({ ...scope, ruleId: 'odd' }, { pageNo: 1, pageSize: 1 }, new Date(now).toISOString())).items;
-  expect(item).toMatchObject({ input: odd.input, output: odd.output });
+  // As JSON text: 5e-324, below a double's normal range, comes back as a Decimal of the same digits.
+  expect(JSON.stringify([item!.input, item!.output])).toBe(JSON.stringify([odd.input, odd.output]));
 });
 
 it('leaves out what has expired, as time passes', async () => {

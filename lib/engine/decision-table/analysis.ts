@@ -6,11 +6,12 @@
  * covers). Each cell is read as a set of values it accepts: an interval
  * union for number cells, a finite or co-finite set for string and boolean
  * literal cells, everything for `-`. A cell of another form (an expression,
- * a date, a `?` test) cannot be read so: the checks that need that column
- * say nothing rather than guess. Rows are compared pair by pair, each cell as
+ * a date, a `?` test, a number of 16 digits or more) cannot be read so: the
+ * checks that need that column say nothing rather than guess. Rows are compared pair by pair, each cell as
  * runs of its column's input classes (see `Runs`), so a pair costs as much as
  * its cells' runs, not as the classes, which grow with the rows.
  */
+import { Decimal } from '../../decimal/decimal.ts';
 import { constantNumber, type CompareOp, type UnaryTests } from '../feel/ast.ts';
 import type { PreparedDecisionTable } from '../prepared.ts';
 
@@ -65,6 +66,7 @@ function readCell(cell: UnaryTests): CellSet | undefined {
   for (const test of cell.tests) {
     if (test.k === 'cmp') {
       const n = constantNumber(test.r);
+      if (n instanceof Decimal) return undefined;
       if (n === undefined || n === null) {
         if (test.op === '=' && (test.r.k === 'str' || test.r.k === 'bool')) values.add(test.r.v);
         else return undefined;
@@ -77,7 +79,7 @@ function readCell(cell: UnaryTests): CellSet | undefined {
     else if (e.k === 'str' || e.k === 'bool') values.add(e.v);
     else if (e.k === 'range') {
       const [lo, hi] = [constantNumber(e.lo), constantNumber(e.hi)];
-      if (lo === undefined || hi === undefined) return undefined;
+      if (lo === undefined || hi === undefined || lo instanceof Decimal || hi instanceof Decimal) return undefined;
       intervals.push({ lo: lo === null ? null : { v: lo, closed: e.loClosed }, hi: hi === null ? null : { v: hi, closed: e.hiClosed } });
     } else return undefined;
   }

@@ -11,6 +11,7 @@
  * ever skips rows that cannot match. A parity test compares with the plain
  * scan on random tables.
  */
+import { compare, Decimal } from '../../decimal/decimal.ts';
 import { constantNumber, type CompareOp, type Expr, type Test, type UnaryTests } from '../feel/ast.ts';
 import type { FeelValue } from '../feel/values.ts';
 
@@ -31,7 +32,16 @@ interface Interval {
   hiClosed: boolean;
 }
 
-const literalKey = (e: Expr): Key | undefined => (e.k === 'str' || e.k === 'num' || e.k === 'bool' ? e.v : undefined);
+/**
+ * A literal as a map key. Number keys are doubles: a literal held as a
+ * `Decimal` leaves the column unindexed. A `Decimal` input then finds no key,
+ * rightly: a value is held as a double whenever it can be (lib/decimal), so
+ * no `Decimal` equals a double.
+ */
+function literalKey(e: Expr): Key | undefined {
+  if (e.k === 'str' || e.k === 'bool') return e.v;
+  return e.k === 'num' && typeof e.v === 'number' ? e.v : undefined;
+}
 
 /** The equality keys of a cell, or undefined when the cell is not a list of literals. */
 function equalityKeys(cell: UnaryTests): Key[] | undefined {
@@ -68,10 +78,11 @@ function testInterval(test: Test): Interval | undefined {
     return typeof n === 'number' ? comparisonInterval(test.op, n) : undefined;
   }
   const e = test.e;
-  if (e.k === 'num') return { lo: e.v, hi: e.v, loClosed: true, hiClosed: true };
+  if (e.k === 'num') return typeof e.v === 'number' ? { lo: e.v, hi: e.v, loClosed: true, hiClosed: true } : undefined;
   if (e.k !== 'range') return undefined;
   const [lo, hi] = [constantNumber(e.lo), constantNumber(e.hi)];
-  if (lo === undefined || hi === undefined) return undefined;
+  // Ends are doubles, so that looking up a double compares doubles: a `Decimal` end leaves the column unindexed.
+  if (lo === undefined || hi === undefined || lo instanceof Decimal || hi instanceof Decimal) return undefined;
   return { lo, hi, loClosed: e.loClosed, hiClosed: e.hiClosed };
 }
 
@@ -154,22 +165,28 @@ function numberIndex(cells: UnaryTests[]): ColumnIndex | undefined {
   const others = Int32Array.from(anyRows);
   return {
     lookup: (value) => {
-      if (typeof value !== 'number') return others;
-      // The last point not above the value, by binary search.
-      let lo = 0;
-      let hi = points.length - 1;
-      let at = -1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (points[mid]! <= value) {
-          at = mid;
-          lo = mid + 1;
-        } else hi = mid - 1;
-      }
-      const segment = at < 0 ? 0 : points[at] === value ? at * 2 + 1 : at * 2 + 2;
-      return lists[segment]!;
+      if (typeof value === 'number') return lists[segmentOf(points, (point) => (point < value ? -1 : point > value ? 1 : 0))]!;
+      return value instanceof Decimal ? lists[segmentOf(points, (point) => compare(point, value))]! : others;
     },
   };
+}
+
+/** The segment a value lies in: the last point not above it found by binary search, `order` telling a point's place against it. */
+function segmentOf(points: number[], order: (point: number) => -1 | 0 | 1): number {
+  let lo = 0;
+  let hi = points.length - 1;
+  let at = -1;
+  let exact = false;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const o = order(points[mid]!);
+    if (o <= 0) {
+      at = mid;
+      exact = o === 0;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return at < 0 ? 0 : exact ? at * 2 + 1 : at * 2 + 2;
 }
 
 /**

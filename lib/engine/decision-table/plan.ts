@@ -6,6 +6,7 @@
  * failed with which value. `scan` is the plain reference the indexes are
  * tested against.
  */
+import { add, isNum, type Num } from '../../decimal/decimal.ts';
 import { EngineError, type FieldProblem } from '../errors.ts';
 import type { Budget } from '../feel/budget.ts';
 import { compileExpression, compileUnaryTests, rootEnv, type Clock, type Env, type Evaluator, type UnaryTest } from '../feel/compile.ts';
@@ -159,8 +160,8 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
       case 'count':
         return { [name]: values.length };
       case 'sum':
-        if (!present.every((v) => typeof v === 'number')) throw new EngineError('evaluation_failed', `The output "${name}" must be a number to be summed.`);
-        return { [name]: present.length ? (present as number[]).reduce((a, b) => a + b, 0) : null };
+        if (!present.every(isNum)) throw new EngineError('evaluation_failed', `The output "${name}" must be a number to be summed.`);
+        return { [name]: present.length ? sumOf(present) : null };
       default: {
         const direction = table.aggregation === 'max' ? 1 : -1;
         let best: FeelValue = null;
@@ -273,6 +274,13 @@ function paramPath(e: Expr): string | undefined {
 }
 
 /** Ranks an output by the outputs' allowed values, first output first: lower ranks first, a value not listed last. */
+/** The exact sum of an output's values (the `collect` hit policy's `sum`); null past decimal128's range, as FEEL's `sum` is. */
+function sumOf(values: Num[]): Num | null {
+  let total: Num | null = 0;
+  for (const value of values) if ((total = add(total, value)) === null) return null;
+  return total;
+}
+
 function ranking(table: PreparedDecisionTable) {
   const ranked = table.outputs.flatMap((o) => (o.allowedValues ? [{ name: o.name, values: o.allowedValues }] : []));
   return (output: FeelContext): number[] =>

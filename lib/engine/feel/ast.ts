@@ -4,13 +4,15 @@
  * and kept with it, so that a function that only evaluates compiles it
  * (`./compile.ts`) without bundling the parser.
  */
+import { negate, type Num } from '../../decimal/decimal.ts';
 
 export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export type ArithOp = '+' | '-' | '*' | '/' | '**';
 
 export type Expr =
   | { k: 'null' }
-  | { k: 'num'; v: number }
+  /** A number literal: exact (`0.1` is one tenth), kept in JSON with all its digits. */
+  | { k: 'num'; v: Num }
   | { k: 'str'; v: string }
   | { k: 'bool'; v: boolean }
   /** `@"2025-01-31"`: a date, time, date and time or duration written as a string. */
@@ -51,5 +53,5 @@ export type Test = { k: 'cmp'; op: CompareOp; r: Expr } | { k: 'expr'; e: Expr }
 export type UnaryTests = { k: 'any' } | { k: 'tests'; not: boolean; tests: Test[] };
 
 /** The number a constant expression stands for (`5`, `-2.5`), null for an absent range end, undefined for anything else. */
-export const constantNumber = (e: Expr | null): number | null | undefined =>
-  e === null ? null : e.k === 'num' ? e.v : e.k === 'neg' && e.of.k === 'num' ? -e.of.v : undefined;
+export const constantNumber = (e: Expr | null): Num | null | undefined =>
+  e === null ? null : e.k === 'num' ? e.v : e.k === 'neg' && e.of.k === 'num' ? negate(e.of.v) : undefined;

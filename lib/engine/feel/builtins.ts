@@ -6,6 +6,24 @@
  * Every call spends steps of the evaluation's budget for what it reads and
  * makes (./budget.ts); patterns run in linear time (./regex.ts).
  */
+import {
+  absolute,
+  add,
+  compare as compareNumbers,
+  divide,
+  isInteger,
+  isNum,
+  modulo,
+  multiply,
+  numberText,
+  parseNumber,
+  roundToScale,
+  subtract,
+  toInteger,
+  type Num,
+  type RoundingMode,
+} from '../../decimal/decimal.ts';
+import { exp, ln, sqrt } from '../../decimal/functions.ts';
 import type { Budget } from './budget.ts';
 import { note, type Env } from './compile.ts';
 import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, type Pattern } from './regex.ts';
@@ -23,6 +41,7 @@ interface Builtin {
 /** Bounds on what a function may be given, beside the budget of steps: the text a pattern reads. */
 export const builtinLimits = { maxMatchInput: 100_000 } as const;
 
+/** A number where a position, a length or a date's part is meant: a double (a `Decimal` has 16 digits or more, no position has). */
 const isNumber = (v: FeelValue): v is number => typeof v === 'number';
 const isString = (v: FeelValue): v is string => typeof v === 'string';
 
@@ -53,7 +72,7 @@ function typed(
   nullable = false,
 ): [string, Builtin] {
   const checks = types.map((t) =>
-    typeof t === 'function' ? t : t === 'number' ? isNumber : t === 'string' ? isString : t === 'list' ? Array.isArray : () => true,
+    typeof t === 'function' ? t : t === 'number' ? isNum : t === 'string' ? isString : t === 'list' ? Array.isArray : () => true,
   );
   return [
     name,
@@ -90,9 +109,9 @@ function listFunction(name: string, impl: (items: FeelValue[], env: Env) => Feel
   ];
 }
 
-const numbersOf = (items: FeelValue[]): number[] | null => (items.every(isNumber) ? (items as number[]) : null);
+const numbersOf = (items: FeelValue[]): Num[] | null => (items.every(isNum) ? (items as Num[]) : null);
 
-function numericListFunction(name: string, impl: (numbers: number[]) => FeelValue): [string, Builtin] {
+function numericListFunction(name: string, impl: (numbers: Num[]) => FeelValue): [string, Builtin] {
   return listFunction(name, (items, env) => {
     const numbers = numbersOf(items);
     return numbers ? impl(numbers) : note(env, `${name}: every item must be a number`);
@@ -102,51 +121,31 @@ function numericListFunction(name: string, impl: (numbers: number[]) => FeelValu
 /** The scales DMN 1.5 allows a rounding function (decimal128's exponent range); another scale gives null. */
 const roundingScales = { min: -6111, max: 6176 } as const;
 
-/** How many digits `n` has after its decimal point, as written at its shortest (1.5e-7 has 8). */
-function fractionDigits(n: number): number {
-  const [mantissa, exponent = '0'] = Math.abs(n).toString().split('e');
-  return Math.max(0, (mantissa!.split('.')[1]?.length ?? 0) - Number(exponent));
+/** Rounds `n` to `scale` decimal digits with `mode`, exactly (2.675 is 2.675, so it rounds half up to 2.68). */
+function roundTo(n: Num, scale: Num, mode: RoundingMode): Num | null {
+  if (!isInteger(scale) || compareNumbers(scale, roundingScales.min) < 0 || compareNumbers(scale, roundingScales.max) > 0) return null;
+  return roundToScale(n, toInteger(scale), mode);
 }
 
-type RoundingMode = 'up' | 'down' | 'halfUp' | 'halfDown' | 'halfEven' | 'floor' | 'ceiling';
-
-/** Rounds `n` to `scale` decimal digits with `mode`, on the decimal value as written (2.675 is 2.675, not 2.67499…). */
-function roundTo(n: number, scale: number, mode: RoundingMode): number | null {
-  if (!Number.isInteger(scale) || scale < roundingScales.min || scale > roundingScales.max) return null;
-  // A number already at the scale is itself, however large the scale.
-  if (scale >= fractionDigits(n)) return n;
-  // Past a double's range: every mode that rounds toward zero gives 0; one that rounds away gives a power of ten no double holds.
-  if (scale < -300) {
-    const away = n !== 0 && (mode === 'up' || (mode === 'ceiling' && n > 0) || (mode === 'floor' && n < 0));
-    return away ? null : 0;
-  }
-  const factor = 10 ** scale;
-  const scaled = Number((n * factor).toPrecision(15));
-  const floor = Math.floor(scaled);
-  // Already at the scale: its decimal value, not the double's noise (-505.3 + 175.09 to 3 digits is -330.21).
-  if (floor === scaled) return Number((scaled / factor).toPrecision(15));
-  const [awayFromZero, towardZero] = scaled < 0 ? [floor, floor + 1] : [floor + 1, floor];
-  const fraction = scaled - floor;
-  const nearest = fraction < 0.5 ? floor : floor + 1;
-  const half = Number(fraction.toPrecision(12)) === 0.5;
-  const rounded = {
-    floor,
-    ceiling: floor + 1,
-    up: awayFromZero,
-    down: towardZero,
-    halfUp: half ? awayFromZero : nearest,
-    halfDown: half ? towardZero : nearest,
-    halfEven: half ? (floor % 2 === 0 ? floor : floor + 1) : nearest,
-  }[mode];
-  return Number((rounded / factor).toPrecision(15));
+/** The exact sum of numbers; null past decimal128's range. */
+function total(numbers: Num[]): Num | null {
+  let sum: Num | null = 0;
+  for (const n of numbers) if ((sum = add(sum, n)) === null) return null;
+  return sum;
 }
+
+const mean = (numbers: Num[]) => {
+  const sum = total(numbers);
+  return sum === null ? null : divide(sum, numbers.length);
+};
 
 /** A value as text; each value written spends a step, since a value built of shared parts can be far larger than its making. */
 function feelString(v: FeelValue, budget: Budget): string | null {
   budget.spend(1);
   if (v === null) return null;
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (isNum(v)) return numberText(v);
+  if (typeof v === 'boolean') return String(v);
   const inner = (i: FeelValue) => (typeof i === 'string' ? JSON.stringify(i) : feelString(i, budget));
   if (Array.isArray(v)) return `[${v.map(inner).join(', ')}]`;
   if (isContext(v))
@@ -218,8 +217,7 @@ const builtins = new Map<string, Builtin>([
         if (isString(grouping)) text = text.split(grouping).join('');
         if (isString(decimal)) text = text.replace(decimal, '.');
         if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) return null;
-        const n = Number(text);
-        return Number.isFinite(n) ? n : note(env, `number("${text.slice(0, 20)}"): too large for a number`);
+        return parseNumber(text.trim()) ?? note(env, `number("${text.slice(0, 20)}"): beyond decimal128's range`);
       },
     },
   ],
@@ -286,13 +284,13 @@ const builtins = new Map<string, Builtin>([
     },
   ],
   // Numbers
-  typed('decimal', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfEven')),
+  typed('decimal', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfEven')),
   [
     'floor',
     {
       params: [['n', 'scale?']],
       impl: converting(['item'], ([n, scale = 0], env) =>
-        isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]),
+        isNum(n!) && isNum(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]),
       ),
     },
   ],
@@ -301,28 +299,28 @@ const builtins = new Map<string, Builtin>([
     {
       params: [['n', 'scale?']],
       impl: converting(['item'], ([n, scale = 0], env) =>
-        isNumber(n!) && isNumber(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]),
+        isNum(n!) && isNum(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]),
       ),
     },
   ],
-  typed('round up', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'up')),
-  typed('round down', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'down')),
-  typed('round half up', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfUp')),
-  typed('round half down', ['n', 'scale'], ['number', 'number'], (n: number, scale: number) => roundTo(n, scale, 'halfDown')),
+  typed('round up', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'up')),
+  typed('round down', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'down')),
+  typed('round half up', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfUp')),
+  typed('round half down', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfDown')),
   [
     'abs',
     {
       params: [['n']],
       impl: ([n], env) =>
-        isNumber(n!) ? Math.abs(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!]),
+        isNum(n!) ? absolute(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!]),
     },
   ],
-  typed('modulo', ['dividend', 'divisor'], ['number', 'number'], (a: number, b: number) => (b === 0 ? null : a - b * Math.floor(a / b))),
-  typed('sqrt', ['number'], ['number'], (n: number) => (n < 0 ? null : Math.sqrt(n))),
-  typed('log', ['number'], ['number'], (n: number) => (n <= 0 ? null : Math.log(n))),
-  typed('exp', ['number'], ['number'], (n: number) => Math.exp(n)),
-  typed('odd', ['number'], ['number'], (n: number) => Number.isInteger(n) && Math.abs(n % 2) === 1),
-  typed('even', ['number'], ['number'], (n: number) => Number.isInteger(n) && n % 2 === 0),
+  typed('modulo', ['dividend', 'divisor'], ['number', 'number'], modulo),
+  typed('sqrt', ['number'], ['number'], sqrt),
+  typed('log', ['number'], ['number'], ln),
+  typed('exp', ['number'], ['number'], exp),
+  typed('odd', ['number'], ['number'], (n: Num) => isInteger(n) && modulo(n, 2) === 1),
+  typed('even', ['number'], ['number'], (n: Num) => isInteger(n) && modulo(n, 2) === 0),
   // Lists
   [
     'list contains',
@@ -336,28 +334,39 @@ const builtins = new Map<string, Builtin>([
   typed('count', ['list'], ['list'], (list: FeelValue[]) => list.length),
   listFunction('min', (items, env) => extreme(items, -1, env)),
   listFunction('max', (items, env) => extreme(items, 1, env)),
-  numericListFunction('sum', (n) => (n.length ? n.reduce((a, b) => a + b, 0) : null)),
-  numericListFunction('mean', (n) => (n.length ? n.reduce((a, b) => a + b, 0) / n.length : null)),
-  numericListFunction('product', (n) => (n.length ? n.reduce((a, b) => a * b, 1) : null)),
+  numericListFunction('sum', (n) => (n.length ? total(n) : null)),
+  numericListFunction('mean', (n) => (n.length ? mean(n) : null)),
+  numericListFunction('product', (n) => (n.length ? n.reduce<Num | null>((a, b) => a && multiply(a, b), 1) : null)),
   numericListFunction('median', (n) => {
     if (!n.length) return null;
-    const s = [...n].sort((a, b) => a - b);
+    const s = [...n].sort(compareNumbers);
     const mid = Math.floor(s.length / 2);
-    return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+    return s.length % 2 ? s[mid]! : mean([s[mid - 1]!, s[mid]!]);
   }),
   numericListFunction('stddev', (n) => {
     if (n.length < 2) return null;
-    const mean = n.reduce((a, b) => a + b, 0) / n.length;
-    return Math.sqrt(n.reduce((a, b) => a + (b - mean) ** 2, 0) / (n.length - 1));
+    const average = mean(n);
+    if (average === null) return null;
+    const squares = n.map((x) => subtract(x, average)).map((d) => d && multiply(d, d));
+    if (!squares.every(isNum)) return null;
+    const sum = total(squares);
+    const variance = sum === null ? null : divide(sum, n.length - 1);
+    return variance === null ? null : sqrt(variance);
   }),
   numericListFunction('mode', (n) => {
-    const counts = new Map<number, number>();
-    for (const x of n) counts.set(x, (counts.get(x) ?? 0) + 1);
-    const most = Math.max(0, ...counts.values());
-    return [...counts]
-      .filter(([, c]) => c === most)
-      .map(([x]) => x)
-      .sort((a, b) => a - b);
+    // By text: one number may be held as a double or a Decimal (lib/decimal), its text is one.
+    const counts = new Map<string, { value: Num; count: number }>();
+    for (const x of n) {
+      const key = numberText(x);
+      const seen = counts.get(key);
+      if (seen) seen.count++;
+      else counts.set(key, { value: x, count: 1 });
+    }
+    const most = Math.max(0, ...[...counts.values()].map((c) => c.count));
+    return [...counts.values()]
+      .filter((c) => c.count === most)
+      .map((c) => c.value)
+      .sort(compareNumbers);
   }),
   listFunction('all', (items, env) =>
     items.every((i) => i === null || typeof i === 'boolean')

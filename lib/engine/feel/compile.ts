@@ -9,6 +9,8 @@
  * evaluation has a budget of steps (./budget.ts), which iterations, filters,
  * comparisons of lists and built-ins spend as they go.
  */
+import { add, Decimal, divide, isNum, multiply, negate, numberText, subtract, toInteger, type Num } from '../../decimal/decimal.ts';
+import { power } from '../../decimal/functions.ts';
 import { constantNumber, type ArithOp, type CompareOp, type Expr, type Iteration, type Test, type UnaryTests } from './ast.ts';
 import { Budget } from './budget.ts';
 import { callBuiltin, hasBuiltin } from './builtins.ts';
@@ -88,9 +90,11 @@ function compareWith(op: CompareOp, a: FeelValue, b: FeelValue, env: Env): boole
   }
 }
 
-/** A comparison with a constant number, the commonest cell (`< 18`): a direct test, falling back to the general rule. */
-function numberComparison(op: CompareOp, n: number): (a: FeelValue, env: Env) => boolean | null {
+/** A comparison with a constant number, the commonest cell (`< 18`): a direct test of a double, falling back to the general rule. */
+function numberComparison(op: CompareOp, n: Num): (a: FeelValue, env: Env) => boolean | null {
   const general = (a: FeelValue, env: Env) => compareWith(op, a, n, env);
+  // Two doubles compare as the decimals they stand for (see lib/decimal).
+  if (n instanceof Decimal) return general;
   switch (op) {
     case '<':
       return (a, env) => (typeof a === 'number' ? a < n : general(a, env));
@@ -107,27 +111,14 @@ function numberComparison(op: CompareOp, n: number): (a: FeelValue, env: Env) =>
   }
 }
 
+const numberOperations: Record<ArithOp, (a: Num, b: Num) => Num | null> = { '+': add, '-': subtract, '*': multiply, '/': divide, '**': power };
+
 export function arithmetic(op: ArithOp, a: FeelValue, b: FeelValue, env: Env): FeelValue {
-  if (typeof a === 'number' && typeof b === 'number') {
-    let r: number;
-    switch (op) {
-      case '+':
-        r = a + b;
-        break;
-      case '-':
-        r = a - b;
-        break;
-      case '*':
-        r = a * b;
-        break;
-      case '/':
-        if (b === 0) return note(env, 'division by zero');
-        r = a / b;
-        break;
-      default:
-        r = a ** b;
-    }
-    return Number.isFinite(r) ? r : note(env, `${op} gives ${Number.isNaN(r) ? 'no real number' : 'a number too large'}`);
+  if (isNum(a) && isNum(b)) {
+    const r = numberOperations[op](a, b);
+    if (r !== null) return r;
+    if (op === '/' && b === 0) return note(env, 'division by zero');
+    return note(env, `${op} gives ${op === '/' || op === '**' ? 'no number or ' : ''}a number beyond decimal128's range`);
   }
   if (a === null || b === null) return null;
   const result = temporalArithmetic(op, a, b);
@@ -165,13 +156,20 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
       return FeelDuration.daysTime(a.seconds - (i?.amount ?? 0) - (b.seconds - (j?.amount ?? 0)));
     }
   }
-  if (a instanceof FeelDuration && typeof b === 'number') {
-    if (op === '*') return a.times(b);
-    if (op === '/') return b === 0 ? null : a.times(1 / b);
+  if (a instanceof FeelDuration && isNum(b)) {
+    if (op === '*') return scaled(a, multiply(a.amount, b));
+    if (op === '/') return scaled(a, divide(a.amount, b));
   }
-  if (typeof a === 'number' && b instanceof FeelDuration && op === '*') return b.times(a);
-  if (a instanceof FeelDuration && b instanceof FeelDuration && op === '/' && a.kind === b.kind) return b.amount === 0 ? null : a.amount / b.amount;
+  if (isNum(a) && b instanceof FeelDuration && op === '*') return scaled(b, multiply(b.amount, a));
+  if (a instanceof FeelDuration && b instanceof FeelDuration && op === '/' && a.kind === b.kind) return divide(a.amount, b.amount);
   return undefined;
+}
+
+/** A duration of the kind of `d` with another amount (computed exactly; months cut to whole ones); null for a division by zero. */
+function scaled(d: FeelDuration, amount: Num | null): FeelDuration | null {
+  if (amount === null) return null;
+  const n = Number(numberText(amount));
+  return d.kind === 'yearsMonths' ? FeelDuration.yearsMonths(n) : FeelDuration.daysTime(n);
 }
 
 const asDateTime = (value: FeelValue) => (value instanceof FeelDateTime ? value : value instanceof FeelDate ? new FeelDateTime(value, 0, null, null) : null);
@@ -315,9 +313,10 @@ function filter(target: FeelValue, by: Evaluator, cost: number, env: Env): FeelV
   // A number picks by position (1 first, -1 last); anything else filters item by item. The probe writes no
   // notes: `people[age > 18]` has no "age" outside an item, which is no reason to note one.
   const index = by({ ...childEnv(env, { item: null }), notes: null });
-  if (typeof index === 'number') {
-    const at = index > 0 ? index - 1 : list.length + index;
-    return Number.isInteger(index) && at >= 0 && at < list.length ? list[at]! : null;
+  if (isNum(index)) {
+    const position = toInteger(index);
+    const at = position > 0 ? position - 1 : list.length + position;
+    return Number.isInteger(position) && at >= 0 && at < list.length ? list[at]! : null;
   }
   const out: FeelValue[] = [];
   for (const item of list) {
@@ -453,7 +452,7 @@ export function compileExpression(e: Expr): Evaluator {
       const of = compileExpression(e.of);
       return (env) => {
         const v = of(env);
-        if (typeof v === 'number') return -v;
+        if (isNum(v)) return negate(v);
         if (v instanceof FeelDuration) return v.times(-1);
         return v === null ? null : note(env, `cannot negate ${describe(v)}`);
       };
@@ -612,12 +611,14 @@ function constantNumberRange(e: Expr): UnaryTest | undefined {
   if (lo === undefined || hi === undefined) return undefined;
   const range = new FeelRange(lo, hi, e.loClosed, e.hiClosed);
   const { loClosed, hiClosed } = e;
+  const general = (input: FeelValue, env: Env) => {
+    const inside = range.includes(input);
+    if (inside === null && input !== null) note(env, `cannot compare ${describe(input)} with the range ${range.toJSON()}`);
+    return inside === true;
+  };
+  if (lo instanceof Decimal || hi instanceof Decimal) return general;
   return (input, env) => {
-    if (typeof input !== 'number') {
-      const inside = range.includes(input);
-      if (inside === null && input !== null) note(env, `cannot compare ${describe(input)} with the range ${range.toJSON()}`);
-      return inside === true;
-    }
+    if (typeof input !== 'number') return general(input, env);
     return (lo === null || (loClosed ? input >= lo : input > lo)) && (hi === null || (hiClosed ? input <= hi : input < hi));
   };
 }
@@ -634,7 +635,11 @@ function compileUnaryTest(test: Test): UnaryTest {
   }
   const e = test.e;
   // Literals: a direct comparison with the input, no scope needed.
-  if (e.k === 'str' || e.k === 'num' || e.k === 'bool') {
+  if (e.k === 'num') {
+    const equalTo = numberComparison('=', e.v);
+    return (input, env) => equalTo(input, env) === true;
+  }
+  if (e.k === 'str' || e.k === 'bool') {
     const v = e.v;
     return (input, env) =>
       input === v || (input !== null && typeof input !== typeof v && note(env, `cannot compare ${describe(input)} with ${describe(v)}`) === true);

@@ -8,6 +8,7 @@
  */
 import type { SyntaxNode } from '@lezer/common';
 import { parser, trackVariables } from 'lezer-feel';
+import { parseNumber } from '../../decimal/decimal.ts';
 import type { CompareOp, Expr, Iteration, Test, UnaryTests } from './ast.ts';
 import { feelLimits } from './limits.ts';
 import { plainName } from './names.ts';
@@ -235,11 +236,14 @@ class Converter {
       case 'NumericLiteral': {
         // The grammar lets space and comments stand between a sign and its digits ("- 1"), which Number() reads as NaN.
         const text = this.source(node).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|\s+/g, '');
-        const v = Number(text);
-        if (Number.isNaN(v)) this.fail(node, `"${text.slice(0, 20)}" is not a number`);
-        // Numbers are doubles: a literal past their range would be Infinity, which no JSON answer can hold.
-        if (!Number.isFinite(v))
-          this.fail(node, `the number ${text.slice(0, 20)}${text.length > 20 ? '…' : ''} is too large (numbers are at most about 1.8e308)`);
+        const v = parseNumber(text);
+        if (v === null)
+          this.fail(
+            node,
+            /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)
+              ? `the number ${text.slice(0, 20)}${text.length > 20 ? '…' : ''} is too large (numbers are below 1e6145)`
+              : `"${text.slice(0, 20)}" is not a number`,
+          );
         return { k: 'num', v };
       }
       case 'StringLiteral':

@@ -1,16 +1,17 @@
 /**
  * FEEL values as this engine holds them, and the two relations every
- * operator builds on: equality and order. Numbers are JavaScript doubles (as
- * in feelin; DMN's decimal128 is approximated, stated in the README), null is
+ * operator builds on: equality and order. Numbers are DMN's decimal128
+ * (`lib/decimal`: doubles where they are exact, decimals elsewhere), null is
  * `null`, lists are arrays, contexts are plain objects read through their own
  * properties only (an input named "constructor" is a name like any other),
  * and temporal values are the classes of `./temporal.ts`.
  */
+import { compare as compareNumbers, Decimal, isNum, numbersEqual } from '../../decimal/decimal.ts';
 import { EngineError } from '../errors.ts';
 import type { Budget } from './budget.ts';
 import { FeelDate, FeelDateTime, FeelDuration, FeelTemporal, FeelTime } from './temporal.ts';
 
-export type FeelValue = null | number | string | boolean | FeelValue[] | FeelContext | FeelDate | FeelTime | FeelDateTime | FeelDuration | FeelRange;
+export type FeelValue = null | number | Decimal | string | boolean | FeelValue[] | FeelContext | FeelDate | FeelTime | FeelDateTime | FeelDuration | FeelRange;
 export interface FeelContext {
   [name: string]: FeelValue;
 }
@@ -48,7 +49,12 @@ export class FeelRange {
 
 /** Whether a value is a context: any object that is not a list, a range or a temporal value. */
 export const isContext = (value: FeelValue): value is FeelContext =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof FeelTemporal) && !(value instanceof FeelRange);
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  !(value instanceof FeelTemporal) &&
+  !(value instanceof FeelRange) &&
+  !(value instanceof Decimal);
 
 /** Sets an entry of a context; "__proto__" is an entry like any other, not the object's prototype. */
 export function setEntry(context: FeelContext, name: string, value: FeelValue): void {
@@ -73,6 +79,7 @@ export function typeName(value: FeelValue): string {
   if (value instanceof FeelTime) return 'time';
   if (value instanceof FeelDuration) return value.kind === 'yearsMonths' ? 'years and months duration' : 'days and time duration';
   if (value instanceof FeelRange) return 'range';
+  if (value instanceof Decimal) return 'number';
   return 'context';
 }
 
@@ -85,6 +92,7 @@ export function typeName(value: FeelValue): string {
 export function equal(a: FeelValue, b: FeelValue, budget?: Budget): boolean | null {
   budget?.spend(1);
   if (a === null || b === null) return a === b;
+  if (isNum(a) || isNum(b)) return isNum(a) && isNum(b) ? numbersEqual(a, b) : null;
   if (typeof a !== 'object' || typeof b !== 'object') return typeof a === typeof b ? a === b : null;
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return null;
@@ -116,13 +124,14 @@ export function equal(a: FeelValue, b: FeelValue, budget?: Budget): boolean | nu
 
 /** FEEL order (`<`, `<=`, `>`, `>=`): -1, 0 or 1 for comparable values of one type, null otherwise. */
 export function compare(a: FeelValue, b: FeelValue): number | null {
-  if (typeof a === 'number') return typeof b === 'number' ? (a < b ? -1 : a > b ? 1 : a === b ? 0 : null) : null;
+  if (isNum(a)) return isNum(b) ? compareNumbers(a, b) : null;
   if (typeof a === 'string') return typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : null;
   if (a instanceof FeelTemporal) return a.compareTo(b);
   return null;
 }
 
-const isPlainScalar = (v: FeelValue) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isPlainScalar = (v: FeelValue) =>
+  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || v instanceof Decimal;
 
 /**
  * The most an answer may hold, in values and characters: about 10 MB as JSON,
@@ -144,6 +153,7 @@ function plain(value: FeelValue, left: { size: number }): unknown {
   count(value, left);
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value instanceof Decimal) return value;
   if (Array.isArray(value)) return value.map((item) => plain(item, left));
   if (value instanceof FeelTemporal) return value.toString();
   if (value instanceof FeelRange) return value.toJSON();
@@ -159,7 +169,8 @@ function plain(value: FeelValue, left: { size: number }): unknown {
 }
 
 /**
- * A result fit for JSON: temporal values as their ISO text, ranges as text, numbers that are not finite as null.
+ * A result fit for JSON: temporal values as their ISO text, ranges as text, numbers that are not finite as null,
+ * decimals as themselves (JSON.stringify writes their digits).
  *
  * @throws EngineError `evaluation_failed` when it holds more than `maxAnswerSize` values and characters
  */

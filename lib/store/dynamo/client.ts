@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, NumberValue } from '@aws-sdk/lib-dynamodb';
+import { Decimal, parseNumber } from '../../decimal/decimal.ts';
 
 export interface DynamoConfig {
   tableName: string;
@@ -35,8 +36,48 @@ export function addClientPlugin(plugin: ClientPlugin): () => void {
   return () => void plugins.delete(plugin);
 }
 
+/**
+ * A number read back exactly (DynamoDB keeps 38 digits): a double when the
+ * double's text is the number, a `Decimal` otherwise. The document client's
+ * default, a double, would round `0.30000000000000001`.
+ */
+const readNumber = (text: string) => parseNumber(text) ?? Number(text);
+
+/**
+ * `value` with each `Decimal` as the document client's `NumberValue` of its
+ * digits (the client knows no other exact number); copied only where one is
+ * found, so the usual item, which holds none, is not copied at all.
+ */
+export function withStoredNumbers(value: unknown): unknown {
+  if (value instanceof Decimal) return NumberValue.from(value.toString());
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const stored = withStoredNumbers(item);
+      if (stored !== item) (copy ??= [...value])[i] = stored;
+    });
+    return copy ?? value;
+  }
+  // Sets, binary and NumberValue are the client's own.
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const stored = withStoredNumbers(item);
+    // defineProperty: a "__proto__" entry stays an entry.
+    if (stored !== item) Object.defineProperty((copy ??= { ...value }), key, { value: stored, enumerable: true, writable: true, configurable: true });
+  }
+  return copy ?? value;
+}
+
 export function createDocumentClient(config: DynamoConfig): DynamoDBDocumentClient {
   const client = new DynamoDBClient(clientConfig(config));
   for (const plugin of plugins) client.middlewareStack.use(plugin);
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true }, unmarshallOptions: { wrapNumbers: readNumber } });
+  // Before the document client marshalls (at serialize), so that it meets NumberValues, not Decimals.
+  documents.middlewareStack.add((next) => (args) => next({ ...args, input: withStoredNumbers(args.input) as typeof args.input }), {
+    step: 'initialize',
+    name: 'storeDecimals',
+  });
+  return documents;
 }

@@ -14,6 +14,7 @@ import { tableDefinition } from '../table.ts';
 import { unlessConditionFails } from './expressions.ts';
 import { executionRetentionDays, type Execution, type ExecutionStore, type ExecutionScope, type Page } from '../types.ts';
 import { TableClient, type Item } from './table-client.ts';
+import { parseJson } from '../../decimal/json.ts';
 
 const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
 
@@ -55,9 +56,9 @@ function toItem(scope: ExecutionScope, execution: Execution): Item {
 
 function fromItem(item: Item): Execution {
   const execution = Object.fromEntries(plainFields.filter((field) => item[field] !== undefined).map((field) => [field, item[field]])) as unknown as Execution;
-  execution.input = JSON.parse(item.inputJson as string);
-  if (typeof item.outputJson === 'string') execution.output = JSON.parse(item.outputJson);
-  if (typeof item.stepsJson === 'string') execution.steps = JSON.parse(item.stepsJson);
+  execution.input = parseJson(item.inputJson as string);
+  if (typeof item.outputJson === 'string') execution.output = parseJson(item.outputJson);
+  if (typeof item.stepsJson === 'string') execution.steps = parseJson(item.stepsJson) as Execution['steps'];
   return execution;
 }
 

@@ -10,6 +10,7 @@ import { scheduleKey, schedulesPrefix } from '../keys.ts';
 import type { RuleScope, ScheduleStore, StoredRuleSchedule } from '../types.ts';
 import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { TableClient, type Item } from './table-client.ts';
+import { parseJson } from '../../decimal/json.ts';
 
 const describe = (scope: RuleScope) => `schedule of rule ${scope.ruleId} on ${scope.branch}`;
 
@@ -33,7 +34,7 @@ function fromItem(item: Item): StoredRuleSchedule {
     ...(endAt && { endAt }),
     timezone,
     spec: { minute: spec.minute, hour: spec.hour, dayOfMonth: spec.dayOfMonth, month: spec.month, dayOfWeek: spec.dayOfWeek },
-    inputParam: JSON.parse(item.inputParamJson as string) as Record<string, unknown>,
+    inputParam: parseJson(item.inputParamJson as string) as Record<string, unknown>,
   };
   return {
     schedule,

@@ -151,12 +151,12 @@ describe('rounding scales', () => {
     expect(feel('round down(-5.5, -1000)')).toBe(0);
   });
 
-  it('are null outside that range, for a scale that is not an integer, and where the answer is a power of ten no double holds', () => {
+  it('are null outside that range, for a scale that is not an integer, but not for a power of ten no double holds', () => {
     expect(feel('decimal(1.234, 6177)')).toBeNull();
     expect(feel('decimal(1.234, -6112)')).toBeNull();
     expect(feel('decimal(1.5, 1.5)')).toBeNull();
     expect(feel('round half up(1.5, 0.5)')).toBeNull();
-    expect(feel('round up(5, -1000)')).toBeNull();
+    expect(String(feel('round up(5, -1000)'))).toBe('1e+1000');
   });
 });
 

@@ -93,11 +93,18 @@ export const zonesArb = fc.constantFrom(...zoneModes);
 // Values
 
 const smallInt = fc.integer({ min: -10, max: 10 });
+/**
+ * Numbers whose fractions are eighths: a double holds them and their sums and
+ * products exactly, as the decimals do. Exclusion: no other fractions, since
+ * feelin computes in doubles (`191.83 + 65` is 256.83000000000004 there, 256.83
+ * in DMN's decimals); the decimal arithmetic is checked against decimal.js in
+ * test/decimal.
+ */
 const num = fc.oneof(
   smallInt,
   fc.integer({ min: -1000, max: 1000 }),
-  fc.integer({ min: -100_000, max: 100_000 }).map((n) => n / 100),
-  fc.constantFrom(0, 0.5, -0.25, 2.675, 1_000_000),
+  fc.integer({ min: -80_000, max: 80_000 }).map((n) => n / 8),
+  fc.constantFrom(0, 0.5, -0.25, 1_000_000),
 );
 /** Characters within the Basic Multilingual Plane, each one UTF-16 unit (no surrogates). */
 const bmpChar = fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCharCode(c));

@@ -69,7 +69,7 @@ export const allowedText = (value: OutputEntry | undefined): string => (value ==
  * quoted string, a plain number, true or false (the API takes no other). As
  * for cells, an unchanged text keeps the value it came from.
  */
-export function allowedOf(text: string, previous: OutputEntry | undefined): { ok: true; value: string | number | boolean } | { ok: false; error: string } {
+export function allowedOf(text: string, previous: OutputEntry | undefined): { ok: true; value: Exclude<OutputEntry, null> } | { ok: false; error: string } {
   if (previous !== undefined && previous !== null && allowedText(previous) === text) return { ok: true, value: previous };
   const trimmed = text.trim();
   if (trimmed === 'true' || trimmed === 'false') return { ok: true, value: trimmed === 'true' };
