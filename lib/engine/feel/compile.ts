@@ -147,7 +147,7 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
     const months = b.kind === 'yearsMonths' ? sign * b.amount : 0;
     const seconds = b.kind === 'daysTime' ? sign * b.amount : 0;
     if (a instanceof FeelDateTime) return months ? a.plusMonths(months) : a.plusSeconds(seconds);
-    if (a instanceof FeelDate) return months ? a.plusMonths(months) : FeelDate.fromDay(a.day + Math.floor(seconds / 86_400));
+    if (a instanceof FeelDate) return months ? a.plusMonths(months) : a.plusDays(Math.floor(seconds / 86_400));
     if (a instanceof FeelTime) return b.kind === 'daysTime' ? a.plusSeconds(seconds) : null;
   }
   if (a instanceof FeelDuration && op === '+' && (b instanceof FeelDate || b instanceof FeelDateTime || b instanceof FeelTime))
@@ -155,9 +155,8 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
   if (op === '-') {
     const [x, y] = [asDateTime(a), asDateTime(b)];
     if (x && y) {
-      const [i, j] = [x.instant, y.instant];
-      if ((i === null) !== (j === null)) return null;
-      return FeelDuration.daysTime(i !== null && j !== null ? i - j : x.local - y.local);
+      const seconds = x.since(y);
+      return seconds === null ? null : FeelDuration.daysTime(seconds);
     }
     if (a instanceof FeelTime && b instanceof FeelTime) {
       const [i, j] = [a.timeOffset, b.timeOffset];
