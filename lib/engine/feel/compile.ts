@@ -173,7 +173,7 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
   return undefined;
 }
 
-const asDateTime = (value: FeelValue) => (value instanceof FeelDateTime ? value : value instanceof FeelDate ? new FeelDateTime(value, 0, null, null) : null);
+const asDateTime = (value: FeelValue) => (value instanceof FeelDateTime ? value : value instanceof FeelDate ? FeelDateTime.atUtcMidnight(value) : null);
 
 /** A property of a value: a context entry, or a part of a date, time or duration. */
 export function property(target: FeelValue, name: string, env: Env): FeelValue {

@@ -322,6 +322,11 @@ export class FeelDateTime extends FeelTemporal {
     return new FeelDateTime(date, time.seconds, time.offset, time.zone);
   }
 
+  /** A date where a date and time is needed, as in subtraction: DMN 1.5 (10.3.2.3.5) takes it at midnight UTC. */
+  static atUtcMidnight(date: FeelDate): FeelDateTime {
+    return new FeelDateTime(date, 0, 0, null);
+  }
+
   /** The offset in force at this date and time, or null for a local one. */
   get effectiveOffset(): number | null {
     return this.zone ? zoneOffsetForLocal(this.zone, this.date.day, this.seconds) : this.offset;

@@ -63,12 +63,43 @@ describe('date and time arithmetic', () => {
     expect(feel('@"2025-01-02T00:00:00" - @"2025-01-01T12:30:00"')).toBe('PT11H30M');
   });
 
-  it('subtracts a date and a date-time, the date at midnight', () => {
-    expect(feel('@"2025-01-02T06:00:00" - @"2025-01-01"')).toBe('P1DT6H');
-  });
-
   it('gives null for a local date-time minus a zoned one', () => {
     expect(feel('@"2025-01-01T10:00:00" - @"2025-01-01T09:00:00Z"')).toBeNull();
+  });
+});
+
+describe('a date and a date and time subtracted (DMN 1.5: the date is midnight UTC, as the DMN TCK has it)', () => {
+  it('a zoned date and time minus a date, by offset or by zone, in winter and summer', () => {
+    expect(feel('@"2025-01-02T10:30:00+01:00" - @"2025-01-01"')).toBe('P1DT9H30M');
+    expect(feel('@"2025-01-02T10:30:00@Europe/Berlin" - @"2025-01-01"')).toBe('P1DT9H30M');
+    expect(feel('@"2025-07-02T10:30:00@Europe/Berlin" - @"2025-07-01"')).toBe('P1DT8H30M');
+    expect(feel('@"2025-01-01T00:00:00Z" - @"1995-01-01"')).toBe('P10958D');
+  });
+
+  it('a date minus a zoned date and time', () => {
+    expect(feel('@"2025-01-02" - @"2025-01-01T10:30:00+11:00"')).toBe('P1DT30M');
+    expect(feel('@"2025-01-01" - @"2025-01-01T10:30:00@America/New_York"')).toBe('-PT15H30M');
+  });
+
+  it('UTC midnight of the same day is no time apart, either way round', () => {
+    expect(feel('@"2025-01-02T00:00:00Z" - @"2025-01-02"')).toBe('PT0S');
+    expect(feel('@"2025-01-02" - @"2025-01-02T00:00:00Z"')).toBe('PT0S');
+    expect(feel('@"2025-01-02T01:00:00+01:00" - @"2025-01-02"')).toBe('PT0S');
+  });
+
+  it('gives null for a local date and time with a date, as for a local one with a zoned one', () => {
+    expect(feel('@"2025-01-02T06:00:00" - @"2025-01-01"')).toBeNull();
+    expect(feel('@"2025-01-02" - @"2025-01-01T06:00:00"')).toBeNull();
+  });
+
+  it('now() minus a date, now() being in UTC', () => {
+    expect(feel('now() - date("2025-05-31")')).toBe('P1DT12H');
+    expect(feel('date("2025-06-02") - now()')).toBe('PT12H');
+  });
+
+  it('a date minus a date is still whole days', () => {
+    expect(feel('@"2025-01-02" - @"2025-01-01"')).toBe('P1D');
+    expect(feel('(@"2025-01-02" - @"2024-01-01").days')).toBe(367);
   });
 });
 
@@ -120,6 +151,7 @@ describe('years out to ±999,999,999 (DMN 1.5, XML Schema), past a JavaScript Da
   it('keep fractions of a second in differences, however far out', () => {
     expect(feel('date and time("999999999-12-31T23:59:59.5Z") - date and time("999999999-12-31T23:59:59Z")')).toBe('PT0.5S');
     expect(feel('date and time("-999999999-01-01T00:00:00.25") - date and time("-999999999-01-01T00:00:00")')).toBe('PT0.25S');
+    expect(feel('date and time("999999999-12-31T12:00:00Z") - date("999999999-12-31")')).toBe('PT12H');
   });
 
   it('add and subtract durations up to the ends, and give null past them', () => {
