@@ -27,7 +27,7 @@ import { exp, ln, sqrt } from '../../decimal/functions.ts';
 import type { Budget } from './budget.ts';
 import { note, type Env } from './compile.ts';
 import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, type Pattern } from './regex.ts';
-import { FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
+import { daysInMonth, FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
 
 type Impl = (args: FeelValue[], env: Env) => FeelValue;
@@ -660,7 +660,7 @@ const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'Jul
 const dayName = (d: FeelDate | null) => (d ? dayNames[d.weekday - 1]! : null);
 const monthName = (d: FeelDate | null) => (d ? monthNames[d.m - 1]! : null);
 const dayOfYear = (d: FeelDate | null) => (d ? d.day - new FeelDate(d.y, 1, 1).day + 1 : null);
-const lastDayOfMonth = (d: FeelDate | null) => (d ? FeelDate.fromDay(new FeelDate(d.y, d.m, 1).plusMonths(1).day - 1).d : null);
+const lastDayOfMonth = (d: FeelDate | null) => (d ? daysInMonth(d.y, d.m) : null);
 
 /** ISO 8601 week number. */
 function weekOfYear(d: FeelDate | null): number | null {

@@ -138,7 +138,7 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
     const months = b.kind === 'yearsMonths' ? sign * b.amount : 0;
     const seconds = b.kind === 'daysTime' ? sign * b.amount : 0;
     if (a instanceof FeelDateTime) return months ? a.plusMonths(months) : a.plusSeconds(seconds);
-    if (a instanceof FeelDate) return months ? a.plusMonths(months) : FeelDate.fromDay(a.day + Math.floor(seconds / 86_400));
+    if (a instanceof FeelDate) return months ? a.plusMonths(months) : a.plusDays(Math.floor(seconds / 86_400));
     if (a instanceof FeelTime) return b.kind === 'daysTime' ? a.plusSeconds(seconds) : null;
   }
   if (a instanceof FeelDuration && op === '+' && (b instanceof FeelDate || b instanceof FeelDateTime || b instanceof FeelTime))
@@ -146,9 +146,8 @@ function temporalArithmetic(op: string, a: FeelValue, b: FeelValue): FeelValue |
   if (op === '-') {
     const [x, y] = [asDateTime(a), asDateTime(b)];
     if (x && y) {
-      const [i, j] = [x.instant, y.instant];
-      if ((i === null) !== (j === null)) return null;
-      return FeelDuration.daysTime(i !== null && j !== null ? i - j : x.local - y.local);
+      const seconds = x.since(y);
+      return seconds === null ? null : FeelDuration.daysTime(seconds);
     }
     if (a instanceof FeelTime && b instanceof FeelTime) {
       const [i, j] = [a.timeOffset, b.timeOffset];
@@ -172,7 +171,7 @@ function scaled(d: FeelDuration, amount: Num | null): FeelDuration | null {
   return d.kind === 'yearsMonths' ? FeelDuration.yearsMonths(n) : FeelDuration.daysTime(n);
 }
 
-const asDateTime = (value: FeelValue) => (value instanceof FeelDateTime ? value : value instanceof FeelDate ? new FeelDateTime(value, 0, null, null) : null);
+const asDateTime = (value: FeelValue) => (value instanceof FeelDateTime ? value : value instanceof FeelDate ? FeelDateTime.atUtcMidnight(value) : null);
 
 /** A property of a value: a context entry, or a part of a date, time or duration. */
 export function property(target: FeelValue, name: string, env: Env): FeelValue {

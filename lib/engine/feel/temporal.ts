@@ -3,26 +3,58 @@
  * their order, arithmetic and ISO text, written for this engine so that an
  * evaluation needs no Temporal polyfill. Time zones are IANA names, resolved
  * with the platform's Intl data (daylight-saving changes included).
+ *
+ * DMN 1.5 allows years from -999,999,999 to 999,999,999, far beyond the
+ * ±275,760 years of a JavaScript Date; so the calendar here is arithmetic on
+ * day numbers, not Date, and a date and time is its date's day number and the
+ * seconds into that day rather than one count of seconds since the epoch,
+ * which past about ±285 million years no longer holds whole seconds exactly.
  */
 
 const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, '0');
 const SECONDS_PER_DAY = 86_400;
+/** Days in 400 Gregorian years, after which the calendar, weekdays included, repeats. */
+const DAYS_PER_CYCLE = 146_097;
+/** Days from 0000-03-01, where the cycle counted below starts, to 1970-01-01. */
+const EPOCH_FROM_MARCH_0 = 719_468;
 
-/** Days since 1970-01-01 of a proleptic Gregorian date. */
-const epochDay = (y: number, m: number, d: number) => Math.floor(Date.UTC(y, m - 1, d) / 86_400_000) + (y >= 0 && y < 100 ? yearFix(y, m, d) : 0);
-// Date.UTC maps years 0..99 to 1900..1999: correct for that.
-const yearFix = (y: number, m: number, d: number) => {
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d);
-  return Math.floor(date.getTime() / 86_400_000) - Math.floor(Date.UTC(y, m - 1, d) / 86_400_000);
-};
+const MIN_YEAR = -999_999_999;
+const MAX_YEAR = 999_999_999;
 
-function fromEpochDay(day: number): [number, number, number] {
-  const date = new Date(day * 86_400_000);
-  return [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date, astronomical years (0 is 1 BC). Years are
+ * counted from March, so that the leap day ends one, and in 400-year cycles, so that the
+ * arithmetic is exact for every year DMN allows and as fast as Date.UTC.
+ */
+function epochDay(y: number, m: number, d: number): number {
+  const year = m > 2 ? y : y - 1;
+  const cycle = Math.floor(year / 400);
+  const yearOfCycle = year - cycle * 400;
+  const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const dayOfCycle = yearOfCycle * 365 + Math.floor(yearOfCycle / 4) - Math.floor(yearOfCycle / 100) + dayOfYear;
+  return cycle * DAYS_PER_CYCLE + dayOfCycle - EPOCH_FROM_MARCH_0;
 }
 
-const daysInMonth = (y: number, m: number) => fromEpochDay(epochDay(y, m + 1, 1) - 1)[2];
+/** The year, month and day of `epochDay`'s day number: the same steps backwards. */
+function fromEpochDay(day: number): [number, number, number] {
+  const fromMarch0 = day + EPOCH_FROM_MARCH_0;
+  const cycle = Math.floor(fromMarch0 / DAYS_PER_CYCLE);
+  const dayOfCycle = fromMarch0 - cycle * DAYS_PER_CYCLE;
+  // Leave out the leap days so far (one each four years, but none at a century's end save the cycle's last day), then count 365-day years.
+  const yearOfCycle = Math.floor((dayOfCycle - Math.floor(dayOfCycle / 1460) + Math.floor(dayOfCycle / 36_524) - Math.floor(dayOfCycle / 146_096)) / 365);
+  const dayOfYear = dayOfCycle - (yearOfCycle * 365 + Math.floor(yearOfCycle / 4) - Math.floor(yearOfCycle / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const d = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const m = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  return [cycle * 400 + yearOfCycle + (m <= 2 ? 1 : 0), m, d];
+}
+
+const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+export const daysInMonth = (y: number, m: number) => (m === 2 && isLeapYear(y) ? 29 : MONTH_DAYS[m - 1]!);
+
+/** Whether a year is one DMN allows; arithmetic that leaves the range gives null. */
+const inYearRange = (y: number) => y >= MIN_YEAR && y <= MAX_YEAR;
 
 function formatSeconds(seconds: number): string {
   const whole = Math.floor(seconds);
@@ -68,8 +100,15 @@ function zoneFormat(zone: string): Intl.DateTimeFormat | undefined {
 
 export const isTimeZone = (zone: string) => zoneFormat(zone) !== undefined;
 
-/** The offset (seconds east of UTC) that `zone` has at the instant `epochSeconds`. */
-function zoneOffsetAt(zone: string, epochSeconds: number): number {
+/** Days from the epoch that a Date reaches, less a margin for the neighbouring days looked at below. */
+const DATE_DAYS = 99_999_000;
+
+/** The offset (seconds east of UTC) that `zone` has at the instant `seconds` after the UTC midnight that starts day `day`. */
+function zoneOffsetAt(zone: string, day: number, seconds: number): number {
+  // Past a Date's range, the same instant whole 400-year cycles nearer: the calendar repeats, and so do the zone's
+  // rules that far out (its last rules ahead, its local mean time behind).
+  const shift = Math.abs(day) <= DATE_DAYS ? 0 : Math.sign(day) * Math.ceil((Math.abs(day) - DATE_DAYS) / DAYS_PER_CYCLE) * DAYS_PER_CYCLE;
+  const epochSeconds = (day - shift) * SECONDS_PER_DAY + seconds;
   const parts = Object.fromEntries(
     zoneFormat(zone)!
       .formatToParts(new Date(epochSeconds * 1000))
@@ -81,12 +120,15 @@ function zoneOffsetAt(zone: string, epochSeconds: number): number {
   return local - Math.floor(epochSeconds);
 }
 
-/** The offset `zone` has at a local time: the earlier one when the clock repeats, the one before the gap when it skips. */
-function zoneOffsetForLocal(zone: string, localSeconds: number): number {
+/**
+ * The offset `zone` has at the local time `seconds` into day `day`: the earlier one when the clock repeats, the one
+ * before the gap when it skips.
+ */
+function zoneOffsetForLocal(zone: string, day: number, seconds: number): number {
   // The offsets in force a day before and a day after: those that map the local time back to themselves fit it.
-  const before = zoneOffsetAt(zone, localSeconds - SECONDS_PER_DAY);
-  const after = zoneOffsetAt(zone, localSeconds + SECONDS_PER_DAY);
-  const fits = [before, after].filter((offset) => zoneOffsetAt(zone, localSeconds - offset) === offset);
+  const before = zoneOffsetAt(zone, day - 1, seconds);
+  const after = zoneOffsetAt(zone, day + 1, seconds);
+  const fits = [before, after].filter((offset) => zoneOffsetAt(zone, day, seconds - offset) === offset);
   // Both fit when the clock repeats: the larger offset is the earlier instant. None fits in a gap.
   return fits.length ? Math.max(...fits) : before;
 }
@@ -106,29 +148,35 @@ export abstract class FeelTemporal {
 }
 
 export class FeelDate extends FeelTemporal {
-  readonly day: number;
   constructor(
     readonly y: number,
     readonly m: number,
     readonly d: number,
+    /** Days since 1970-01-01; given by a caller that has counted them already. */
+    readonly day = epochDay(y, m, d),
   ) {
     super();
-    this.day = epochDay(y, m, d);
   }
 
   static of(y: number, m: number, d: number): FeelDate | null {
-    if (![y, m, d].every(Number.isInteger) || m < 1 || m > 12 || d < 1 || y < -999_999_999 || y > 999_999_999) return null;
+    if (![y, m, d].every(Number.isInteger) || m < 1 || m > 12 || d < 1 || !inYearRange(y)) return null;
     return d <= daysInMonth(y, m) ? new FeelDate(y, m, d) : null;
   }
 
+  /** The date of a day number, in the range DMN allows or not: callers that need the range use `plusDays`. */
   static fromDay(day: number): FeelDate {
     const [y, m, d] = fromEpochDay(day);
-    return new FeelDate(y, m, d);
+    return new FeelDate(y, m, d, day);
   }
 
+  /**
+   * XML Schema's lexical form: a year of four digits, or more without a leading zero (`01211` is no year), and
+   * a minus sign before a year before year 0 (astronomical years: `-0001` is 2 BC); the value bounds it to nine.
+   */
   static parse(text: string): FeelDate | null {
-    const match = /^(-?\d{4,9})-(\d\d)-(\d\d)$/.exec(text);
-    return match ? FeelDate.of(Number(match[1]), Number(match[2]), Number(match[3])) : null;
+    const match = /^(-?(?:[1-9]\d{4,}|\d{4}))-(\d\d)-(\d\d)$/.exec(text);
+    // `+ 0` turns the year of "-0000" from -0 into 0.
+    return match ? FeelDate.of(Number(match[1]) + 0, Number(match[2]), Number(match[3])) : null;
   }
 
   compareTo(other: unknown): number | null {
@@ -140,11 +188,18 @@ export class FeelDate extends FeelTemporal {
     return ((((this.day + 3) % 7) + 7) % 7) + 1;
   }
 
-  plusMonths(months: number): FeelDate {
+  /** The date `days` later, or null past the years DMN allows. */
+  plusDays(days: number): FeelDate | null {
+    const date = FeelDate.fromDay(this.day + days);
+    return inYearRange(date.y) ? date : null;
+  }
+
+  /** The date `months` later, on the same day or the month's last, or null past the years DMN allows. */
+  plusMonths(months: number): FeelDate | null {
     const total = this.y * 12 + (this.m - 1) + months;
     const y = Math.floor(total / 12);
     const m = total - y * 12 + 1;
-    return new FeelDate(y, m, Math.min(this.d, daysInMonth(y, m)));
+    return inYearRange(y) ? new FeelDate(y, m, Math.min(this.d, daysInMonth(y, m))) : null;
   }
 
   toString() {
@@ -203,7 +258,7 @@ export class FeelTime extends FeelTemporal {
 
   /** Offset in force: a zone's is taken at today's date, as a time alone has none. */
   private effectiveOffset(): number | null {
-    if (this.zone) return zoneOffsetForLocal(this.zone, Math.floor(Date.now() / 86_400_000) * SECONDS_PER_DAY + this.seconds);
+    if (this.zone) return zoneOffsetForLocal(this.zone, Math.floor(Date.now() / 86_400_000), this.seconds);
     return this.offset;
   }
 
@@ -259,50 +314,60 @@ export class FeelDateTime extends FeelTemporal {
     const time = parseTimeParts(text.slice(t + 1));
     if (!date || !time) return null;
     const endOfDay = time.seconds === SECONDS_PER_DAY;
-    return new FeelDateTime(endOfDay ? FeelDate.fromDay(date.day + 1) : date, endOfDay ? 0 : time.seconds, time.zone.offset, time.zone.zone);
+    const day = endOfDay ? date.plusDays(1) : date;
+    return day && new FeelDateTime(day, endOfDay ? 0 : time.seconds, time.zone.offset, time.zone.zone);
   }
 
   static of(date: FeelDate, time: FeelTime): FeelDateTime {
     return new FeelDateTime(date, time.seconds, time.offset, time.zone);
   }
 
-  get local(): number {
-    return this.date.day * SECONDS_PER_DAY + this.seconds;
+  /** A date where a date and time is needed, as in subtraction: DMN 1.5 (10.3.2.3.5) takes it at midnight UTC. */
+  static atUtcMidnight(date: FeelDate): FeelDateTime {
+    return new FeelDateTime(date, 0, 0, null);
   }
 
   /** The offset in force at this date and time, or null for a local one. */
   get effectiveOffset(): number | null {
-    return this.zone ? zoneOffsetForLocal(this.zone, this.local) : this.offset;
+    return this.zone ? zoneOffsetForLocal(this.zone, this.date.day, this.seconds) : this.offset;
   }
 
-  /** Seconds since the epoch, or null for a local date and time. */
-  get instant(): number | null {
-    const offset = this.effectiveOffset;
-    return offset === null ? null : this.local - offset;
+  /**
+   * Seconds from `other` to this: between the instants, or between the local dates and times when neither has an
+   * offset; null when one has and the other has not. Days and seconds are subtracted apart, not as counts of
+   * seconds since the epoch, which lose the fraction of a second long before the years DMN allows end.
+   */
+  since(other: FeelDateTime): number | null {
+    const [a, b] = [this.effectiveOffset, other.effectiveOffset];
+    if ((a === null) !== (b === null)) return null;
+    return (this.date.day - other.date.day) * SECONDS_PER_DAY + (this.seconds - (a ?? 0) - (other.seconds - (b ?? 0)));
   }
 
   compareTo(other: unknown): number | null {
     if (!(other instanceof FeelDateTime)) return null;
-    const [a, b] = [this.instant, other.instant];
-    if (a === null && b === null) return Math.sign(atValueResolution(this.local) - atValueResolution(other.local));
-    if (a === null || b === null) return null;
-    return Math.sign(atValueResolution(a) - atValueResolution(b));
+    const [a, b] = [this.effectiveOffset, other.effectiveOffset];
+    if ((a === null) !== (b === null)) return null;
+    const days = this.date.day - other.date.day;
+    return Math.sign(days * SECONDS_PER_DAY + atValueResolution(this.seconds - (a ?? 0)) - atValueResolution(other.seconds - (b ?? 0)));
   }
 
-  withLocal(local: number): FeelDateTime {
-    const day = Math.floor(local / SECONDS_PER_DAY);
-    return new FeelDateTime(FeelDate.fromDay(day), local - day * SECONDS_PER_DAY, this.offset, this.zone);
+  /** The date and time `seconds` after the midnight that starts day `day`, with this one's offset or zone; null past the years DMN allows. */
+  private at(day: number, seconds: number): FeelDateTime | null {
+    const days = Math.floor(seconds / SECONDS_PER_DAY);
+    const date = FeelDate.fromDay(day + days);
+    return inYearRange(date.y) ? new FeelDateTime(date, seconds - days * SECONDS_PER_DAY, this.offset, this.zone) : null;
   }
 
-  plusSeconds(seconds: number): FeelDateTime {
-    if (!this.zone) return this.withLocal(this.local + seconds);
-    // Exact time: move the instant, then read the zone's local time there.
-    const instant = this.instant! + seconds;
-    return this.withLocal(instant + zoneOffsetAt(this.zone, instant));
+  plusSeconds(seconds: number): FeelDateTime | null {
+    if (!this.zone) return this.at(this.date.day, this.seconds + seconds);
+    // Exact time: move the instant (counted from this date's UTC midnight), then read the zone's local time there.
+    const utc = this.seconds - this.effectiveOffset! + seconds;
+    return this.at(this.date.day, utc + zoneOffsetAt(this.zone, this.date.day, utc));
   }
 
-  plusMonths(months: number): FeelDateTime {
-    return new FeelDateTime(this.date.plusMonths(months), this.seconds, this.offset, this.zone);
+  plusMonths(months: number): FeelDateTime | null {
+    const date = this.date.plusMonths(months);
+    return date && new FeelDateTime(date, this.seconds, this.offset, this.zone);
   }
 
   get time(): FeelTime {

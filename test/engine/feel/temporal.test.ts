@@ -63,12 +63,142 @@ describe('date and time arithmetic', () => {
     expect(feel('@"2025-01-02T00:00:00" - @"2025-01-01T12:30:00"')).toBe('PT11H30M');
   });
 
-  it('subtracts a date and a date-time, the date at midnight', () => {
-    expect(feel('@"2025-01-02T06:00:00" - @"2025-01-01"')).toBe('P1DT6H');
-  });
-
   it('gives null for a local date-time minus a zoned one', () => {
     expect(feel('@"2025-01-01T10:00:00" - @"2025-01-01T09:00:00Z"')).toBeNull();
+  });
+});
+
+describe('a date and a date and time subtracted (DMN 1.5: the date is midnight UTC, as the DMN TCK has it)', () => {
+  it('a zoned date and time minus a date, by offset or by zone, in winter and summer', () => {
+    expect(feel('@"2025-01-02T10:30:00+01:00" - @"2025-01-01"')).toBe('P1DT9H30M');
+    expect(feel('@"2025-01-02T10:30:00@Europe/Berlin" - @"2025-01-01"')).toBe('P1DT9H30M');
+    expect(feel('@"2025-07-02T10:30:00@Europe/Berlin" - @"2025-07-01"')).toBe('P1DT8H30M');
+    expect(feel('@"2025-01-01T00:00:00Z" - @"1995-01-01"')).toBe('P10958D');
+  });
+
+  it('a date minus a zoned date and time', () => {
+    expect(feel('@"2025-01-02" - @"2025-01-01T10:30:00+11:00"')).toBe('P1DT30M');
+    expect(feel('@"2025-01-01" - @"2025-01-01T10:30:00@America/New_York"')).toBe('-PT15H30M');
+  });
+
+  it('UTC midnight of the same day is no time apart, either way round', () => {
+    expect(feel('@"2025-01-02T00:00:00Z" - @"2025-01-02"')).toBe('PT0S');
+    expect(feel('@"2025-01-02" - @"2025-01-02T00:00:00Z"')).toBe('PT0S');
+    expect(feel('@"2025-01-02T01:00:00+01:00" - @"2025-01-02"')).toBe('PT0S');
+  });
+
+  it('gives null for a local date and time with a date, as for a local one with a zoned one', () => {
+    expect(feel('@"2025-01-02T06:00:00" - @"2025-01-01"')).toBeNull();
+    expect(feel('@"2025-01-02" - @"2025-01-01T06:00:00"')).toBeNull();
+  });
+
+  it('now() minus a date, now() being in UTC', () => {
+    expect(feel('now() - date("2025-05-31")')).toBe('P1DT12H');
+    expect(feel('date("2025-06-02") - now()')).toBe('PT12H');
+  });
+
+  it('a date minus a date is still whole days', () => {
+    expect(feel('@"2025-01-02" - @"2025-01-01"')).toBe('P1D');
+    expect(feel('(@"2025-01-02" - @"2024-01-01").days')).toBe(367);
+  });
+});
+
+describe('years out to ±999,999,999 (DMN 1.5, XML Schema), past a JavaScript Date', () => {
+  it('reads and writes them: four digits at least, more with no leading zero, a minus sign before year 0', () => {
+    expect(feel('string(date("999999999-12-31"))')).toBe('999999999-12-31');
+    expect(feel('string(date("-999999999-01-01"))')).toBe('-999999999-01-01');
+    expect(feel('date(999999999, 12, 31)')).toBe('999999999-12-31');
+    expect(feel('date(-999999999, 1, 1)')).toBe('-999999999-01-01');
+    expect(feel('date("10000-01-01")')).toBe('10000-01-01');
+    expect(feel('date("-0001-12-31")')).toBe('-0001-12-31');
+    expect(feel('date("0000-02-29")')).toBe('0000-02-29');
+    expect(feel('date("-0000-01-01")')).toBe('0000-01-01');
+    expect(feel('string(date and time("-999999999-01-01T00:00:00"))')).toBe('-999999999-01-01T00:00:00');
+    expect(feel('string(date and time("-999999999-12-31T23:59:59.999999999+02:00"))')).toBe('-999999999-12-31T23:59:59.999999999+02:00');
+    expect(feel('string(date and time("999999999-12-31T23:59:59.999999999@Europe/Paris"))')).toBe('999999999-12-31T23:59:59.999999999@Europe/Paris');
+  });
+
+  it('gives null beyond them, and for text XML Schema refuses', () => {
+    expect(feel('date("1000000000-01-01")')).toBeNull();
+    expect(feel('date(1000000000, 1, 1)')).toBeNull();
+    expect(feel('date(-1000000000, 12, 31)')).toBeNull();
+    expect(feel('date("01211-12-31")')).toBeNull();
+    expect(feel('date("+2025-01-01")')).toBeNull();
+    expect(feel('date("999999999-02-29")')).toBeNull();
+    expect(feel('date and time("01211-12-31T11:22:33")')).toBeNull();
+    expect(feel('date and time("999999999-12-31T24:00:00")')).toBeNull();
+  });
+
+  it('have their parts', () => {
+    expect(feel('[d.year, d.month, d.day]', { d: date('999999999-12-31') })).toEqual([999_999_999, 12, 31]);
+    expect(feel('date and time("-999999999-01-01T00:00:00").year')).toBe(-999_999_999);
+    expect(feel('date and time("-999999999-01-01T10:20:30").hour')).toBe(10);
+    // The calendar repeats every 400 years: 999,999,999 is 399 past a multiple of 400, -999,999,999 is 1.
+    expect(feel('date("999999999-12-31").weekday = date("2399-12-31").weekday')).toBe(true);
+    expect(feel('date("-999999999-01-01").weekday = date("2001-01-01").weekday')).toBe(true);
+    expect(feel('day of year(date("999999999-12-31"))')).toBe(365);
+    expect(feel('last day of month(date("999999999-12-05"))')).toBe(31);
+  });
+
+  it('order and subtract', () => {
+    expect(feel('date("-999999999-01-01") < date("999999999-12-31")')).toBe(true);
+    expect(feel('date("999999999-12-31") - date("-999999999-01-01")')).toBe('P730484999633D');
+    expect(feel('date and time("999999999-12-31T23:59:59Z") > date and time("999999999-12-31T23:59:58Z")')).toBe(true);
+    expect(feel('date and time("999999999-12-31T23:59:59.5Z") = date and time("999999999-12-31T23:59:59Z")')).toBe(true);
+    expect(feel('date and time("-999999999-01-01T00:00:00") < date and time("-999999999-01-01T00:00:01")')).toBe(true);
+  });
+
+  it('keep fractions of a second in differences, however far out', () => {
+    expect(feel('date and time("999999999-12-31T23:59:59.5Z") - date and time("999999999-12-31T23:59:59Z")')).toBe('PT0.5S');
+    expect(feel('date and time("-999999999-01-01T00:00:00.25") - date and time("-999999999-01-01T00:00:00")')).toBe('PT0.25S');
+    expect(feel('date and time("999999999-12-31T12:00:00Z") - date("999999999-12-31")')).toBe('PT12H');
+  });
+
+  it('add and subtract durations up to the ends, and give null past them', () => {
+    expect(feel('date("999999999-12-31") - duration("P1D")')).toBe('999999999-12-30');
+    expect(feel('date("999999999-12-31") + duration("P1D")')).toBeNull();
+    expect(feel('date("-999999999-01-01") - duration("P1D")')).toBeNull();
+    expect(feel('date("999999999-01-31") + duration("P1M")')).toBe('999999999-02-28');
+    expect(feel('date("999999999-01-31") + duration("P1Y")')).toBeNull();
+    expect(feel('date("-999999999-01-01") + duration("P1999999998Y11M")')).toBe('999999999-12-01');
+    expect(feel('date("-0001-01-01") + duration("P1Y")')).toBe('0000-01-01');
+    expect(feel('date and time("999999999-12-31T23:00:00") - duration("PT1H")')).toBe('999999999-12-31T22:00:00');
+    expect(feel('date and time("999999999-12-31T23:00:00") + duration("PT1H")')).toBeNull();
+    expect(feel('date and time("-999999999-01-01T00:00:00Z") - duration("PT0.5S")')).toBeNull();
+    expect(feel('date and time("-999999999-01-01T00:00:00") + duration("P1M")')).toBe('-999999999-02-01T00:00:00');
+    expect(feel('date and time("999999999-12-01T00:00:00@Europe/Paris") + duration("P1M")')).toBeNull();
+  });
+
+  it('read a zone there by its rules that far out: its last ones ahead, its local mean time behind', () => {
+    expect(feel('date and time("999999999-07-01T12:00:00@Europe/Paris").time offset')).toBe('PT2H');
+    expect(feel('date and time("999999999-01-01T12:00:00@Europe/Paris").time offset')).toBe('PT1H');
+    expect(feel('date and time("999999999-07-01T12:00:00@Europe/Paris") = date and time("999999999-07-01T10:00:00Z")')).toBe(true);
+    expect(feel('date and time("999999999-07-01T12:00:00@Europe/Paris") + duration("PT24H")')).toBe('999999999-07-02T12:00:00@Europe/Paris');
+    expect(feel('date and time("-999999999-07-01T12:00:00@Europe/Paris").time offset')).toBe('PT9M21S');
+  });
+
+  it('count days as the platform calendar does wherever a Date reaches', () => {
+    const msPerDay = 86_400_000;
+    for (let day = -100_000_000; day <= 100_000_000; day += 9_973) {
+      const js = new Date(day * msPerDay);
+      const feelDate = FeelDate.fromDay(day);
+      expect([feelDate.y, feelDate.m, feelDate.d]).toEqual([js.getUTCFullYear(), js.getUTCMonth() + 1, js.getUTCDate()]);
+      expect(new FeelDate(feelDate.y, feelDate.m, feelDate.d).day).toBe(day);
+    }
+  });
+
+  it('count days back and forth the same to the ends of the range', () => {
+    for (const [y, m, d] of [
+      [999_999_999, 12, 31],
+      [-999_999_999, 1, 1],
+      [-1, 12, 31],
+      [0, 2, 29],
+      [0, 3, 1],
+    ] as const) {
+      const feelDate = FeelDate.fromDay(FeelDate.of(y, m, d)!.day);
+      expect([feelDate.y, feelDate.m, feelDate.d]).toEqual([y, m, d]);
+    }
+    expect(FeelDate.of(0, 3, 1)!.day - FeelDate.of(0, 2, 28)!.day).toBe(2);
   });
 });
 
