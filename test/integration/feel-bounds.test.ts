@@ -82,7 +82,7 @@ describe('FEEL the parser refuses is a 400 naming the field', () => {
       definition: {
         inputs: [{ id: 'code', expression: 'code', type: 'string' }],
         outputs: [{ id: 'n', name: 'n', type: 'number' }],
-        rules: [{ when: ['matches(?, "(?<x>a)\\\\k<x>")'], then: ['1e6145'] }],
+        rules: [{ when: ['matches(?, "(a)\\\\1")'], then: ['1e6145'] }],
       },
     };
     const refused = await post<FieldErrors>('/dev/v1/rule', table);

@@ -166,7 +166,7 @@ function patternOf(text: string, flags: string | null, env: Env): Pattern | null
   const key = `${flags ?? ''}\u0000${text}`;
   let compiled = patterns.byKey.get(key);
   if (compiled === undefined) {
-    // Compiling makes a RegExp per character of the pattern: tens of microseconds, the time of a few hundred steps.
+    // Compiling takes tens of microseconds, the time of a few hundred steps.
     env.budget.spend(200 + 10 * text.length);
     try {
       compiled = compilePattern(text, flags ?? '');
@@ -264,7 +264,13 @@ const builtins = new Map<string, Builtin>([
         if (!isString(input!) || !isString(pattern!) || !isString(replacement!)) return null;
         if (input.length > builtinLimits.maxMatchInput) return note(env, `replace takes input of at most ${builtinLimits.maxMatchInput} characters`);
         const compiled = patternOf(pattern, isString(flags) ? flags : null, env);
-        return compiled && replaceAll(compiled, input, replacement, env.budget);
+        try {
+          return compiled && replaceAll(compiled, input, replacement, env.budget);
+        } catch (error) {
+          // A replacement XPath refuses, or a pattern that matches the empty string.
+          if (!(error instanceof PatternProblem)) throw error;
+          return note(env, error.message);
+        }
       },
     },
   ],

@@ -61,7 +61,7 @@ describe('string functions', () => {
   });
 
   it('gives null with a note for an invalid pattern or unknown flags', () => {
-    expect(run('matches("a", "[")')).toEqual({ value: null, notes: ['"[" is not a valid pattern'] });
+    expect(run('matches("a", "[")')).toEqual({ value: null, notes: ['"[" is not a valid pattern: a "[" is not closed'] });
     expect(run('matches("a", "a", "g")')).toEqual({ value: null, notes: ['unknown pattern flags "g"'] });
   });
 
