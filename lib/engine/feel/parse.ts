@@ -177,8 +177,13 @@ function unescapeString(raw: string): string {
       case 'u':
       case 'U':
         return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
-      default:
+      case '"':
+      case "'":
+      case '\\':
         return escape;
+      default:
+        // Not one of FEEL's escapes: kept as written, so that a pattern's `"\d"` reaches `matches` as \d (as the DMN TCK expects).
+        return `\\${escape}`;
     }
   });
 }

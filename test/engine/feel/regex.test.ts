@@ -295,3 +295,12 @@ describe('replace', () => {
     expect(replaced('abc!', '(\\w)+', '$1')).toBe('c!');
   });
 });
+
+describe('patterns written as FEEL string literals', () => {
+  it("keep a backslash that is not one of FEEL's escapes, so a literal reads as the TCK writes it", () => {
+    expect(run(String.raw`matches("a1", "^a\d$")`).value).toBe(true);
+    expect(run(String.raw`replace("a.b", "\.", "\\\\")`).value).toBe(String.raw`a\b`);
+    expect(run(String.raw`string length("\d")`).value).toBe(2);
+    expect(run(String.raw`"\"q\"\n"`).value).toBe('"q"\n');
+  });
+});
