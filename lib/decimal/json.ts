@@ -8,12 +8,12 @@
  *
  * The source text costs a reviver call per value, so it is read only when the
  * text can hold such a number: one with 16 significant digits or more has a
- * run of 16 digits and points, and one past a double's range a 3-digit
- * exponent. Other text (nearly every request) is parsed by JSON.parse alone.
+ * run of 16 digits and points from a digit, and one past a double's range a
+ * 3-digit exponent after a digit. Other text (nearly every request) is parsed by JSON.parse alone.
  */
 import { parseNumber } from './decimal.ts';
 
-const mayHoldInexactNumber = /[\d.]{16}|[eE][+-]?\d{3}/;
+const mayHoldInexactNumber = /\d[\d.]{15}|\d[eE][+-]?\d{3}/;
 
 function exactNumbers(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
   // A number past decimal128's range stays what JSON.parse made of it (Infinity or 0), for the caller's bounds to refuse.

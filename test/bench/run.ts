@@ -6,7 +6,8 @@
  * and evaluation (execute-latency.ts), the DynamoDB reads of a list call at
  * growing sizes, and the time and DynamoDB writes of remote pulls of 1,000
  * rules, and the rules engine's speed against zen-engine and json-rules-engine
- * (engine.ts; `npm run bench:engine` runs that section alone), and workflows
+ * (engine.ts; `npm run bench:engine` runs that section alone), what exact
+ * numbers cost on the request path (numbers.ts; `npm run bench:numbers`), and workflows
  * against the rule they run and a bare fetch (workflows.ts; `npm run
  * bench:workflows` alone), and the local runtime under 50 concurrent clients
  * (load.ts, in a process of its own; `npm run bench:load` alone; its errors
@@ -37,6 +38,7 @@ import { measureReads, type ReadFigures } from './reads.ts';
 import { resultsMarkdown, summary, type Results } from './report.ts';
 import { meterRequests } from './request-meter.ts';
 import { measureStartup } from './startup.ts';
+import { measureNumbers, numbersMarkdown } from './numbers.ts';
 import { measureWorkflows, workflowsMarkdown } from './workflows.ts';
 
 const startupRuns = 21;
@@ -90,6 +92,7 @@ async function main() {
   const bundles = await bundlesAndStartup();
   // CPU-bound: before the embedded DynamoDB starts and the branches fill the heap.
   const engines = await measureEngines(log);
+  const numbers = measureNumbers(log);
   const load = await measureLoadApart(log);
 
   const table = await startBenchTable();
@@ -150,7 +153,7 @@ async function main() {
     };
     await writeFile(
       join(repoRoot, 'test/bench/RESULTS.md'),
-      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`,
+      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`,
     );
     console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`);
     if (load.problems.length) process.exitCode = 1;

@@ -49,20 +49,25 @@ const readNumber = (text: string) => parseNumber(text) ?? Number(text);
  * found, so the usual item, which holds none, is not copied at all.
  */
 export function withStoredNumbers(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (value instanceof Decimal) return NumberValue.from(value.toString());
-  if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      // Strings, numbers and booleans (most of an item) are passed over without a call.
+      if (typeof item !== 'object' || item === null) continue;
       const stored = withStoredNumbers(item);
       if (stored !== item) (copy ??= [...value])[i] = stored;
-    });
+    }
     return copy ?? value;
   }
   // Sets, binary and NumberValue are the client's own.
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
   let copy: Record<string, unknown> | undefined;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key in value) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item !== 'object' || item === null) continue;
     const stored = withStoredNumbers(item);
     // defineProperty: a "__proto__" entry stays an entry.
     if (stored !== item) Object.defineProperty((copy ??= { ...value }), key, { value: stored, enumerable: true, writable: true, configurable: true });
