@@ -87,10 +87,13 @@ class Collector {
 function patternProblems(node: unknown, found: string[] = []): string[] {
   if (node === null || typeof node !== 'object') return found;
   const e = node as Expr;
-  if ((e.k === 'call' || e.k === 'callNamed') && (e.fn === 'matches' || e.fn === 'replace')) {
+  if ((e.k === 'call' || e.k === 'callNamed') && (e.fn === 'matches' || e.fn === 'replace' || e.fn === 'split')) {
     const flagsAt = e.fn === 'matches' ? 2 : 3;
+    const patternName = e.fn === 'split' ? 'delimiter' : 'pattern';
     const [pattern, flags] =
-      e.k === 'call' ? [e.args[1], e.args[flagsAt]] : [e.args.find(([name]) => name === 'pattern')?.[1], e.args.find(([name]) => name === 'flags')?.[1]];
+      e.k === 'call'
+        ? [e.args[1], e.fn === 'split' ? undefined : e.args[flagsAt]]
+        : [e.args.find(([name]) => name === patternName)?.[1], e.args.find(([name]) => name === 'flags')?.[1]];
     if (pattern?.k === 'str' && (flags === undefined || flags.k === 'str'))
       try {
         compilePattern(pattern.v, flags?.v ?? '');

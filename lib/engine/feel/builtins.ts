@@ -26,7 +26,7 @@ import {
 import { exp, ln, sqrt } from '../../decimal/functions.ts';
 import type { Budget } from './budget.ts';
 import { note, type Env } from './compile.ts';
-import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, type Pattern } from './regex.ts';
+import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, splitAll, type Pattern } from './regex.ts';
 import { daysInMonth, FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
 
@@ -274,7 +274,24 @@ const builtins = new Map<string, Builtin>([
       },
     },
   ],
-  typed('split', ['string', 'delimiter'], ['string', 'string'], (s: string, d: string) => s.split(d)),
+  [
+    'split',
+    {
+      // The delimiter is a pattern, as DMN 1.5 says (XPath's fn:tokenize): `split("John  Doe", "\\s+")`.
+      params: [['string', 'delimiter']],
+      impl: converting(['item', 'item'], ([input, delimiter], env) => {
+        if (!isString(input!) || !isString(delimiter!)) return input === null || delimiter === null ? null : wrongType(env, 'split', [input!, delimiter!]);
+        if (input.length > builtinLimits.maxMatchInput) return note(env, `split takes input of at most ${builtinLimits.maxMatchInput} characters`);
+        const compiled = patternOf(delimiter, null, env);
+        try {
+          return compiled && splitAll(compiled, input, env.budget);
+        } catch (error) {
+          if (!(error instanceof PatternProblem)) throw error;
+          return note(env, error.message);
+        }
+      }),
+    },
+  ],
   [
     'string join',
     {

@@ -749,23 +749,51 @@ export function matchesAnywhere(pattern: Pattern, input: string, budget: Budget)
  * replacement has a `$` not before a digit or a `\` not before `$` or `\` (FORX0004)
  */
 export function replaceAll(pattern: Pattern, input: string, replacement: string, budget: Budget): string {
-  if (matchesAnywhere(pattern, '', budget)) throw new PatternProblem('replace takes no pattern that matches the empty string');
-  budget.spend(replacement.length);
   const parts = pattern.literal ? [replacement] : replacementParts(replacement, pattern.groups);
+  budget.spend(replacement.length);
   let out = '';
   let copied = 0;
-  for (let at = 0; at <= input.length;) {
-    const captures = search(pattern, input, at, budget);
-    if (!captures) break;
-    const [start, end] = [captures[0]!, captures[1]!];
+  for (const captures of nonEmptyMatches(pattern, input, budget, 'replace')) {
+    const start = captures[0]!;
     const substitution = parts.map((part) => (typeof part === 'string' ? part : groupText(captures, part, input))).join('');
     budget.spend(start - copied + substitution.length);
     out += input.slice(copied, start) + substitution;
-    copied = end;
-    // No match is empty (that was refused above): the next search starts where this match ends.
-    at = end;
+    copied = captures[1]!;
   }
   return out + input.slice(copied);
+}
+
+/**
+ * `input` cut at every match, as XPath's fn:tokenize has it (DMN 1.5's `split`): the texts before, between and after
+ * the matches, empty ones included (`split("a;;b", ";")` is `["a", "", "b"]`); an empty input gives none.
+ *
+ * @throws PatternProblem when the pattern matches the empty string (XPath's FORX0003)
+ */
+export function splitAll(pattern: Pattern, input: string, budget: Budget): string[] {
+  const parts: string[] = [];
+  let copied = 0;
+  for (const captures of nonEmptyMatches(pattern, input, budget, 'split')) {
+    parts.push(input.slice(copied, captures[0]));
+    copied = captures[1]!;
+  }
+  budget.spend(input.length);
+  return input === '' ? [] : [...parts, input.slice(copied)];
+}
+
+/**
+ * The matches of a pattern in `input`, left to right, not overlapping: what `replace` and `split` cut at.
+ *
+ * @throws PatternProblem when the pattern matches the empty string: XPath refuses it, as no cut would be made
+ */
+function* nonEmptyMatches(pattern: Pattern, input: string, budget: Budget, fn: string): Generator<Captures> {
+  if (matchesAnywhere(pattern, '', budget)) throw new PatternProblem(`${fn} takes no pattern that matches the empty string`);
+  for (let at = 0; at <= input.length;) {
+    const captures = search(pattern, input, at, budget);
+    if (!captures) return;
+    yield captures;
+    // No match is empty: the next search starts where this match ends.
+    at = captures[1]!;
+  }
 }
 
 /** The text group `n` matched, or nothing when it took no part in the match. */

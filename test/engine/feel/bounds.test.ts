@@ -129,12 +129,17 @@ describe('patterns run in linear time', () => {
   it('refuses a literal pattern that cannot run when the rule is saved, naming the field', () => {
     const { problems } = prepareRule({
       kind: 'simpleRule',
-      definition: { when: 'matches(code, "(a)\\\\1") or matches(input: code, pattern: "a(?=b)")', then: { y: 'replace(code, "a{1,", "b")' } },
+      definition: {
+        when: 'matches(code, "(a)\\\\1") or matches(input: code, pattern: "a(?=b)")',
+        then: { y: 'replace(code, "a{1,", "b")', z: 'split(code, "(")', w: 'split(string: code, delimiter: "[")' },
+      },
     });
     expect(problems).toEqual([
       { path: 'definition.when', message: 'matches: backreferences are not supported' },
       { path: 'definition.when', message: 'matches: lookahead and lookbehind are not supported' },
       { path: 'definition.then.y', message: 'replace: "a{1," is not a valid pattern: "{" must start a quantifier: {n}, {n,} or {n,m}' },
+      { path: 'definition.then.z', message: expect.stringMatching(/^split: "\(" is not a valid pattern/) },
+      { path: 'definition.then.w', message: expect.stringMatching(/^split: "\[" is not a valid pattern/) },
     ]);
     // A pattern made at run time is checked when it runs.
     expect(prepareRule({ kind: 'simpleRule', definition: { when: 'matches(code, pattern)', then: { y: 1 } } }).problems).toEqual([]);

@@ -304,3 +304,21 @@ describe('patterns written as FEEL string literals', () => {
     expect(run(String.raw`"\"q\"\n"`).value).toBe('"q"\n');
   });
 });
+
+describe('split cuts at a pattern, as XPath fn:tokenize (DMN 1.5)', () => {
+  it('at each match, keeping empty texts between matches, none for an empty input', () => {
+    expect(run(String.raw`split("John Doe", "\s")`).value).toEqual(['John', 'Doe']);
+    expect(run('split("a;b;c;;", ";")').value).toEqual(['a', 'b', 'c', '', '']);
+    expect(run(String.raw`split("2025-01-31T10:30", "[-T:]")`).value).toEqual(['2025', '01', '31', '10', '30']);
+    expect(run('split("abc", ",")').value).toEqual(['abc']);
+    expect(run('split("", ",")').value).toEqual([]);
+  });
+
+  it('is null with a note for a delimiter that matches the empty string or is no pattern, and refused at save when written so', () => {
+    const empty = run('split("abc", "x*")');
+    expect(empty.value).toBeNull();
+    expect(empty.notes[0]).toMatch(/split takes no pattern that matches the empty string/);
+    expect(run('split("abc", "(")').value).toBeNull();
+    expect(run('split(null, ",")').value).toBeNull();
+  });
+});
