@@ -20,8 +20,8 @@
 
 declare global {
   interface JSON {
-    /** JSON text to write as it is (ES2025 JSON.parse source text access; Node 21+). */
-    rawJSON(text: string): unknown;
+    /** JSON text to write as it is (ES2025 JSON.parse source text access; Node 21+, browsers since 2023-2025). */
+    rawJSON?(text: string): unknown;
   }
 }
 
@@ -43,9 +43,13 @@ export class Decimal {
     return decimalText(this.coefficient, this.exponent);
   }
 
-  /** JSON carries all the digits (JSON.stringify of a double would round them). */
+  /**
+   * JSON carries all the digits (JSON.stringify of a double would round them).
+   * Where JSON.rawJSON is missing (a browser older than 2025 running the
+   * console's engine), the nearest double is the best JSON can do.
+   */
   toJSON(): unknown {
-    return JSON.rawJSON(this.toString());
+    return typeof JSON.rawJSON === 'function' ? JSON.rawJSON(this.toString()) : Number(this.toString());
   }
 }
 
