@@ -1,10 +1,17 @@
 import { errors } from '../http/errors.ts';
 import type { DirectoryStore, Workspace } from '../store/types.ts';
 import { hashApiKey } from './api-key.ts';
+import { defaultRole, type Role } from './permissions.ts';
 
 export interface Principal {
   keyId: string;
   workspace: Workspace;
+  /** What the key may do; a key made before roles is an admin. */
+  role: Role;
+  /** Who the key belongs to; the key id for a key made before owners. */
+  owner: string;
+  /** The branches the key is limited to; absent, every branch. */
+  branches?: readonly string[];
 }
 
 /** Resolves a `Service-API-Key` value to its workspace, or throws the 401 the spec prescribes. */
@@ -15,5 +22,5 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) throw errors.apiKeyExpired();
   const workspace = await directory.getWorkspace(key.workspaceId);
   if (!workspace) throw errors.apiKeyInvalid();
-  return { keyId: key.keyId, workspace };
+  return { keyId: key.keyId, workspace, role: key.role ?? defaultRole, owner: key.owner ?? key.keyId, ...(key.branches && { branches: key.branches }) };
 }

@@ -25,7 +25,9 @@ Commands:
   workspace list                                                   every workspace, by id
   branch add <workspace> <branch>
   branch list <workspace>
-  key create <workspace> [--label LABEL] [--expires-at ISO-DATE]   prints the key once; only its hash is kept
+  key create <workspace> [--label LABEL] [--owner WHO] [--role ROLE] [--branches A,B] [--expires-at ISO-DATE]
+                                                  prints the key once; only its hash is kept. ROLE: reader, executor,
+                                                  editor, publisher or admin (the default); --branches limits it to those
   key list <workspace>
   key revoke <workspace> <keyId>
   key expire <workspace> <keyId> [--at ISO-DATE]                   default: now
@@ -58,6 +60,9 @@ const options = {
   name: { type: 'string' },
   'default-branch': { type: 'string' },
   label: { type: 'string' },
+  owner: { type: 'string' },
+  role: { type: 'string' },
+  branches: { type: 'string' },
   'expires-at': { type: 'string' },
   at: { type: 'string' },
   publish: { type: 'boolean' },
@@ -108,7 +113,13 @@ async function command(store: Store, positionals: string[], values: Values, from
     case 'branch list':
       return json(await store.listBranches(arg(1, 'workspace')));
     case 'key create': {
-      const { key, record } = await createApiKey(store, arg(1, 'workspace'), { label: values.label, expiresAt: values['expires-at'] });
+      const { key, record } = await createApiKey(store, arg(1, 'workspace'), {
+        label: values.label,
+        owner: values.owner,
+        role: values.role,
+        branches: values.branches?.split(',').map((b) => b.trim()),
+        expiresAt: values['expires-at'],
+      });
       return `${json(record)}\nAPI key (shown once, keep it secret): ${key}`;
     }
     case 'key list':

@@ -15,6 +15,7 @@ const credentialRead = {
 export const credentialRoutes = {
   createCredential: {
     operationId: 'createCredential',
+    permission: 'manage',
     method: 'POST',
     path: '/dev/v1/credentials',
     handler: 'create-credential',
@@ -31,6 +32,7 @@ export const credentialRoutes = {
   listCredentials: {
     ...credentialRead,
     operationId: 'listCredentials',
+    permission: 'read',
     path: '/dev/v1/credentials',
     handler: 'list-credentials',
     summary: "List the workspace's credentials (values never shown)",
@@ -40,6 +42,7 @@ export const credentialRoutes = {
   getCredential: {
     ...credentialRead,
     operationId: 'getCredential',
+    permission: 'read',
     handler: 'get-credential',
     summary: 'Get a credential (its value never shown)',
     description: 'A credential by id: its name, key, placement and status, and a hint of its value.',
@@ -47,6 +50,7 @@ export const credentialRoutes = {
   updateCredential: {
     ...credentialRead,
     operationId: 'updateCredential',
+    permission: 'manage',
     method: 'PATCH',
     handler: 'update-credential',
     summary: 'Rename a credential, change its key or placement, or rotate its value',
@@ -59,6 +63,7 @@ export const credentialRoutes = {
   revokeCredential: {
     ...credentialRead,
     operationId: 'revokeCredential',
+    permission: 'manage',
     method: 'DELETE',
     handler: 'revoke-credential',
     summary: 'Revoke a credential: it is never sent again',
@@ -68,6 +73,7 @@ export const credentialRoutes = {
   testCredential: {
     ...credentialRead,
     operationId: 'testCredential',
+    permission: 'manage',
     method: 'POST',
     path: '/dev/v1/credentials/{credentialId}/test',
     handler: 'test-credential',

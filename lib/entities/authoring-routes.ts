@@ -16,6 +16,7 @@ export const authoringRoutes = {
   createEntity: {
     ...onEntity,
     operationId: 'createEntity',
+    permission: 'write',
     method: 'POST',
     path: '/dev/v1/{entityType}',
     handler: 'create-entity',
@@ -26,6 +27,7 @@ export const authoringRoutes = {
   updateEntity: {
     ...onEntity,
     operationId: 'updateEntity',
+    permission: 'write',
     method: 'PATCH',
     handler: 'update-entity',
     summary: 'Edit the draft of a rule or workflow',
@@ -35,6 +37,7 @@ export const authoringRoutes = {
   publishEntity: {
     ...onEntity,
     operationId: 'publishEntity',
+    permission: 'publish',
     method: 'POST',
     path: '/dev/v1/{entityType}/{entityId}/publish',
     handler: 'publish-entity',
@@ -46,6 +49,7 @@ export const authoringRoutes = {
   deleteEntity: {
     ...onEntity,
     operationId: 'deleteEntity',
+    permission: 'write',
     method: 'DELETE',
     handler: 'delete-entity',
     summary: 'Delete a rule or workflow, with its versions',

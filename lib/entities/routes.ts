@@ -21,6 +21,7 @@ export const entityRoutes = {
   listEntities: {
     ...listEntities,
     operationId: 'listEntities',
+    permission: 'read',
     handler: 'list-entities',
     summary: 'List rules or workflows of a branch',
     description:
@@ -30,6 +31,7 @@ export const entityRoutes = {
   listEntitiesLegacy: {
     ...listEntities,
     operationId: 'listEntitiesLegacy',
+    permission: 'read',
     path: '/dev/{entityType}',
     handler: 'list-entities-legacy',
     summary: 'List rules or workflows of a branch (legacy path)',
@@ -41,6 +43,7 @@ export const entityRoutes = {
   getEntity: {
     ...getEntity,
     operationId: 'getEntity',
+    permission: 'read',
     handler: 'get-entity',
     summary: 'Get a rule or workflow with its version history',
     description:
@@ -49,6 +52,7 @@ export const entityRoutes = {
   getEntityLegacy: {
     ...getEntity,
     operationId: 'getEntityLegacy',
+    permission: 'read',
     path: '/dev/{entityType}/{entityId}',
     handler: 'get-entity-legacy',
     summary: 'Get a rule or workflow (legacy path)',

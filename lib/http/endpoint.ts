@@ -9,6 +9,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { $ZodType, output } from 'zod/v4/core';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
+import { grants, type Permission } from '../auth/permissions.ts';
 import { EngineError } from '../engine/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
@@ -46,23 +47,29 @@ type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error,
 
 const requestIdOf = (request: Request) => request.event.requestContext?.requestId ?? request.context.awsRequestId;
 
-const authentication = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+/** Who calls, and whether their key grants the operation's permission: refused (403) before anything is read for the call. */
+const authentication = (permission: Permission): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
-    request.context.principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
+    const principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
+    if (!grants(principal.role, permission)) throw errors.forbidden(permission, principal.role);
+    request.context.principal = principal;
   },
 });
 
 const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     if (mode === 'none') return;
-    const { workspace } = request.context.principal!;
+    const { workspace, branches } = request.context.principal!;
     const header = request.event.headers?.['service-branch'];
     if (header === undefined || header === '') {
       if (mode === 'required') throw errors.branchRequired();
+      if (branches && !branches.includes(workspace.defaultBranch)) throw errors.branchForbidden(workspace.defaultBranch, branches);
       request.context.branch = workspace.defaultBranch;
       return;
     }
     if (!isValidBranchName(header)) throw errors.invalidBranch(header);
+    // Before the lookup: a key limited to other branches learns nothing of this one, not even whether it exists.
+    if (branches && !branches.includes(header)) throw errors.branchForbidden(header, branches);
     if (!(await storeFromEnv().directory.getBranch(workspace.id, header))) throw errors.branchNotFound(header);
     request.context.branch = header;
   },
@@ -107,6 +114,11 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
   };
 };
 
+/** A public operation (no key) is served without this stack: naming one here is a mistake in the route table. */
+const missingPermission = (options: { path?: string }): never => {
+  throw new Error(`${options.path ?? 'an operation'} is public: it is not served through endpoint()`);
+};
+
 export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   /** The route's path: on `/dev/v1` an unknown query parameter is a 400; the legacy paths ignore them, as their clients expect. */
   path?: string;
@@ -114,6 +126,8 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   /** Absent: the operation takes no body, and any body is ignored. */
   body?: B;
   branch: BranchMode;
+  /** The permission a key needs to call it (lib/auth/permissions.ts). */
+  permission: Permission | 'public';
   /** Errors carry `data` {} (null for 401) instead of details. */
   bareErrors?: boolean;
 }
@@ -126,7 +140,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, invocationLogging))
     .use(envelope(options.bareErrors))
-    .use(authentication())
+    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission))
     .use(branchResolution(options.branch))
     .handler(async (event, context) => {
       const parameters = event.queryStringParameters ?? {};

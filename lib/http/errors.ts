@@ -93,6 +93,27 @@ export const errors = {
       `The request is not valid: ${summary(issues, (i) => `${clipped(i.field)}: ${clipped(i.message).replace(/\.$/, '')}`)}.`,
       { errors: shownIssues(issues) },
     ),
+  forbidden: (permission: string, role: string) =>
+    new ApiError(403, 'forbidden', `This key (role ${role}) lacks the permission "${permission}" this operation needs: use a key whose role grants it.`, {
+      permission,
+      role,
+    }),
+  branchForbidden: (branch: string, allowed: readonly string[]) =>
+    new ApiError(
+      403,
+      'forbidden',
+      `This key is limited to the branches ${allowed.map((b) => `"${shownId(b)}"`).join(', ')}: it cannot use "${shownId(branch)}".`,
+      { branch, branches: [...allowed] },
+    ),
+  keyNotFound: (keyId: string) => new ApiError(404, 'key_not_found', `The workspace has no API key "${shownId(keyId)}".`),
+  keyRevoked: (keyId: string) =>
+    new ApiError(409, 'key_revoked', `The API key "${shownId(keyId)}" is revoked: a revoked key cannot be changed. Make a new one.`),
+  lastAdmin: (keyId: string) =>
+    new ApiError(
+      409,
+      'last_admin',
+      `The API key "${shownId(keyId)}" is the workspace's last usable admin key (unexpired, on every branch): make another admin key before revoking, limiting, expiring or demoting it.`,
+    ),
   branchRequired: () => new ApiError(400, 'branch_required', 'The Service-Branch header is required for this operation.'),
   invalidBranch: (name: string) =>
     new ApiError(

@@ -44,6 +44,7 @@ function storedFormId(value: string | undefined, notFound: (id: string) => ApiEr
 export const credentialIdParam = (call: Call<unknown>) => storedFormId(call.path.credentialId, (id) => errors.credentialNotFound(id));
 export const integrationIdParam = (call: Call<unknown>) => storedFormId(call.path.integrationId, errors.integrationNotFound);
 export const taskIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.taskId, errors.taskNotFound);
+export const keyIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.keyId, errors.keyNotFound);
 
 /** Who a write is by, in the audit fields: the API key that made it. */
 export const actorOf = (call: Call<unknown>) => `key:${call.principal.keyId}`;

@@ -4,6 +4,7 @@
  * name it without importing the table itself.
  */
 import type * as z from 'zod/mini';
+import type { Permission } from '../auth/permissions.ts';
 import type { EntityType } from '../entities/kinds.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,6 +21,8 @@ export interface Route {
   description: string;
   deprecated?: boolean;
   branch: 'none' | 'optional' | 'required';
+  /** The one permission a key needs to call it (lib/auth/permissions.ts), or 'public' for what needs no key (the OpenAPI document). */
+  permission: Permission | 'public';
   /** For paths with `{entityType}`: the types it serves, when not all (`entityRef` in ./params.ts refuses the others). */
   entityTypes?: readonly EntityType[];
   query: z.ZodMiniObject;

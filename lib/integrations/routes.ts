@@ -15,6 +15,7 @@ const integrationRead = {
 export const integrationRoutes = {
   createIntegration: {
     operationId: 'createIntegration',
+    permission: 'manage',
     method: 'POST',
     path: '/dev/v1/integrations',
     handler: 'create-integration',
@@ -29,6 +30,7 @@ export const integrationRoutes = {
   listIntegrations: {
     ...integrationRead,
     operationId: 'listIntegrations',
+    permission: 'read',
     path: '/dev/v1/integrations',
     handler: 'list-integrations',
     summary: "List the workspace's integrations",
@@ -38,6 +40,7 @@ export const integrationRoutes = {
   getIntegration: {
     ...integrationRead,
     operationId: 'getIntegration',
+    permission: 'read',
     handler: 'get-integration',
     summary: 'Get an integration',
     description: 'An integration by id: its base URL, headers, credential id and timeout.',
@@ -45,6 +48,7 @@ export const integrationRoutes = {
   updateIntegration: {
     ...integrationRead,
     operationId: 'updateIntegration',
+    permission: 'manage',
     method: 'PATCH',
     handler: 'update-integration',
     summary: 'Change an integration',
@@ -55,6 +59,7 @@ export const integrationRoutes = {
   deleteIntegration: {
     ...integrationRead,
     operationId: 'deleteIntegration',
+    permission: 'manage',
     method: 'DELETE',
     handler: 'delete-integration',
     summary: 'Delete an integration',
@@ -65,6 +70,7 @@ export const integrationRoutes = {
   testIntegration: {
     ...integrationRead,
     operationId: 'testIntegration',
+    permission: 'manage',
     method: 'POST',
     path: '/dev/v1/integrations/{integrationId}/test',
     handler: 'test-integration',

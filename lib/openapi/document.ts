@@ -8,6 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
+import { grants, permissionMeaning, permissions, roleNames, type Permission, type Role } from '../auth/permissions.ts';
 import { stageName } from '../deployment/names.ts';
 import { entityTypes } from '../entities/kinds.ts';
 import { entityIdSchema } from '../entities/records.ts';
@@ -21,6 +22,12 @@ import { raisedErrors, type RaisedError } from './raised-errors.ts';
 import { responses } from './responses.ts';
 
 type JsonSchema = Record<string, unknown>;
+
+const rolesGranting = (permission: Permission) =>
+  roleNames
+    .filter((role) => grants(role, permission))
+    .map((role) => `\`${role}\``)
+    .join(', ');
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
@@ -73,20 +80,31 @@ const failedCases = z.object({
   ),
 }) satisfies z.ZodType<{ failures: FailedCase[] }>;
 
+/** `data` of forbidden when the key's role lacks the operation's permission. */
+const missingPermission = z.object({ permission: z.enum(permissions), role: z.enum(roleNames as [Role, ...Role[]]) });
+
+/** `data` of forbidden when the key is limited to other branches. */
+const branchLimit = z.object({ branch: z.string(), branches: z.array(z.string()).describe('the branches the key may use') });
+
 const schemaRef = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
 const componentSchemas = {
   ErrorEnvelope: jsonSchema(errorEnvelope, 'output'),
   FieldIssues: jsonSchema(fieldIssues, 'output'),
   PathProblems: jsonSchema(pathProblems, 'output'),
   FailedCases: jsonSchema(failedCases, 'output'),
+  MissingPermission: jsonSchema(missingPermission, 'output'),
+  BranchLimit: jsonSchema(branchLimit, 'output'),
   Empty: jsonSchema(z.strictObject({}).describe('{}'), 'output'),
 };
 
 /** The component that describes an error's details, by the one field its `data` has. */
-const detailSchemas = { errors: 'FieldIssues', problems: 'PathProblems', failures: 'FailedCases' } as const satisfies Record<
-  string,
-  keyof typeof componentSchemas
->;
+const detailSchemas = {
+  errors: 'FieldIssues',
+  problems: 'PathProblems',
+  failures: 'FailedCases',
+  permission: 'MissingPermission',
+  branches: 'BranchLimit',
+} as const satisfies Record<string, keyof typeof componentSchemas>;
 
 const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };
 
@@ -163,6 +181,8 @@ function failureResponses(route: Route, raised: RaisedError[]) {
           'an unknown query parameter or body field is refused with invalid_request naming it',
         data.includes('PathProblems') && "data.problems lists the rule's problems by path",
         data.includes('FailedCases') && 'data.failures lists each failing test case with what it expected and what came',
+        data.includes('MissingPermission') && "forbidden names the permission the key's role lacks in data.permission",
+        data.includes('BranchLimit') && 'forbidden names the branch and the branches the key is limited to in data.branch and data.branches',
         data.includes('null') && 'data is null',
         route.bareErrors && status !== 401 && 'data is {}',
         gateway.length && `from API Gateway itself: ${describeGateway(gateway)}`,
@@ -232,7 +252,11 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: route.description,
+    description:
+      route.permission === 'public'
+        ? route.description
+        : `${route.description}\n\nNeeds the permission \`${route.permission}\` (${permissionMeaning[route.permission]}), which the roles ${rolesGranting(route.permission)} grant.`,
+    ...(route.permission !== 'public' && { 'x-permission': route.permission }),
     tags: [tag],
     ...(route.deprecated && { deprecated: true }),
     // An operation that cannot answer 401 never looks at the key.

@@ -170,7 +170,7 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
     const seen = new Set<ts.Node>([...skipped, start]);
     for (const pending: ts.Node[] = [start]; pending.length;) {
       const { raised: here, refers } = scan(pending.pop()!);
-      for (const error of here) raised.set(`${error.status} ${error.code}`, error);
+      for (const error of here) raised.set(`${error.status} ${error.code} ${error.name}`, error);
       for (const declaration of refers)
         if (!seen.has(declaration)) {
           seen.add(declaration);

@@ -4,6 +4,21 @@ import type { routes } from '../http/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
 import { credentialPlacements, stepStatuses } from '../store/types.ts';
+import { roleNames, type Role } from '../auth/permissions.ts';
+import type { KeyView } from '../workspaces/keys.ts';
+
+/** An API key as the key operations show it: never its secret. */
+const keySchema = z.object({
+  keyId: z.string(),
+  label: z.string(),
+  owner: z.string().describe('the person or system it belongs to'),
+  role: z.enum(roleNames as [Role, ...Role[]]),
+  branches: z.array(z.string()).optional().describe('the branches it is limited to; absent, every branch'),
+  createdAt: z.string(),
+  expiresAt: z.string().optional(),
+  revokedAt: z.string().optional(),
+  state: z.enum(['active', 'expired', 'revoked']),
+}) satisfies z.ZodType<KeyView>;
 
 const timestamp = z.string().datetime();
 
@@ -277,4 +292,9 @@ export const responses = {
   getRemote: { data: remoteSchema },
   putRemote: { data: remoteSchema },
   getOpenApi: { body: openApiSchema },
+  createKey: { data: keySchema.extend({ key: z.string().describe('the key itself: shown this once, only its hash is kept') }), created: true },
+  listKeys: { data: z.array(keySchema) },
+  getKey: { data: keySchema },
+  updateKey: { data: keySchema },
+  revokeKey: { data: keySchema.describe('the key, revoked') },
 } satisfies Record<keyof typeof routes, { data: z.ZodType; created?: boolean; accepted?: z.ZodType } | { body: z.ZodType }>;

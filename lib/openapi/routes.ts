@@ -5,6 +5,7 @@ import type { Route } from '../http/route.ts';
 export const contractRoutes = {
   getOpenApi: {
     operationId: 'getOpenApi',
+    permission: 'public',
     method: 'GET',
     path: '/openapi.json',
     handler: 'get-openapi',

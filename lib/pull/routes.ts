@@ -28,6 +28,7 @@ export const pullRoutes = {
   pullRemote: {
     ...pull,
     operationId: 'pullRemote',
+    permission: 'write',
     path: '/dev/remote/pull',
     handler: 'pull-remote',
     summary: 'Pull the branch from the Git remote (asynchronous)',
@@ -37,6 +38,7 @@ export const pullRoutes = {
     ...pull,
     body: noFields,
     operationId: 'pullRemoteV1',
+    permission: 'write',
     path: '/dev/v1/remote/pull',
     handler: 'pull-remote-v1',
     summary: 'Pull the branch from the Git remote (asynchronous)',
@@ -46,6 +48,7 @@ export const pullRoutes = {
   getPullTask: {
     ...taskRoutes.getTask,
     operationId: 'getPullTask',
+    permission: 'read',
     path: '/dev/remote/pull/{taskId}',
     handler: 'get-pull-task',
     summary: 'Follow a pull task',
@@ -54,6 +57,7 @@ export const pullRoutes = {
   ...taskRoutes,
   getRemote: {
     operationId: 'getRemote',
+    permission: 'read',
     method: 'GET',
     path: '/dev/v1/remote',
     handler: 'get-remote',
@@ -65,6 +69,7 @@ export const pullRoutes = {
   },
   putRemote: {
     operationId: 'putRemote',
+    permission: 'manage',
     method: 'PUT',
     path: '/dev/v1/remote',
     handler: 'put-remote',

@@ -18,6 +18,7 @@ export const executeEntityRoute = {
   ...callsProviders,
   outbound: 'serving',
   operationId: 'executeEntity',
+  permission: 'execute',
   path: '/dev/v1/{entityType}/{entityId}/execute',
   handler: 'execute-entity',
   summary: 'Execute the published rule or workflow',

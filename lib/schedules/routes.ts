@@ -24,6 +24,7 @@ export const scheduleRoutes = {
   saveSchedule: {
     ...save,
     operationId: 'saveSchedule',
+    permission: 'write',
     path: '/dev/v1/{entityType}/{entityId}/schedule',
     handler: 'save-schedule',
     summary: "Save or delete a rule's schedule",
@@ -33,6 +34,7 @@ export const scheduleRoutes = {
   saveScheduleLegacy: {
     ...save,
     operationId: 'saveScheduleLegacy',
+    permission: 'write',
     path: '/dev/{entityType}/{entityId}/schedule',
     handler: 'save-schedule-legacy',
     summary: "Save or delete a rule's schedule (legacy path)",
@@ -45,6 +47,7 @@ export const scheduleRoutes = {
     branch: 'optional',
     query: emptyQuery,
     operationId: 'getSchedule',
+    permission: 'read',
     path: '/dev/v1/{entityType}/{entityId}/schedule',
     handler: 'get-schedule',
     summary: "Get a rule's schedule with its next runs",

@@ -5,7 +5,7 @@
  */
 import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
 import type { StoredCredential } from './model/credentials.ts';
-import type { ApiKey, Branch, Workspace } from './model/directory.ts';
+import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
 import type { Execution, ExecutionScope, RuleScope } from './model/executions.ts';
 import type { StoredIntegration } from './model/integrations.ts';
@@ -42,7 +42,8 @@ export interface DirectoryStore {
   createApiKey(hash: string, key: ApiKey): Promise<void>;
   listApiKeys(workspaceId: string): Promise<ApiKey[]>;
   /** Sets revokedAt or expiresAt; returns the updated key, undefined when the workspace has no such key. */
-  updateApiKey(workspaceId: string, keyId: string, change: Pick<ApiKey, 'revokedAt'> | Pick<ApiKey, 'expiresAt'>): Promise<ApiKey | undefined>;
+  /** Changes a key's fields (null takes one away); undefined when the workspace has no such key. */
+  updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange): Promise<ApiKey | undefined>;
 }
 
 export interface EntityStore {

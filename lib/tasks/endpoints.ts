@@ -5,4 +5,4 @@ import type { taskRoutes } from './routes.ts';
 import { getTask } from './view.ts';
 
 export const taskEndpoint = (route: typeof taskRoutes.getTask) =>
-  endpoint(route, async (call) => ({ data: await getTask(call.store, call.principal.workspace.id, taskIdParam(call)) }));
+  endpoint(route, async (call) => ({ data: await getTask(call.store, call.principal.workspace.id, taskIdParam(call), call.principal.branches) }));

@@ -5,6 +5,7 @@ import type { Route } from '../http/route.ts';
 export const taskRoutes = {
   getTask: {
     operationId: 'getTask',
+    permission: 'read',
     method: 'GET',
     path: '/dev/v1/tasks/{taskId}',
     handler: 'get-task',

@@ -28,9 +28,11 @@ export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, fini
   }),
 });
 
-export async function getTask(store: TaskStore, workspaceId: string, taskId: string) {
+export async function getTask(store: TaskStore, workspaceId: string, taskId: string, limitedTo?: readonly string[]) {
   const task = await store.getTask(taskId);
   // Another workspace's task is not found, rather than forbidden: ids reveal nothing.
   if (!task || task.workspaceId !== workspaceId) throw errors.taskNotFound(taskId);
+  // A key limited to some branches reads the tasks of those only (the branch is known once the task is read).
+  if (limitedTo && !limitedTo.includes(task.branch)) throw errors.branchForbidden(task.branch, limitedTo);
   return taskView(task);
 }

@@ -1,5 +1,6 @@
 /** Workspace administration: what the CLI and the demo seed do. */
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
+import { defaultRole, isRole, roleNames, type Role } from '../auth/permissions.ts';
 import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
 import { isValidBranchName } from './branch-name.ts';
 
@@ -55,10 +56,13 @@ export async function addBranch(store: DirectoryStore, workspaceId: string, name
 export async function createApiKey(
   store: DirectoryStore,
   workspaceId: string,
-  options: { label?: string; expiresAt?: string; secret?: string } = {},
+  options: { label?: string; owner?: string; role?: string; branches?: string[]; expiresAt?: string; secret?: string } = {},
 ): Promise<{ key: string; record: ApiKey }> {
   await requireWorkspace(store, workspaceId);
   if (options.expiresAt !== undefined && Number.isNaN(Date.parse(options.expiresAt))) throw new Error(`"${options.expiresAt}" is not a date`);
+  if (options.role !== undefined && !isRole(options.role)) throw new Error(`"${options.role}" is not a role: use ${roleNames.join(', ')}`);
+  for (const branch of options.branches ?? [])
+    if (!(await store.getBranch(workspaceId, branch))) throw new Error(`workspace "${workspaceId}" has no branch "${branch}"`);
   const key = options.secret ?? generateApiKey();
   const existing = await store.getApiKeyByHash(hashApiKey(key));
   if (existing) {
@@ -69,6 +73,9 @@ export async function createApiKey(
     keyId: generateKeyId(),
     workspaceId,
     label: options.label ?? '',
+    role: (options.role as Role | undefined) ?? defaultRole,
+    ...(options.owner && { owner: options.owner }),
+    ...(options.branches?.length && { branches: [...new Set(options.branches)] }),
     createdAt: now(),
     ...(options.expiresAt && { expiresAt: new Date(options.expiresAt).toISOString() }),
   };

@@ -7,9 +7,11 @@ export interface BranchView {
   createdAt: string;
 }
 
-export async function listBranches(store: Pick<Store, 'listBranches'>, workspace: Workspace): Promise<BranchView[]> {
+/** The workspace's branches, the default first; a key limited to some branches (`limitedTo`) sees only those. */
+export async function listBranches(store: Pick<Store, 'listBranches'>, workspace: Workspace, limitedTo?: readonly string[]): Promise<BranchView[]> {
   const branches = await store.listBranches(workspace.id);
   return branches
+    .filter((branch) => !limitedTo || limitedTo.includes(branch.name))
     .map((branch) => ({ name: branch.name, default: branch.name === workspace.defaultBranch, createdAt: branch.createdAt }))
     .sort((a, b) => Number(b.default) - Number(a.default) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

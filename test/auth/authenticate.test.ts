@@ -9,6 +9,15 @@ const workspace: Workspace = { id: 'ws', name: 'WS', defaultBranch: 'main', crea
 const keys: Record<string, ApiKey> = {
   good: { keyId: 'key_good', workspaceId: 'ws', label: '', createdAt: workspace.createdAt },
   future: { keyId: 'key_future', workspaceId: 'ws', label: '', createdAt: workspace.createdAt, expiresAt: '2025-06-01T12:00:00.001Z' },
+  limited: {
+    keyId: 'key_limited',
+    workspaceId: 'ws',
+    label: '',
+    role: 'editor',
+    owner: 'ana@example.com',
+    branches: ['staging'],
+    createdAt: workspace.createdAt,
+  },
   expired: { keyId: 'key_expired', workspaceId: 'ws', label: '', createdAt: workspace.createdAt, expiresAt: '2025-06-01T12:00:00.000Z' },
   revoked: { keyId: 'key_revoked', workspaceId: 'ws', label: '', createdAt: workspace.createdAt, revokedAt: '2025-05-01T00:00:00.000Z' },
   revokedAndExpired: {
@@ -34,9 +43,16 @@ const failure = (key: string | undefined) =>
   );
 
 describe('authenticate', () => {
-  it('resolves a valid key to its workspace', async () => {
-    expect(await authenticate(directory, 'good', now)).toEqual({ keyId: 'key_good', workspace });
+  it('resolves a valid key to its workspace, role, owner and branches; a key made before roles is an admin, owned by its id', async () => {
+    expect(await authenticate(directory, 'good', now)).toEqual({ keyId: 'key_good', workspace, role: 'admin', owner: 'key_good' });
     expect(await authenticate(directory, 'future', now)).toMatchObject({ keyId: 'key_future' });
+    expect(await authenticate(directory, 'limited', now)).toEqual({
+      keyId: 'key_limited',
+      workspace,
+      role: 'editor',
+      owner: 'ana@example.com',
+      branches: ['staging'],
+    });
   });
 
   it.each([undefined, '', ' ', '\t \t'])('answers %j with service_api_key_empty', async (key) => {

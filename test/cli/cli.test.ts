@@ -120,6 +120,17 @@ describe('API keys', () => {
     expect(JSON.parse(listed)).toEqual([expect.objectContaining({ keyId: stored!.keyId, label: 'ci' })]);
   });
 
+  it('makes a key with a role, an owner and branches; admin by default, as keys made before roles are', async () => {
+    await cli('branch', 'add', 'acme', 'staging');
+    const record = JSON.parse(
+      (await cli('key', 'create', 'acme', '--role', 'executor', '--owner', 'checkout', '--branches', 'staging')).split('\nAPI key')[0]!,
+    );
+    expect(record).toMatchObject({ role: 'executor', owner: 'checkout', branches: ['staging'] });
+    expect(JSON.parse((await cli('key', 'create', 'acme')).split('\nAPI key')[0]!)).toMatchObject({ role: 'admin' });
+    await expect(cli('key', 'create', 'acme', '--role', 'root')).rejects.toThrow(/"root" is not a role/);
+    await expect(cli('key', 'create', 'acme', '--branches', 'nope')).rejects.toThrow(/no branch "nope"/);
+  });
+
   it('revokes and expires keys by id, within their workspace only', async () => {
     const { keyId } = JSON.parse((await cli('key', 'create', 'acme')).split('\nAPI key')[0]!);
     expect(JSON.parse(await cli('key', 'expire', 'acme', keyId, '--at', '2020-05-01'))).toMatchObject({ keyId, expiresAt: '2020-05-01T00:00:00.000Z' });

@@ -797,6 +797,8 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   pullRemote: () => [{}],
   pullRemoteV1: () => [{}],
   putRemote: () => [{ url: `${t.runtime.gitUrl}/demo.git` }],
+  createKey: () => [{ label: 'Fuzz key', owner: 'fuzz', role: 'reader', expiresAt: '2099-01-01T00:00:00Z' }],
+  updateKey: () => [{ label: 'Fuzzed label' }],
 };
 
 const templatesOf = (route: Route, p: PathParams): unknown[] =>

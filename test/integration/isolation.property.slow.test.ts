@@ -90,6 +90,8 @@ const coreOf = (value: string) => /[0-9a-f]{16}/.exec(value)![0];
 interface World {
   keys: { a: string; b: string; c: string; bRevoked: string; bExpired: string };
   deadKeyIds: { revoked: string; expired: string };
+  /** B's own key's id: A's key operations must not find it. */
+  bKeyId: string;
   creds: { header: string; query: string; git: string };
   integration: string;
   checksums: string[];
@@ -145,6 +147,7 @@ beforeAll(async () => {
   const bExpired = await createApiKey(store, B, { label: 'to expire' });
   w.keys = { a: a.key, b: b.key, c: c.key, bRevoked: bRevoked.key, bExpired: bExpired.key };
   w.deadKeyIds = { revoked: bRevoked.record.keyId, expired: bExpired.record.keyId };
+  w.bKeyId = b.keyId;
 
   // B's credentials and integration, through the API as B would make them.
   w.creds = {
@@ -322,7 +325,7 @@ function stateChange(before: string[], after: string[]): string {
 // Probes: one operation with foreign ids in slots, rendered with the real ids or with their ghosts.
 
 type RouteName = keyof typeof routes;
-type SlotKind = 'entity' | 'step' | 'branch' | 'credential' | 'integration' | 'task' | 'checksum' | 'repo';
+type SlotKind = 'entity' | 'step' | 'branch' | 'credential' | 'integration' | 'task' | 'checksum' | 'repo' | 'key';
 
 /** A value a probe sends that may belong to someone else: B, the demo workspace, or nobody (a guess). */
 interface Slot {
@@ -360,8 +363,9 @@ const rotHex = (text: string) => text.replace(/[0-9a-f]/g, (d) => ((parseInt(d, 
 function ghostOf(slot: Slot): string {
   switch (slot.kind) {
     case 'credential':
-    case 'integration': {
-      const [, prefix = '', rest = slot.value] = /^(cred_|intg_)?(.*)$/.exec(slot.value) ?? [];
+    case 'integration':
+    case 'key': {
+      const [, prefix = '', rest = slot.value] = /^(cred_|intg_|key_)?(.*)$/.exec(slot.value) ?? [];
       return `${prefix}${rotHex(rest)}`;
     }
     case 'task':
@@ -430,6 +434,12 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     )
     .map(slot('integration'));
   const task = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(w.taskIds.pull, w.taskIds.flow) }, { weight: 1, arbitrary: fc.uuid() }).map(slot('task'));
+  const key = fc
+    .oneof(
+      { weight: 4, arbitrary: fc.constantFrom(w.bKeyId, w.deadKeyIds.revoked, w.deadKeyIds.expired) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 8, maxLength: 8 }).map((bytes) => `key_${Buffer.from(bytes).toString('hex')}`) },
+    )
+    .map(slot('key'));
   const checksum = fc
     .oneof(
       fc.constantFrom(...w.checksums),
@@ -687,6 +697,19 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       }));
     }),
     getOpenApi: fc.constant(probe('getOpenApi', [], () => ({ method: 'GET', path: '/openapi.json' }))),
+    createKey: fc.constant(
+      probe('createKey', [], (_v, nonce) => ({ method: 'POST', path: '/dev/v1/keys', body: { label: `A ${nonce}`, owner: 'isolation', role: 'reader' } })),
+    ),
+    listKeys: fc.constant(probe('listKeys', [], () => ({ method: 'GET', path: '/dev/v1/keys' }))),
+    getKey: onItem('getKey', key, (id) => ({ method: 'GET', path: at('/dev/v1/keys', id) })),
+    updateKey: fc.tuple(key, fc.constantFrom('label', 'role')).map(([id, field]) =>
+      probe('updateKey', [id], (v, nonce) => ({
+        method: 'PATCH',
+        path: at('/dev/v1/keys', v(id)),
+        body: field === 'label' ? { label: `A ${nonce}` } : { role: 'reader' },
+      })),
+    ),
+    revokeKey: onItem('revokeKey', key, (id) => ({ method: 'DELETE', path: at('/dev/v1/keys', id) })),
   };
 }
 

@@ -10,12 +10,16 @@ export interface paths {
         /**
          * List rules or workflows of a branch
          * @description One page of the rules or workflows of the branch (the Service-Branch header, else the default branch), filtered by name, kind and status and sorted as asked (by name unless told). Unknown query parameters are refused.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["listEntities"];
         put?: never;
         /**
          * Create a rule or workflow (a draft)
          * @description Creates the draft of a new rule or workflow on the branch (201 with its id, checksum and warnings). The same request again answers 200 with the same result; the same id with other content is 409 entity_exists. The whole record is validated first, every problem listed by its path in data.errors (the first 100; the message names 10 and counts the rest): the record schema and, for a rule, FEEL syntax (with line and column), names that are not declared inputs, type mismatches and hit policies whose outputs do not fit. Warnings (rows that can never be the answer, gaps) come back with the save and with the get.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["createEntity"];
         delete?: never;
@@ -35,6 +39,8 @@ export interface paths {
          * List rules or workflows of a branch (legacy path)
          * @deprecated
          * @description One page of the rules or workflows of the branch, by name, filtered by name and kind. Kept for existing clients: use listEntities (/dev/v1), which also filters by status and sorts.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["listEntitiesLegacy"];
         put?: never;
@@ -55,6 +61,8 @@ export interface paths {
         /**
          * Get a rule or workflow with its version history
          * @description The working copy of a rule or workflow (or, with `version`, one of its published versions), with its definition, audit fields and the list of its published versions.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getEntity"];
         put?: never;
@@ -62,6 +70,8 @@ export interface paths {
         /**
          * Delete a rule or workflow, with its versions
          * @description Deletes the draft and every published version, and a rule's schedule first; `deleted` says whether there was anything to delete, so deleting again answers 200 too. A rule's recorded executions stay until they expire.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         delete: operations["deleteEntity"];
         options?: never;
@@ -69,6 +79,8 @@ export interface paths {
         /**
          * Edit the draft of a rule or workflow
          * @description Replaces the fields given (name, description, tags, type, definition) in the draft, if the draft still has the `checksum` you last read; otherwise 409 checksum_mismatch, so that two editors never overwrite each other. Answers the new checksum and the warnings. The whole record is validated first, every problem listed by its path in data.errors (the first 100; the message names 10 and counts the rest): the record schema and, for a rule, FEEL syntax (with line and column), names that are not declared inputs, type mismatches and hit policies whose outputs do not fit. Warnings (rows that can never be the answer, gaps) come back with the save and with the get.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         patch: operations["updateEntity"];
         trace?: never;
@@ -84,6 +96,8 @@ export interface paths {
          * Get a rule or workflow (legacy path)
          * @deprecated
          * @description The working copy of a rule or workflow, or with `version` one of its published versions, without audit fields or version history. Kept for existing clients: use getEntity (/dev/v1).
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getEntityLegacy"];
         put?: never;
@@ -106,6 +120,8 @@ export interface paths {
         /**
          * Publish the draft as the next version
          * @description Freezes the draft as the next version vN (201), immutable from then on; publishing content that already is the latest version answers that version (200). A rule is checked first: 409 publish_refused lists its problems and the rows that overlap under the hit policy unique, 409 tests_failed lists each saved test case that fails with what it expected and what came, and a rule set whose references do not resolve is refused too. With `checksum`, refused (409) when the draft has changed since.
+         *
+         *     Needs the permission `publish` (publish a version), which the roles `publisher`, `admin` grant.
          */
         post: operations["publishEntity"];
         delete?: never;
@@ -126,6 +142,8 @@ export interface paths {
         /**
          * Try a rule or workflow on params: a rule with a trace of every row, a workflow with every step
          * @description Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["testEntity"];
         delete?: never;
@@ -146,6 +164,8 @@ export interface paths {
         /**
          * Execute the published rule or workflow
          * @description Runs the latest published version (or, with `version`, that one) on `params`. A rule answers its output, the version that ran and the execution's id; a rule that cannot answer (two rows match under the hit policy unique) is 422. A workflow answers like its test, within 25 s (a step still running then fails the run, named); with `async: true` it is queued instead and answers 202 with a task to follow at GET /dev/v1/tasks/{taskId}, which holds the run when it ends. Params are checked against the declared inputs (400 naming each at fault). When settings.recordExecutions is true, the execution is recorded, failed ones too, and listed by listExecutions.
+         *
+         *     Needs the permission `execute` (execute published rules and workflows), which the roles `executor`, `editor`, `publisher`, `admin` grant.
          */
         post: operations["executeEntity"];
         delete?: never;
@@ -164,6 +184,8 @@ export interface paths {
         /**
          * List a rule's or workflow's recorded executions
          * @description One page of the recorded executions, newest first: input, output or error, version, outcome, trigger, duration and times, and a workflow's steps. Executions are kept 30 days; API executions are recorded when the rule or workflow sets settings.recordExecutions.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["listExecutions"];
         put?: never;
@@ -186,6 +208,8 @@ export interface paths {
         /**
          * Run one step of a workflow on a context you give, against its provider
          * @description Runs the step `stepId` of the draft (or, with `version`, a published version) on `context`: the workflow's inputs and the results of the steps before it, by name, as a run would hold them. Answers the step's status, time, output or error, and the step a run would go to next. An API-request step calls its provider, with its credential placed.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["testWorkflowStep"];
         delete?: never;
@@ -204,12 +228,16 @@ export interface paths {
         /**
          * Get a rule's schedule with its next runs
          * @description The rule's schedule as stored, its cron expression as EventBridge Scheduler is sent it, and its next three runs in the schedule's time zone and in UTC (none while disabled); 404 schedule_not_found when the rule has none. Its runs are listed by listExecutions.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getSchedule"];
         put?: never;
         /**
          * Save or delete a rule's schedule
          * @description Answers the schedule as stored (every default applied), its cron expression as EventBridge Scheduler is sent it, and its next three runs in the schedule's time zone and in UTC (none while disabled). The body is checked whole: each field at fault is named with why. The rule must have a published version (409 rule_not_published): each run executes the latest one, with inputParam as its params, and is recorded (trigger schedule). One schedule per rule and branch: saving replaces it, and saving what is stored changes nothing. With isDelete true, deletes it: `deleted` says whether there was one, so deleting again answers 200 too. Workflows are not scheduled (400 schedule_not_supported).
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["saveSchedule"];
         delete?: never;
@@ -231,6 +259,8 @@ export interface paths {
          * Save or delete a rule's schedule (legacy path)
          * @deprecated
          * @description Answers the schedule as stored (every default applied), its cron expression as EventBridge Scheduler is sent it, and its next three runs in the schedule's time zone and in UTC (none while disabled). The body is checked whole: each field at fault is named with why. The rule must have a published version (409 rule_not_published): each run executes the latest one, with inputParam as its params, and is recorded (trigger schedule). One schedule per rule and branch: saving replaces it, and saving what is stored changes nothing. With isDelete true, deletes it: `deleted` says whether there was one, so deleting again answers 200 too. Workflows are not scheduled (400 schedule_not_supported). Kept for existing clients, it ignores body fields it does not know: use saveSchedule (/dev/v1), which refuses them.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["saveScheduleLegacy"];
         delete?: never;
@@ -249,6 +279,8 @@ export interface paths {
         /**
          * The workspace's branches
          * @description Every branch of the key's workspace, the default branch (used when a request names none) first, then by name. Any of them may be named in Service-Branch.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["listBranches"];
         put?: never;
@@ -257,6 +289,68 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's API keys
+         * @description Every key of the workspace, oldest first, with its role, owner, branches, expiry and state (active, expired, revoked); never a secret. Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes a key for the workspace with a role (reader, executor, editor, publisher, admin), an owner (the person or system it belongs to), optionally the branches it is limited to and when it expires. The answer holds the key itself, once: only its hash is kept. Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One API key
+         * @description A key of the workspace, without its secret. Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the key for good; revoking it again answers it as it is. Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an API key's role, branches, label, owner or expiry
+         * @description Changes what is given (branches or expiresAt null takes the limit away). A revoked key cannot be changed (409 key_revoked). Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        patch: operations["updateKey"];
         trace?: never;
     };
     "/dev/v1/credentials": {
@@ -269,12 +363,16 @@ export interface paths {
         /**
          * List the workspace's credentials (values never shown)
          * @description One page of the workspace's credentials, by name, revoked ones included. A value shows as its last characters at most.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["listCredentials"];
         put?: never;
         /**
          * Create an API-key credential for outbound calls
          * @description Stores a provider's API key, sealed, under a name unique in the workspace; it is sent in the header (or query parameter) `key`. The same request again returns the credential it made (200) instead of a conflict.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         post: operations["createCredential"];
         delete?: never;
@@ -293,6 +391,8 @@ export interface paths {
         /**
          * Get a credential (its value never shown)
          * @description A credential by id: its name, key, placement and status, and a hint of its value.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getCredential"];
         put?: never;
@@ -300,6 +400,8 @@ export interface paths {
         /**
          * Revoke a credential: it is never sent again
          * @description Deletes the sealed value for good and frees the name; the credential stays listed as revoked. Revoking again changes nothing.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         delete: operations["revokeCredential"];
         options?: never;
@@ -307,6 +409,8 @@ export interface paths {
         /**
          * Rename a credential, change its key or placement, or rotate its value
          * @description Changes only the fields given, keeping the id that steps and the remote refer to; a new `value` rotates the key (rotatedAt is set). A revoked credential cannot be changed.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         patch: operations["updateCredential"];
         trace?: never;
@@ -323,6 +427,8 @@ export interface paths {
         /**
          * Call a provider endpoint with the credential placed, and explain the answer
          * @description Calls `url` with the key placed as configured and reports the provider's status and what it means for the key (401: wrong or revoked, 403: lacks the permission). A call that got no answer is a result too, with `failure` saying why; a URL that may not be called is a 400.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         post: operations["testCredential"];
         delete?: never;
@@ -341,12 +447,16 @@ export interface paths {
         /**
          * List the workspace's integrations
          * @description One page of the workspace's REST integrations, by name.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["listIntegrations"];
         put?: never;
         /**
          * Create a REST integration that API-request steps call
          * @description Keeps a base URL, headers, a credential and a timeout under a name unique in the workspace; a step names the integration and a path under the base URL. The credential must be active. The same request again returns the integration it made (200) instead of a conflict.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         post: operations["createIntegration"];
         delete?: never;
@@ -365,6 +475,8 @@ export interface paths {
         /**
          * Get an integration
          * @description An integration by id: its base URL, headers, credential id and timeout.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getIntegration"];
         put?: never;
@@ -372,6 +484,8 @@ export interface paths {
         /**
          * Delete an integration
          * @description Deletes the integration for good and frees its name, answering it as it was; steps that name it fail from then on. Deleting it again answers 404 integration_not_found.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         delete: operations["deleteIntegration"];
         options?: never;
@@ -379,6 +493,8 @@ export interface paths {
         /**
          * Change an integration
          * @description Changes only the fields given, keeping the id that steps name; `credentialId: null` detaches the credential, and a new one must be active.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         patch: operations["updateIntegration"];
         trace?: never;
@@ -395,6 +511,8 @@ export interface paths {
         /**
          * Call a path of the integration as a step would, and explain the answer
          * @description Sends `method` to `path` under the base URL with the integration's headers and credential, within its timeout (at most 15 s here), and reports the provider's status, what it means (401: the key is wrong or revoked, 403: valid but lacking the permission) and its JSON answer. A call that got no usable answer is a result too, with `failure` saying why; a path or URL that may not be called is a 400.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         post: operations["testIntegration"];
         delete?: never;
@@ -415,6 +533,8 @@ export interface paths {
         /**
          * Pull the branch from the Git remote (asynchronous)
          * @description Starts pulling the remote's branch of the same name into the branch (the Service-Branch header) and answers at once with the task; follow it with its taskId. While a pull of the branch is open, asking again returns that task.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["pullRemote"];
         delete?: never;
@@ -435,6 +555,8 @@ export interface paths {
         /**
          * Pull the branch from the Git remote (asynchronous)
          * @description Starts pulling the remote's branch of the same name into the branch (the Service-Branch header) and answers at once with the task; follow it with its taskId. While a pull of the branch is open, asking again returns that task.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["pullRemoteV1"];
         delete?: never;
@@ -453,6 +575,8 @@ export interface paths {
         /**
          * Follow a pull task
          * @description A pull task: pending, in-progress, then completed (with the commit and what changed) or failed (with why).
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getPullTask"];
         put?: never;
@@ -473,6 +597,8 @@ export interface paths {
         /**
          * Follow a task
          * @description A pull task: pending, in-progress, then completed (with the commit and what changed) or failed (with why).
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getTask"];
         put?: never;
@@ -493,11 +619,15 @@ export interface paths {
         /**
          * The workspace's Git remote
          * @description The URL pulls fetch from and the id of the credential sent to it; 404 until a remote is set.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getRemote"];
         /**
          * Set the workspace's Git remote and the credential sent to it
          * @description The repository's HTTPS clone URL (no user name, password, query or fragment: a token goes in the credential) and, optionally, a header credential sent with every fetch. Replaces the remote set before.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         put: operations["putRemote"];
         post?: never;
@@ -583,6 +713,17 @@ export interface components {
                 /** @description the error it raised */
                 error?: string;
             }[];
+        };
+        MissingPermission: {
+            /** @enum {string} */
+            permission: "read" | "execute" | "write" | "publish" | "approve" | "manage";
+            /** @enum {string} */
+            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+        };
+        BranchLimit: {
+            branch: string;
+            /** @description the branches the key may use */
+            branches: string[];
         };
         /** @description {} */
         Empty: Record<string, never>;
@@ -807,6 +948,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: entity_type_not_found. */
             404: {
                 headers: {
@@ -992,6 +1148,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: entity_type_not_found. */
             404: {
                 headers: {
@@ -1142,6 +1313,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1329,6 +1515,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: entity_not_found, entity_type_not_found, version_not_found. */
             404: {
                 headers: {
@@ -1443,6 +1644,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1606,6 +1822,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: entity_not_found, entity_type_not_found. */
             404: {
                 headers: {
@@ -1756,6 +1987,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1915,6 +2161,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2168,6 +2429,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found, entity_not_found, entity_type_not_found, version_not_found. */
             404: {
                 headers: {
@@ -2401,6 +2677,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found, entity_not_found, entity_type_not_found, version_not_found. */
             404: {
                 headers: {
@@ -2600,6 +2891,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: entity_not_found, entity_type_not_found. */
             404: {
                 headers: {
@@ -2735,6 +3041,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2915,6 +3236,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3132,6 +3468,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3367,6 +3718,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: entity_not_found, entity_type_not_found, version_not_found. */
             404: {
                 headers: {
@@ -3495,7 +3861,780 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                        }[];
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label: string;
+                    owner: string;
+                    /** @enum {string} */
+                    role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                    branches?: string[];
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            /** @description the key itself: shown this once, only its hash is kept */
+                            key: string;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description created */
+            201: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            /** @description the key itself: shown this once, only its hash is kept */
+                            key: string;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: key_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "key_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        /** @description the key, revoked */
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: key_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "key_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: last_admin. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "last_admin";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    owner?: string;
+                    /** @enum {string} */
+                    role?: "reader" | "executor" | "editor" | "publisher" | "admin";
+                    branches?: string[] | null;
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: key_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "key_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: key_revoked, last_admin. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "key_revoked" | "last_admin";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
@@ -3611,6 +4750,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3798,6 +4952,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             405: components["responses"]["Gateway405"];
             /** @description Conflict: credential_busy, credential_name_taken. */
             409: {
@@ -3929,6 +5098,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found. */
             404: {
                 headers: {
@@ -4057,6 +5241,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4217,6 +5416,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found. */
             404: {
                 headers: {
@@ -4366,6 +5580,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found. */
             404: {
                 headers: {
@@ -4511,6 +5740,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4707,6 +5951,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found. */
             404: {
                 headers: {
@@ -4852,6 +6111,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: integration_not_found. */
             404: {
                 headers: {
@@ -4980,6 +6254,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5144,6 +6433,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5317,6 +6621,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: credential_not_found, integration_not_found. */
             404: {
                 headers: {
@@ -5450,6 +6769,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; data is {}. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
             405: components["responses"]["Gateway405"];
             /** @description Conflict: pull_conflict; data is {}. */
             409: {
@@ -5565,6 +6899,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; data is {}. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["Empty"];
                     };
                 };
             };
@@ -5746,6 +7095,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: task_not_found. */
             404: {
                 headers: {
@@ -5924,6 +7288,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
             /** @description Not Found: task_not_found. */
             404: {
                 headers: {
@@ -6033,6 +7412,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6153,6 +7547,21 @@ export interface operations {
                         /** @enum {unknown} */
                         code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
                         data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };

@@ -6,14 +6,14 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyKey, apiKeysOfWorkspace, branchKey, branchPrefix, workspaceKey, workspaceSortKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import type { ApiKey, Branch, DirectoryStore, Workspace } from '../types.ts';
+import type { ApiKey, ApiKeyChange, Branch, DirectoryStore, Workspace } from '../types.ts';
 import { setAll } from './expressions.ts';
 import { pick, projection, TableClient } from './table-client.ts';
 
 const { byName } = tableDefinition.indexes;
 const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt'] as const;
 const branchFields = ['workspaceId', 'name', 'createdAt'] as const;
-const apiKeyFields = ['keyId', 'workspaceId', 'label', 'createdAt', 'expiresAt', 'revokedAt'] as const;
+const apiKeyFields = ['keyId', 'workspaceId', 'label', 'role', 'owner', 'branches', 'createdAt', 'expiresAt', 'revokedAt'] as const;
 
 export class DynamoDirectoryStore extends TableClient implements DirectoryStore {
   async getWorkspace(id: string) {
@@ -58,15 +58,18 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
   }
 
   async listApiKeys(workspaceId: string) {
-    const items = await this.queryAll({
+    const found = await this.queryAll({
       IndexName: byName.name,
       KeyConditionExpression: `${byName.partitionKey} = :pk`,
       ExpressionAttributeValues: { ':pk': apiKeysOfWorkspace(workspaceId) },
+      ProjectionExpression: 'PK, SK',
     });
-    return items.map((item) => pick(item, apiKeyFields) as unknown as ApiKey);
+    // The index projects the summary attributes only (not role, owner, branches): each key is read whole, a workspace holding few.
+    const items = await Promise.all(found.map((item) => this.get({ PK: item.PK, SK: item.SK }, apiKeyFields, true)));
+    return items.flatMap((item) => (item ? [pick(item, apiKeyFields) as unknown as ApiKey] : []));
   }
 
-  async updateApiKey(workspaceId: string, keyId: string, change: Partial<Pick<ApiKey, 'revokedAt' | 'expiresAt'>>) {
+  async updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange) {
     const [found] = await this.queryAll({
       IndexName: byName.name,
       KeyConditionExpression: `${byName.partitionKey} = :pk AND ${byName.sortKey} = :id`,
@@ -74,14 +77,22 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
       ProjectionExpression: 'PK, SK',
     });
     if (!found) return undefined;
-    const set = setAll(change);
+    const set = setAll(Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)));
+    // null takes a field away (a key no longer limited to branches, or no longer expiring).
+    const removed = Object.keys(change).filter((field) => change[field as keyof ApiKeyChange] === null);
+    const names = { ...set.names, ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])) };
     const { Attributes } = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { PK: found.PK, SK: found.SK },
-        UpdateExpression: set.expression,
-        ExpressionAttributeNames: set.names,
-        ExpressionAttributeValues: set.values,
+        UpdateExpression: [
+          set.values && Object.keys(set.values).length ? set.expression : '',
+          removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+        ExpressionAttributeNames: names,
+        ...(Object.keys(set.values).length && { ExpressionAttributeValues: set.values }),
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -1,4 +1,5 @@
 /** What every request is checked against before it reads or writes anything (lib/auth; kept warm by ../cached-directory.ts): the workspace, its branches, the API keys that open it. */
+import type { Role } from '../../auth/permissions.ts';
 
 export interface Workspace {
   id: string;
@@ -17,7 +18,16 @@ export interface ApiKey {
   keyId: string;
   workspaceId: string;
   label: string;
+  /** What it may do (lib/auth/permissions.ts); a key made before roles has none stored, and is an admin. */
+  role?: Role;
+  /** The person or system it belongs to: approvals and the audit log name owners. */
+  owner?: string;
+  /** The branches it is limited to; absent, every branch. */
+  branches?: string[];
   createdAt: string;
   expiresAt?: string;
   revokedAt?: string;
 }
+
+/** What an update may change in a key: a field given null is taken away. */
+export type ApiKeyChange = { [F in 'label' | 'owner' | 'role' | 'branches' | 'expiresAt' | 'revokedAt']?: ApiKey[F] | null };

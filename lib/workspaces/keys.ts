@@ -1,0 +1,177 @@
+/**
+ * API keys managed over the API (the `manage` permission): made with a role,
+ * an owner and optionally a list of branches, shown without their secret,
+ * changed, and revoked. Two rules keep a workspace governable: no key gives
+ * another (or itself) more than it has, in permissions or in branches; and
+ * the last admin key that can still be used is neither revoked nor demoted,
+ * so the workspace always has a key that can manage it.
+ *
+ * A warm function keeps the keys it has looked up for its directory cache's
+ * time (30 s by default): a change of role, branches or a revocation holds
+ * on every function within that time.
+ */
+import * as z from 'zod/mini';
+import type { Principal } from '../auth/authenticate.ts';
+import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
+import { defaultRole, roleNames, roles, type Role } from '../auth/permissions.ts';
+import { errors, type FieldIssue } from '../http/errors.ts';
+import { noControlCharacters } from '../http/patterns.ts';
+import type { ApiKey, ApiKeyChange, DirectoryStore } from '../store/types.ts';
+
+const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(noControlCharacters, 'must not contain control characters'));
+const instant = z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time (ISO 8601)'));
+const branchList = z.array(z.string().check(z.minLength(1), z.maxLength(255))).check(z.minLength(1), z.maxLength(50));
+const role = z.enum(roleNames as [Role, ...Role[]]);
+
+export const createKeyBody = z.strictObject({
+  label: text(200),
+  /** The person or system the key belongs to: approvals and the audit log name owners. */
+  owner: text(200),
+  role,
+  branches: z.optional(branchList),
+  expiresAt: z.optional(instant),
+});
+
+export const updateKeyBody = z
+  .strictObject({
+    label: z.optional(text(200)),
+    owner: z.optional(text(200)),
+    role: z.optional(role),
+    branches: z.optional(z.nullable(branchList)),
+    expiresAt: z.optional(z.nullable(instant)),
+  })
+  .check(z.refine((change) => Object.keys(change).length > 0, 'must change at least one of label, owner, role, branches, expiresAt'));
+
+export interface KeyView {
+  keyId: string;
+  label: string;
+  owner: string;
+  role: Role;
+  branches?: string[];
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  /** Whether it opens the workspace now. */
+  state: 'active' | 'expired' | 'revoked';
+}
+
+const stateOf = (key: ApiKey, now: number): KeyView['state'] =>
+  key.revokedAt ? 'revoked' : key.expiresAt && Date.parse(key.expiresAt) <= now ? 'expired' : 'active';
+
+export const keyView = (key: ApiKey, now = Date.now()): KeyView => ({
+  keyId: key.keyId,
+  label: key.label,
+  owner: key.owner ?? key.keyId,
+  role: key.role ?? defaultRole,
+  ...(key.branches && { branches: key.branches }),
+  createdAt: key.createdAt,
+  ...(key.expiresAt && { expiresAt: key.expiresAt }),
+  ...(key.revokedAt && { revokedAt: key.revokedAt }),
+  state: stateOf(key, now),
+});
+
+/** Refuses (403) a role or branches beyond the caller's own. */
+function withinCaller(caller: Principal, wanted: { role?: Role; branches?: readonly string[] | null }) {
+  if (wanted.role) {
+    const beyond = roles[wanted.role].find((permission) => !(roles[caller.role] as readonly string[]).includes(permission));
+    if (beyond) throw errors.forbidden(beyond, caller.role);
+  }
+  if (caller.branches && wanted.branches !== undefined) {
+    // A key limited to branches gives only keys limited to some of them.
+    const beyond = wanted.branches === null ? caller.branches.find(() => true) : wanted.branches.find((b) => !caller.branches!.includes(b));
+    if (wanted.branches === null || beyond !== undefined) throw errors.branchForbidden(beyond ?? '(every branch)', caller.branches);
+  }
+}
+
+async function checkBranches(store: DirectoryStore, workspaceId: string, branches: readonly string[] | null | undefined) {
+  if (!branches) return;
+  const issues: FieldIssue[] = [];
+  for (const [i, name] of branches.entries())
+    if (!(await store.getBranch(workspaceId, name))) issues.push({ in: 'body', field: `branches[${i}]`, message: `the workspace has no branch "${name}"` });
+  if (issues.length) throw errors.invalidRequest(issues);
+}
+
+const futureOnly = (expiresAt: string | null | undefined, now: number) => {
+  if (expiresAt && Date.parse(expiresAt) <= now) throw errors.invalidRequest([{ in: 'body', field: 'expiresAt', message: 'must be in the future' }]);
+};
+
+/**
+ * Makes a key: the secret is in the answer once, and only its hash is kept.
+ *
+ * @example
+ * await createKey(store, principal, { label: 'checkout', owner: 'checkout-service', role: 'executor' }); // { keyId, key: 'rk_…', … }
+ */
+export async function createKey(store: DirectoryStore, caller: Principal, body: z.output<typeof createKeyBody>, now = Date.now()) {
+  withinCaller(caller, { role: body.role, branches: caller.branches && (body.branches ?? null) });
+  futureOnly(body.expiresAt, now);
+  await checkBranches(store, caller.workspace.id, body.branches);
+  const key = generateApiKey();
+  const record: ApiKey = {
+    keyId: generateKeyId(),
+    workspaceId: caller.workspace.id,
+    label: body.label,
+    owner: body.owner,
+    role: body.role,
+    ...(body.branches && { branches: [...new Set(body.branches)] }),
+    createdAt: new Date(now).toISOString(),
+    ...(body.expiresAt && { expiresAt: new Date(body.expiresAt).toISOString() }),
+  };
+  await store.createApiKey(hashApiKey(key), record);
+  return { ...keyView(record, now), key };
+}
+
+export async function listKeys(store: DirectoryStore, caller: Principal, now = Date.now()): Promise<KeyView[]> {
+  const keys = await store.listApiKeys(caller.workspace.id);
+  return keys.map((key) => keyView(key, now)).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+}
+
+async function findKey(store: DirectoryStore, caller: Principal, keyId: string) {
+  const key = (await store.listApiKeys(caller.workspace.id)).find((k) => k.keyId === keyId);
+  if (!key) throw errors.keyNotFound(keyId);
+  return key;
+}
+
+export const getKey = async (store: DirectoryStore, caller: Principal, keyId: string, now = Date.now()) => keyView(await findKey(store, caller, keyId), now);
+
+/** Whether, without `keyId`, an admin key that opens the workspace and is limited to no branch remains. */
+async function otherAdminRemains(store: DirectoryStore, workspaceId: string, keyId: string, now: number) {
+  const keys = await store.listApiKeys(workspaceId);
+  return keys.some((k) => k.keyId !== keyId && (k.role ?? defaultRole) === 'admin' && !k.branches && stateOf(k, now) === 'active');
+}
+
+const governsWorkspace = (key: ApiKey, now: number) => (key.role ?? defaultRole) === 'admin' && !key.branches && stateOf(key, now) === 'active';
+
+export async function updateKey(store: DirectoryStore, caller: Principal, keyId: string, body: z.output<typeof updateKeyBody>, now = Date.now()) {
+  const key = await findKey(store, caller, keyId);
+  if (key.revokedAt) throw errors.keyRevoked(keyId);
+  // The key changed must itself be within the caller's reach, as the change must.
+  withinCaller(caller, { role: key.role ?? defaultRole, branches: caller.branches && (key.branches ?? null) });
+  withinCaller(caller, { role: body.role, branches: body.branches });
+  futureOnly(body.expiresAt, now);
+  await checkBranches(store, caller.workspace.id, body.branches);
+  const demotes = body.role !== undefined && body.role !== 'admin';
+  const limits = body.branches !== undefined && body.branches !== null;
+  if (governsWorkspace(key, now) && (demotes || limits || body.expiresAt) && !(await otherAdminRemains(store, caller.workspace.id, keyId, now)))
+    throw errors.lastAdmin(keyId);
+  const change: ApiKeyChange = {
+    ...(body.label !== undefined && { label: body.label }),
+    ...(body.owner !== undefined && { owner: body.owner }),
+    ...(body.role !== undefined && { role: body.role }),
+    ...(body.branches !== undefined && { branches: body.branches && [...new Set(body.branches)] }),
+    ...(body.expiresAt !== undefined && { expiresAt: body.expiresAt && new Date(body.expiresAt).toISOString() }),
+  };
+  const updated = await store.updateApiKey(caller.workspace.id, keyId, change);
+  if (!updated) throw errors.keyNotFound(keyId);
+  return keyView(updated, now);
+}
+
+/** Revokes a key for good; revoking one already revoked answers it as it is. */
+export async function revokeKey(store: DirectoryStore, caller: Principal, keyId: string, now = Date.now()) {
+  const key = await findKey(store, caller, keyId);
+  if (key.revokedAt) return keyView(key, now);
+  withinCaller(caller, { role: key.role ?? defaultRole, branches: caller.branches && (key.branches ?? null) });
+  if (governsWorkspace(key, now) && !(await otherAdminRemains(store, caller.workspace.id, keyId, now))) throw errors.lastAdmin(keyId);
+  const updated = await store.updateApiKey(caller.workspace.id, keyId, { revokedAt: new Date(now).toISOString() });
+  if (!updated) throw errors.keyNotFound(keyId);
+  return keyView(updated, now);
+}
