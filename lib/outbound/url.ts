@@ -80,7 +80,7 @@ const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
 const asciiEscaped = (text: string) => jsonEscaped(text).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
- * %-encoded as encodeURIComponent, HTML forms and URLSearchParams write it,
+ * %-encoded as encodeURIComponent, encodeURI, HTML forms and URLSearchParams write it,
  * and as the URL parser rewrites each of those in a query or a path (it
  * encodes `'` in a query, which encodeURIComponent leaves): the form a key
  * placed in a query, or echoed into a redirect target, has on the wire. None
@@ -89,7 +89,8 @@ const asciiEscaped = (text: string) => jsonEscaped(text).replace(/[\u0080-\uffff
 function encodedForms(secret: string): string[] {
   try {
     const encoded = encodeURIComponent(secret);
-    const written = [encoded, encoded.replace(/%20/g, '+'), new URLSearchParams({ k: secret }).toString().slice(2)];
+    // encodeURI leaves + & = / ? # as they are: a provider echoing the key into a redirect's path writes it so.
+    const written = [encoded, encoded.replace(/%20/g, '+'), new URLSearchParams({ k: secret }).toString().slice(2), encodeURI(secret)];
     const parsed = written.flatMap((form) => [new URL(`http://h/?k=${form}`).search.slice(3), new URL(`http://h/${form}`).pathname.slice(1)]);
     return [...written, ...parsed];
   } catch {

@@ -80,6 +80,13 @@ describe('query parameter helpers', () => {
     expect(scrubSecret(JSON.stringify({ debug: JSON.stringify({ key: secret }) }), secret)).not.toContain('q\\');
   });
 
+  it('scrubs a secret written into a URL with encodeURI, which leaves + & = as they are (a redirect to /ok/<key>), as the URL parser reads it too', () => {
+    const secret = 'sk+live&id=7%x y';
+    const location = `/ok/${encodeURI(secret)}`;
+    const resolved = new URL(location, 'https://provider.example').href;
+    for (const text of [location, resolved]) expect(scrubSecret(`redirected to ${text}`, secret), text).not.toContain('live');
+  });
+
   it('leaves text alone for a value that cannot be %-encoded, but for its plain form', () => {
     expect(scrubSecret('a \ud800x b', '\ud800x')).toBe('a [REDACTED] b');
   });
