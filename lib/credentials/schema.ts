@@ -8,6 +8,7 @@ import { strictBody } from '../http/queries.ts';
 import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../http/patterns.ts';
 import { credentialPlacements } from '../store/types.ts';
 import { headerNamePattern } from './placement.ts';
+import { hostPattern, hostPatternLimits } from '../outbound/hosts.ts';
 
 /** No surrounding whitespace, no control characters. */
 const trimmedTextPattern = new RegExp(`^[^\\s${cc}]([^${cc}]*[^\\s${cc}])?$`);
@@ -43,6 +44,21 @@ const value = z
   );
 const placement = z.enum(credentialPlacements, { error: 'must be header or query' });
 
+/** The hosts a credential may be sent to: `api.example.com`, `*.example.com`, with an optional port (`127.0.0.1:3002`); read in lower case. */
+const allowedHosts = z
+  .array(
+    z.string().check(
+      z.maxLength(hostPatternLimits.maxLength, { error: `must be at most ${hostPatternLimits.maxLength} characters` }),
+      z.refine((pattern) => hostPattern.test(pattern.toLowerCase()), {
+        error: 'must be a host name (api.example.com), *. and a domain (*.example.com), or a bracketed IPv6 address, with an optional :port',
+      }),
+    ),
+  )
+  .check(
+    z.minLength(1, { error: 'must name at least one host' }),
+    z.maxLength(hostPatternLimits.maxPatterns, { error: `must name at most ${hostPatternLimits.maxPatterns} hosts` }),
+  );
+
 export const createCredentialSchema = strictBody({
   name: itemName,
   type: z.literal('apiKey', { error: 'must be apiKey' }),
@@ -50,6 +66,8 @@ export const createCredentialSchema = strictBody({
   value,
   placement: z._default(placement, 'header'),
   description: z._default(text(500), ''),
+  /** Where the key may go: a call to any other host is refused before a byte is sent. */
+  allowedHosts: z.optional(allowedHosts),
 });
 export type CreateCredential = z.output<typeof createCredentialSchema>;
 
@@ -59,6 +77,7 @@ export const updateCredentialSchema = strictBody({
   value: z.optional(value),
   placement: z.optional(placement),
   description: z.optional(text(500)),
+  allowedHosts: z.optional(allowedHosts),
 });
 export type UpdateCredential = z.output<typeof updateCredentialSchema>;
 

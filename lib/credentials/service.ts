@@ -31,6 +31,8 @@ export const toView = ({ secret: _secret, revision: _revision, workspaceId: _wor
 export const valueHint = (value: string) => `••••${value.slice(value.length - Math.min(4, Math.floor(value.length / 4)))}`;
 
 const now = () => new Date().toISOString();
+/** Host patterns as kept: lower case, each once. */
+const normalHosts = (patterns: readonly string[]) => [...new Set(patterns.map((pattern) => pattern.toLowerCase()))];
 const newId = () => `cred_${randomBytes(10).toString('hex')}`;
 
 function assertPlacement(credential: Parameters<typeof placementIssues>[0]) {
@@ -63,7 +65,12 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
   const id = options.id ?? newId();
   const holder = await claimName(deps.store, workspaceId, input.name, id, nameClaims(deps, workspaceId));
   if (holder) {
-    const same = holder.key === input.key && holder.placement === input.placement && holder.description === input.description && holder.name === input.name;
+    const same =
+      holder.key === input.key &&
+      holder.placement === input.placement &&
+      holder.description === input.description &&
+      holder.name === input.name &&
+      JSON.stringify(holder.allowedHosts ?? null) === JSON.stringify(input.allowedHosts ? normalHosts(input.allowedHosts) : null);
     if (same && (await sameValue(deps, await withSecret(deps, holder), input.value))) return { credential: toView(holder), created: false };
     throw errors.credentialNameTaken(input.name);
   }
@@ -76,6 +83,7 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
     key: input.key,
     placement: input.placement,
     description: input.description,
+    ...(input.allowedHosts && { allowedHosts: normalHosts(input.allowedHosts) }),
     valueHint: valueHint(input.value),
     secret: await seal(deps.keyring, input.value, { workspaceId, credentialId: id }),
     createdAt: timestamp,
@@ -116,6 +124,7 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
       ...(change.key !== undefined && { key: change.key }),
       ...(change.placement !== undefined && { placement: change.placement }),
       ...(change.description !== undefined && { description: change.description }),
+      ...(change.allowedHosts !== undefined && { allowedHosts: normalHosts(change.allowedHosts) }),
     };
     assertPlacement({ key: next.key, placement: next.placement, value: change.value });
     if (change.value === undefined && next.placement !== current.placement && next.placement === 'header') {
@@ -180,7 +189,7 @@ export async function openCredential(deps: CredentialDeps, workspaceId: string, 
   if (!credential) throw errors.credentialNotFound(id);
   if (credential.revokedAt || !credential.secret) throw errors.credentialRevoked(id);
   const value = await unseal(deps.keyring, credential.secret, { workspaceId, credentialId: id });
-  return { key: credential.key, value, placement: credential.placement };
+  return { key: credential.key, value, placement: credential.placement, ...(credential.allowedHosts && { allowedHosts: credential.allowedHosts }) };
 }
 
 export interface TestResult {
@@ -209,7 +218,7 @@ export async function testCredential(
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     // What the caller asked for cannot be sent: a 400, not a failed test.
-    if (error.failure === 'invalid_url' || error.failure === 'blocked_address')
+    if (error.failure === 'invalid_url' || error.failure === 'blocked_address' || error.failure === 'host_not_allowed')
       throw errors.invalidRequest([{ in: 'body', field: 'url', message: error.message }]);
     if (error.failure === 'invalid_request') throw errors.invalidRequest([{ in: 'body', field: 'headers', message: error.message }]);
     return { status: 0, ok: false, durationMs: Date.now() - started, message: error.message, failure: error.failure };

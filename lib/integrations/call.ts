@@ -220,7 +220,11 @@ export async function callApi(
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     const field =
-      error.failure === 'invalid_request' ? 'headers' : error.failure === 'invalid_url' || error.failure === 'blocked_address' ? urlField : undefined;
+      error.failure === 'invalid_request'
+        ? 'headers'
+        : error.failure === 'invalid_url' || error.failure === 'blocked_address' || error.failure === 'host_not_allowed'
+          ? urlField
+          : undefined;
     throw new CallFailure(error.failure, error.message, field);
   }
   return {

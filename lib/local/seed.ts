@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCredential, type CredentialDeps } from '../credentials/service.ts';
+import { createCredential, updateCredential, type CredentialDeps } from '../credentials/service.ts';
 import { importEntities } from '../entities/import.ts';
 import { entityTypeOf } from '../entities/kinds.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { createIntegration, updateIntegration } from '../integrations/service.ts';
+import { hostOf } from '../outbound/hosts.ts';
 import { entityFolders } from '../pull/plan.ts';
 import type { Store } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts';
@@ -109,12 +110,14 @@ export async function seedDemoProvider(deps: CredentialDeps & { store: Store }, 
     for (const { id, name, key, placement } of Object.values(credentials)) {
       const credential = {
         name,
-        type: 'apiKey',
+        type: 'apiKey' as const,
         key,
         value: demoProviderKey,
         placement,
         description: "The demo provider's key (npm start serves the provider)",
-      } as const;
+        // Bound to the provider's host and port: pointing an integration elsewhere cannot take the key there.
+        allowedHosts: [hostOf(new URL(providerUrl))],
+      };
       await unlessRefused(createCredential(deps, demoWorkspaceId, credential, { id }));
     }
     for (const { id, name, credential, description } of Object.values(integrations)) {
@@ -135,5 +138,18 @@ export async function seedDemoProvider(deps: CredentialDeps & { store: Store }, 
     const current = await deps.store.getIntegration(demoWorkspaceId, id);
     if (current && current.baseUrl !== providerUrl && /^http:\/\/127\.0\.0\.1:\d+$/.test(current.baseUrl))
       await updateIntegration(deps.store, demoWorkspaceId, id, { baseUrl: providerUrl });
+  }
+  // The credentials follow the provider to this start's port too, where they were bound to its last one.
+  for (const { id } of Object.values(credentials)) {
+    const current = await deps.store.getCredential(demoWorkspaceId, id);
+    const host = hostOf(new URL(providerUrl));
+    if (
+      current &&
+      !current.revokedAt &&
+      current.allowedHosts?.length === 1 &&
+      /^127\.0\.0\.1:\d+$/.test(current.allowedHosts[0]!) &&
+      current.allowedHosts[0] !== host
+    )
+      await updateCredential(deps, demoWorkspaceId, id, { allowedHosts: [host] });
   }
 }

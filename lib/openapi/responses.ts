@@ -29,6 +29,12 @@ const credentialSchema = z.object({
   key: z.string().describe('the header or query parameter name, exactly as the provider names it'),
   placement: z.enum(credentialPlacements),
   description: z.string(),
+  allowedHosts: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive',
+    ),
   valueHint: z.string().describe('the last characters of the value at most; the value itself is never returned'),
   status: z.enum(['active', 'revoked']),
   createdAt: timestamp,

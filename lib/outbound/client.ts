@@ -7,12 +7,15 @@ import { logger } from '../logging/logger.ts';
 import { blockedAddressMessage, guardedLookup, metadataHost, refusedRange, type LookupAll } from './address-policy.ts';
 import { OutboundError } from './errors.ts';
 import { hasQueryParam, redactUrl, scrubSecret, withoutQueryParam, withQueryParam } from './url.ts';
+import { hostAllowed, hostOf } from './hosts.ts';
 
 export interface OutboundCredential {
   /** Header or query parameter name, exactly as the provider spells it. */
   key: string;
   value: string;
   placement: 'header' | 'query';
+  /** The hosts it may be sent to (./hosts.ts); absent, any (a credential made before hosts were bound). */
+  allowedHosts?: readonly string[];
 }
 
 export type OutboundMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -143,6 +146,12 @@ async function send(settings: Settings, request: OutboundRequest): Promise<Outbo
   try {
     let hop = firstHop(request, shown);
     for (;;) {
+      if (credential?.allowedHosts && hop.withCredential && !hostAllowed(hop.url, credential.allowedHosts))
+        throw new OutboundError(
+          'host_not_allowed',
+          `The credential may be sent only to ${credential.allowedHosts.join(', ')}, not to ${hostOf(hop.url)} (${show(hop.url)}): nothing was sent. Add the host to the credential's allowedHosts if it is meant to receive the key.`,
+          show(hop.url),
+        );
       const wire = withCredential(hop, credential);
       shown = show(wire.url);
       const answer = await exchange(settings, wire, shown, deadline);

@@ -1,5 +1,15 @@
 export type OutboundFailure =
-  'invalid_url' | 'invalid_request' | 'blocked_address' | 'dns' | 'refused' | 'timeout' | 'tls' | 'too_large' | 'too_many_redirects' | 'network';
+  | 'invalid_url'
+  | 'invalid_request'
+  | 'blocked_address'
+  | 'host_not_allowed'
+  | 'dns'
+  | 'refused'
+  | 'timeout'
+  | 'tls'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'network';
 
 /**
  * Why an outbound call failed. The message is meant for the user and holds

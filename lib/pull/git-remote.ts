@@ -257,6 +257,7 @@ function fetchFailure(error: unknown, context: FailureContext): RemoteError {
   if (error instanceof OutboundError) {
     switch (error.failure) {
       case 'blocked_address':
+      case 'host_not_allowed':
       case 'invalid_url':
       case 'invalid_request':
       case 'too_many_redirects':

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceWithKey } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';
+import { startTestProvider } from '../helpers/providers.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 
 const t = useRuntime();
@@ -90,6 +91,34 @@ describe('a key does what its role grants, nothing more', () => {
     expectFailure(await t.api('/dev/v1/rule', { key: executor }), 403, 'forbidden');
     const executed = await t.api('/dev/v1/rule/shipping-cost/execute', { method: 'POST', key: executor, body: '{"params":{}}' });
     expect(executed.status).not.toBe(403);
+  });
+});
+
+describe('the repoint attack, by an admin', () => {
+  it('is refused at the outbound client: the demo credential is bound to the demo provider, so nothing reaches the other host', async () => {
+    const attacker = await startTestProvider();
+    try {
+      const repointed = await t.api('/dev/v1/integrations/intg_demo_fx', { method: 'PATCH', body: JSON.stringify({ baseUrl: attacker.origin }) });
+      expect(repointed.status).toBe(200);
+      const stolen = await t.api<{ errors: { field: string; message: string }[] }>('/dev/v1/integrations/intg_demo_fx/test', {
+        method: 'POST',
+        body: JSON.stringify({ method: 'POST', path: '/steal' }),
+      });
+      expectFailure(stolen, 400, 'invalid_request');
+      expect(stolen.body.data.errors[0]!.message).toMatch(/may be sent only to 127\.0\.0\.1:\d+, not to 127\.0\.0\.1:\d+.*nothing was sent/);
+      expect(attacker.requests()).toEqual([]);
+      // The credential's hosts are changed with manage, as every credential change is: an editor cannot.
+      const editor = (await keysApi(t.runtime.apiKey).create({ label: 'editor 2', owner: 'eve', role: 'editor' })).body.data.key!;
+      const widen = await t.api('/dev/v1/credentials/cred_demo_query', {
+        method: 'PATCH',
+        key: editor,
+        body: JSON.stringify({ allowedHosts: ['*.evil.test'] }),
+      });
+      expectFailure(widen, 403, 'forbidden');
+    } finally {
+      await t.api('/dev/v1/integrations/intg_demo_fx', { method: 'PATCH', body: JSON.stringify({ baseUrl: t.runtime.providerUrl }) });
+      await attacker.close();
+    }
   });
 });
 

@@ -181,6 +181,38 @@ describe('credential placement', () => {
   });
 });
 
+describe('credentials bound to hosts', () => {
+  const bound = (allowedHosts: string[]) => ({ key: 'X-Api-Key', value: SECRET, placement: 'header' as const, allowedHosts });
+
+  it('sends the credential to a host its allowedHosts names, with or without the port', async () => {
+    const { send } = clientWithLog();
+    const host = new URL(provider.origin).host;
+    expect((await send({ url: `${provider.origin}/ok`, credential: bound([host]) })).status).toBe(200);
+    expect((await send({ url: `${provider.origin}/ok`, credential: bound(['127.0.0.1']) })).status).toBe(200);
+    expect(provider.header(0, 'X-Api-Key')).toBe(SECRET);
+  });
+
+  it('refuses a host it does not name before connecting (another port of the same host too), saying where the key may go', async () => {
+    const { send, lines } = clientWithLog();
+    const before = other.connections;
+    const error = await failureOf(send({ url: `${other.origin}/steal`, credential: bound([new URL(provider.origin).host]) }));
+    expect(error.failure).toBe('host_not_allowed');
+    expect(error.message).toContain(`may be sent only to ${new URL(provider.origin).host}`);
+    expect(other.connections).toBe(before);
+    expect(other.requests).toEqual([]);
+    expect(JSON.stringify([lines, error.message])).not.toContain(SECRET);
+  });
+
+  it('checks every hop that would carry the key: a same-origin redirect stays allowed, and a hop beyond the origin carries no key', async () => {
+    const { send } = clientWithLog();
+    const host = new URL(provider.origin).host;
+    expect((await send({ url: `${provider.origin}/redirect?to=%2Fok`, credential: bound([host]) })).status).toBe(200);
+    const response = await send({ url: `${provider.origin}/redirect?to=${encodeURIComponent(`${other.origin}/landing`)}`, credential: bound([host]) });
+    expect(response.status).toBe(200);
+    expect(other.header(0, 'X-Api-Key')).toBeUndefined();
+  });
+});
+
 describe('request headers', () => {
   it('drops hop-by-hop and computed headers, computes Content-Length, keeps the rest', async () => {
     const { send } = clientWithLog();

@@ -4694,6 +4694,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
+                            allowedHosts?: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -4812,6 +4814,7 @@ export interface operations {
                     placement?: "header" | "query";
                     /** @default  */
                     description?: string;
+                    allowedHosts?: string[];
                 };
             };
         };
@@ -4840,6 +4843,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
+                            allowedHosts?: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -4893,6 +4898,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
+                            allowedHosts?: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5039,6 +5046,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
+                            allowedHosts?: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5185,6 +5194,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
+                            allowedHosts?: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5329,6 +5340,7 @@ export interface operations {
                     /** @enum {string} */
                     placement?: "header" | "query";
                     description?: string;
+                    allowedHosts?: string[];
                 };
             };
         };
@@ -5357,6 +5369,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
+                            allowedHosts?: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */

@@ -12,6 +12,7 @@ const publicFields = [
   'key',
   'placement',
   'description',
+  'allowedHosts',
   'valueHint',
   'createdAt',
   'updatedAt',

@@ -14,6 +14,8 @@ export interface StoredCredential {
   key: string;
   placement: CredentialPlacement;
   description: string;
+  /** The hosts it may be sent to (lib/outbound/hosts.ts); absent on a credential made before hosts were bound: any host. */
+  allowedHosts?: string[];
   /** The value's last characters at most, for people to recognise it. */
   valueHint: string;
   /** Absent once revoked: a revoked credential can never be sent again. */
