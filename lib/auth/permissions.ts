@@ -35,7 +35,4 @@ export const defaultRole: Role = 'admin';
 /** Whether `role` grants `permission`. */
 export const grants = (role: Role, permission: Permission): boolean => (roles[role] as readonly Permission[]).includes(permission);
 
-/** Whether every permission of `role` is one of `of`'s: a key may give another no more than it has. */
-export const isWithin = (role: Role, of: Role): boolean => roles[role].every((permission) => grants(of, permission));
-
 export const isRole = (name: string): name is Role => Object.hasOwn(roles, name);

@@ -90,12 +90,9 @@ export function parseNumber(text: string): Num | null {
   const digits = (whole + fraction).replace(/^0+/, '');
   if (digits === '') return 0;
   const exponent = Number(exponentText) - fraction.length;
-  const adjusted = exponent + digits.length - 1;
-  if (isDoubleText(digits.length, exponent, adjusted)) {
-    const n = Number(`${sign}${digits}e${exponent}`);
-    if (digits.length <= 15 || Number.isSafeInteger(n)) return n;
-  }
-  if (!Number.isSafeInteger(exponent)) return adjusted < 0 ? 0 : null;
+  const double = asDouble(sign === '-', digits, exponent);
+  if (double !== undefined) return double;
+  if (!Number.isSafeInteger(exponent)) return exponent + digits.length - 1 < 0 ? 0 : null;
   return finish(BigInt(sign + digits), exponent);
 }
 
@@ -154,13 +151,17 @@ function dropDigits(coefficient: bigint, drop: number, mode: RoundingMode): bigi
 export const digitCount = (c: bigint) => (c < 0n ? -c : c).toString().length;
 
 /**
- * Whether a number of `length` significant digits may be held as a double:
- * one of at most 15 digits in a double's normal range (1e-307 to 1e307), or
- * an integer of 16 (held so when it is safe, |n| ≤ 2^53 - 1). Each value thus
+ * The number `digits × 10^exponent` (no leading zeros) as a double, when a
+ * double holds it: one of at most 15 digits in a double's normal range (1e-307
+ * to 1e307), or a safe integer of 16 digits (|n| ≤ 2^53 - 1). Each value thus
  * has one form: a double when it can be one, a `Decimal` otherwise.
  */
-const isDoubleText = (length: number, exponent: number, adjusted: number) =>
-  length <= 15 ? adjusted > -308 && adjusted < 308 : length === 16 && exponent === 0;
+function asDouble(negative: boolean, digits: string, exponent: number): number | undefined {
+  const adjusted = exponent + digits.length - 1;
+  if (digits.length <= 15 ? adjusted <= -308 || adjusted >= 308 : digits.length !== 16 || exponent !== 0) return undefined;
+  const n = Number(`${negative ? '-' : ''}${digits}e${exponent}`);
+  return digits.length <= 15 || Number.isSafeInteger(n) ? n : undefined;
+}
 
 /**
  * A result as a number: rounded half-even to 34 digits (and to the smallest
@@ -184,13 +185,8 @@ export function finish(coefficient: bigint, exponent: number): Num | null {
     text = trimmed;
     coefficient = BigInt(coefficient < 0n ? `-${text}` : text);
   }
-  const adjusted = exponent + text.length - 1;
-  if (adjusted > maxExponent) return null;
-  if (isDoubleText(text.length, exponent, adjusted)) {
-    const n = Number(`${coefficient < 0n ? '-' : ''}${text}e${exponent}`);
-    if (text.length <= 15 || Number.isSafeInteger(n)) return n;
-  }
-  return new Decimal(coefficient, exponent);
+  if (exponent + text.length - 1 > maxExponent) return null;
+  return asDouble(coefficient < 0n, text, exponent) ?? new Decimal(coefficient, exponent);
 }
 
 /**

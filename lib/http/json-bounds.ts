@@ -6,7 +6,7 @@
  * stored as a DynamoDB map, numbers a map can hold.
  */
 import * as z from 'zod/mini';
-import { compare, Decimal, isNum, negate } from '../decimal/decimal.ts';
+import { absolute, compare, Decimal, isNum } from '../decimal/decimal.ts';
 
 export interface JsonBounds {
   maxBytes: number;
@@ -46,7 +46,7 @@ export function unstorableNumberProblem(value: unknown): string | undefined {
   while (pending.length) {
     const [item, path] = pending.pop()!;
     if (isNum(item)) {
-      const size = compare(item, 0) < 0 ? negate(item) : item;
+      const size = absolute(item);
       if (size !== 0 && (compare(size, storableNumbers.smallest) < 0 || compare(size, storableNumbers.below) >= 0))
         return `holds the number ${item}${path ? ` (at ${path})` : ''}, which the table cannot keep: numbers range from 1e-130 to 1e125 in size`;
     } else if (item !== null && typeof item === 'object')

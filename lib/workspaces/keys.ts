@@ -13,7 +13,7 @@
 import * as z from 'zod/mini';
 import type { Principal } from '../auth/authenticate.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
-import { defaultRole, roleNames, roles, type Role } from '../auth/permissions.ts';
+import { defaultRole, grants, roleNames, roles, type Role } from '../auth/permissions.ts';
 import { errors, type FieldIssue } from '../http/errors.ts';
 import { noControlCharacters } from '../http/patterns.ts';
 import type { ApiKey, ApiKeyChange, DirectoryStore } from '../store/types.ts';
@@ -73,7 +73,7 @@ export const keyView = (key: ApiKey, now = Date.now()): KeyView => ({
 /** Refuses (403) a role or branches beyond the caller's own. */
 function withinCaller(caller: Principal, wanted: { role?: Role; branches?: readonly string[] | null }) {
   if (wanted.role) {
-    const beyond = roles[wanted.role].find((permission) => !(roles[caller.role] as readonly string[]).includes(permission));
+    const beyond = roles[wanted.role].find((permission) => !grants(caller.role, permission));
     if (beyond) throw errors.forbidden(beyond, caller.role);
   }
   if (caller.branches && wanted.branches !== undefined) {
@@ -125,24 +125,25 @@ export async function listKeys(store: DirectoryStore, caller: Principal, now = D
   return keys.map((key) => keyView(key, now)).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
 }
 
+/** The key, with every key of the workspace (read once: the last-admin rule looks at the others). */
 async function findKey(store: DirectoryStore, caller: Principal, keyId: string) {
-  const key = (await store.listApiKeys(caller.workspace.id)).find((k) => k.keyId === keyId);
+  const keys = await store.listApiKeys(caller.workspace.id);
+  const key = keys.find((k) => k.keyId === keyId);
   if (!key) throw errors.keyNotFound(keyId);
-  return key;
+  return { key, keys };
 }
 
-export const getKey = async (store: DirectoryStore, caller: Principal, keyId: string, now = Date.now()) => keyView(await findKey(store, caller, keyId), now);
+export const getKey = async (store: DirectoryStore, caller: Principal, keyId: string, now = Date.now()) =>
+  keyView((await findKey(store, caller, keyId)).key, now);
 
-/** Whether, without `keyId`, an admin key that opens the workspace and is limited to no branch remains. */
-async function otherAdminRemains(store: DirectoryStore, workspaceId: string, keyId: string, now: number) {
-  const keys = await store.listApiKeys(workspaceId);
-  return keys.some((k) => k.keyId !== keyId && (k.role ?? defaultRole) === 'admin' && !k.branches && stateOf(k, now) === 'active');
-}
-
+/** Whether a key can govern the workspace: an admin that opens it now and is limited to no branch. */
 const governsWorkspace = (key: ApiKey, now: number) => (key.role ?? defaultRole) === 'admin' && !key.branches && stateOf(key, now) === 'active';
 
+/** Whether, without `key`, a key that governs the workspace remains among `keys`. */
+const otherAdminRemains = (keys: ApiKey[], key: ApiKey, now: number) => keys.some((k) => k.keyId !== key.keyId && governsWorkspace(k, now));
+
 export async function updateKey(store: DirectoryStore, caller: Principal, keyId: string, body: z.output<typeof updateKeyBody>, now = Date.now()) {
-  const key = await findKey(store, caller, keyId);
+  const { key, keys } = await findKey(store, caller, keyId);
   if (key.revokedAt) throw errors.keyRevoked(keyId);
   // The key changed must itself be within the caller's reach, as the change must.
   withinCaller(caller, { role: key.role ?? defaultRole, branches: caller.branches && (key.branches ?? null) });
@@ -151,8 +152,7 @@ export async function updateKey(store: DirectoryStore, caller: Principal, keyId:
   await checkBranches(store, caller.workspace.id, body.branches);
   const demotes = body.role !== undefined && body.role !== 'admin';
   const limits = body.branches !== undefined && body.branches !== null;
-  if (governsWorkspace(key, now) && (demotes || limits || body.expiresAt) && !(await otherAdminRemains(store, caller.workspace.id, keyId, now)))
-    throw errors.lastAdmin(keyId);
+  if (governsWorkspace(key, now) && (demotes || limits || body.expiresAt) && !otherAdminRemains(keys, key, now)) throw errors.lastAdmin(keyId);
   const change: ApiKeyChange = {
     ...(body.label !== undefined && { label: body.label }),
     ...(body.owner !== undefined && { owner: body.owner }),
@@ -167,10 +167,10 @@ export async function updateKey(store: DirectoryStore, caller: Principal, keyId:
 
 /** Revokes a key for good; revoking one already revoked answers it as it is. */
 export async function revokeKey(store: DirectoryStore, caller: Principal, keyId: string, now = Date.now()) {
-  const key = await findKey(store, caller, keyId);
+  const { key, keys } = await findKey(store, caller, keyId);
   if (key.revokedAt) return keyView(key, now);
   withinCaller(caller, { role: key.role ?? defaultRole, branches: caller.branches && (key.branches ?? null) });
-  if (governsWorkspace(key, now) && !(await otherAdminRemains(store, caller.workspace.id, keyId, now))) throw errors.lastAdmin(keyId);
+  if (governsWorkspace(key, now) && !otherAdminRemains(keys, key, now)) throw errors.lastAdmin(keyId);
   const updated = await store.updateApiKey(caller.workspace.id, keyId, { revokedAt: new Date(now).toISOString() });
   if (!updated) throw errors.keyNotFound(keyId);
   return keyView(updated, now);

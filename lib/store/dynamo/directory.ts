@@ -81,18 +81,16 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
     // null takes a field away (a key no longer limited to branches, or no longer expiring).
     const removed = Object.keys(change).filter((field) => change[field as keyof ApiKeyChange] === null);
     const names = { ...set.names, ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])) };
+    const setsAny = Object.keys(set.values).length > 0;
     const { Attributes } = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { PK: found.PK, SK: found.SK },
-        UpdateExpression: [
-          set.values && Object.keys(set.values).length ? set.expression : '',
-          removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '',
-        ]
+        UpdateExpression: [setsAny ? set.expression : '', removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '']
           .filter(Boolean)
           .join(' '),
         ExpressionAttributeNames: names,
-        ...(Object.keys(set.values).length && { ExpressionAttributeValues: set.values }),
+        ...(setsAny && { ExpressionAttributeValues: set.values }),
         ReturnValues: 'ALL_NEW',
       }),
     );
