@@ -78,8 +78,8 @@ function withinCaller(caller: Principal, wanted: { role?: Role; branches?: reado
   }
   if (caller.branches && wanted.branches !== undefined) {
     // A key limited to branches gives only keys limited to some of them.
-    const beyond = wanted.branches === null ? caller.branches.find(() => true) : wanted.branches.find((b) => !caller.branches!.includes(b));
-    if (wanted.branches === null || beyond !== undefined) throw errors.branchForbidden(beyond ?? '(every branch)', caller.branches);
+    const beyond = wanted.branches === null ? '(every branch)' : wanted.branches.find((b) => !caller.branches!.includes(b));
+    if (beyond !== undefined) throw errors.branchForbidden(beyond, caller.branches);
   }
 }
 

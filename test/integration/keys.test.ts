@@ -127,6 +127,7 @@ describe('no key gives more than it has', () => {
     const stagingAdmin = (await keysApi(admin).create({ label: 'staging admin', owner: 'sam', role: 'admin', branches: ['staging'] })).body.data.key!;
     const unlimited = await keysApi(stagingAdmin).create({ label: 'x', owner: 'sam', role: 'reader' });
     expectFailure(unlimited, 403, 'forbidden');
+    expect(unlimited.body.data).toEqual({ branch: '(every branch)', branches: ['staging'] });
     const onMain = await keysApi(stagingAdmin).create({ label: 'x', owner: 'sam', role: 'reader', branches: ['main'] });
     expectFailure(onMain, 403, 'forbidden');
     expect(onMain.body.data).toEqual({ branch: 'main', branches: ['staging'] });
