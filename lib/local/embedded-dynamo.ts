@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { clientConfig, type DynamoConfig } from '../store/dynamo/client.ts';
+import { addTransactions } from './embedded-transactions.ts';
 
 export interface EmbeddedDynamo {
   endpoint: string;
@@ -12,12 +13,14 @@ export interface EmbeddedDynamo {
 
 /**
  * DynamoDB in this process (dynalite): in memory, or kept in `dataDir`. It
- * listens on loopback only; port 0 picks a free one.
+ * listens on loopback only; port 0 picks a free one. dynalite has no
+ * transactions: `addTransactions` gives it TransactWriteItems and TransactGetItems.
  */
 export async function startEmbeddedDynamo(options: { dataDir?: string; port?: number } = {}): Promise<EmbeddedDynamo> {
   // Table changes take effect at once instead of after dynalite's simulated delays.
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  addTransactions(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
