@@ -26,6 +26,8 @@ import { defaultLimits, type ServiceLimits } from './limits.ts';
 import { addGatewayResponses, addMethodNotAllowed, addRouteMethods, addServerErrorAlarm, serviceRestApi } from './rest-api.ts';
 import { RuleSchedules } from './rule-schedules.ts';
 import { ServiceFunction } from './service-function.ts';
+import { auditPartition } from '../lib/store/keys.ts';
+import { defaultAuditRetentionDays } from '../lib/store/model/audit.ts';
 import { indexArnsOf, serviceTable } from './service-table.ts';
 import { TaskPipeline } from './task-pipeline.ts';
 
@@ -46,6 +48,8 @@ const tableActions = {
 export interface RulesServiceStackProps extends StackProps {
   /** Replaces the defaults (`defaultLimits`) it names. */
   readonly limits?: Partial<ServiceLimits>;
+  /** How long audit records are kept before DynamoDB's TTL deletes them: this, else the context value auditRetentionDays, else 400 days. */
+  readonly auditRetentionDays?: number;
 }
 
 const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -63,9 +67,14 @@ export class RulesServiceStack extends Stack {
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
 
-  constructor(scope: Construct, id: string, { limits, ...props }: RulesServiceStackProps = {}) {
+  readonly auditRetentionDays: number;
+
+  constructor(scope: Construct, id: string, { limits, auditRetentionDays, ...props }: RulesServiceStackProps = {}) {
     super(scope, id, { description: 'Rule and workflow management service', ...props });
     this.limits = { ...defaultLimits, ...limits };
+    const retention = auditRetentionDays ?? Number(this.node.tryGetContext('auditRetentionDays') ?? defaultAuditRetentionDays);
+    if (!Number.isInteger(retention) || retention < 1) throw new Error(`auditRetentionDays must be a whole number of days, not ${retention}`);
+    this.auditRetentionDays = retention;
 
     this.table = serviceTable(this, 'Table');
     this.credentialsKey = new Key(this, 'CredentialsKey', {
@@ -76,7 +85,11 @@ export class RulesServiceStack extends Stack {
     });
     // 'Pull', the id it had when it carried pulls alone: the queues' logical ids derive from it (./task-pipeline.ts).
     this.tasks = new TaskPipeline(this, 'Pull', {
-      environment: { TABLE_NAME: this.table.tableName, CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn },
+      environment: {
+        TABLE_NAME: this.table.tableName,
+        CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn,
+        AUDIT_RETENTION_DAYS: String(this.auditRetentionDays),
+      },
       grant: (fn, needs) => {
         this.grantTable(fn, needs.table);
         if (needs.key) this.grantCredentialsKey(fn, needs.key);
@@ -156,6 +169,21 @@ export class RulesServiceStack extends Stack {
     );
   }
 
+  /**
+   * Lets a function that only reads append to the audit log (the record of a
+   * refusal, lib/http/endpoint.ts): puts on the audit partitions only, by
+   * their leading key.
+   */
+  grantAuditAppend(fn: ServiceFunction): void {
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [this.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${auditPartition('*')}`] } },
+      }),
+    );
+  }
+
   /** Grants a function exactly what it does with the credentials key: make data keys, open them, or both. */
   grantCredentialsKey(fn: ServiceFunction, access: NonNullable<Route['keyAccess']>): void {
     if (access !== 'decrypt') this.credentialsKey.grant(fn.role, 'kms:GenerateDataKey');
@@ -167,7 +195,7 @@ export class RulesServiceStack extends Stack {
       handler: route.handler,
       description: `${route.method} ${route.path}`,
       environment: {
-        ...(route.tableAccess !== 'none' && { TABLE_NAME: this.table.tableName }),
+        ...(route.tableAccess !== 'none' && { TABLE_NAME: this.table.tableName, AUDIT_RETENTION_DAYS: String(this.auditRetentionDays) }),
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }),
         ...(route.queueAccess && { TASK_QUEUE_URL: this.tasks.queue.queueUrl }),
         ...(route.schedulerAccess && this.schedules.environment),
@@ -176,6 +204,7 @@ export class RulesServiceStack extends Stack {
       ...(route.outbound && { timeout: Duration.seconds(29) }),
     });
     this.grantTable(fn, route.tableAccess);
+    if (route.permission !== 'public' && route.tableAccess === 'read') this.grantAuditAppend(fn);
     if (route.keyAccess) this.grantCredentialsKey(fn, route.keyAccess);
     if (route.queueAccess) this.tasks.queue.grantSendMessages(fn.role);
     if (route.schedulerAccess) this.schedules.grantScheduling(fn);

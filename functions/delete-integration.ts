@@ -4,5 +4,5 @@ import { integrationRoutes } from '../lib/integrations/routes.ts';
 import { deleteIntegration } from '../lib/integrations/service.ts';
 
 export const handler = endpoint(integrationRoutes.deleteIntegration, async (call) => ({
-  data: await deleteIntegration(call.store, call.principal.workspace.id, integrationIdParam(call)),
+  data: await deleteIntegration(call.store, call.principal.workspace.id, integrationIdParam(call), call.auditor),
 }));

@@ -4,5 +4,5 @@ import { credentialIdParam } from '../lib/http/params.ts';
 import { credentialRoutes } from '../lib/credentials/routes.ts';
 
 export const handler = endpoint(credentialRoutes.revokeCredential, async (call) => ({
-  data: await revokeCredential(call.store, call.principal.workspace.id, credentialIdParam(call)),
+  data: await revokeCredential(call.store, call.principal.workspace.id, credentialIdParam(call), call.auditor),
 }));

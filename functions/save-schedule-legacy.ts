@@ -5,5 +5,5 @@ import { scheduleRoutes } from '../lib/schedules/routes.ts';
 import { saveSchedule } from '../lib/schedules/service.ts';
 
 export const handler = endpoint(scheduleRoutes.saveScheduleLegacy, async (call) => ({
-  data: await saveSchedule(call.store, schedulerFromEnv(), scheduleRef(call), call.body),
+  data: await saveSchedule(call.store, schedulerFromEnv(), scheduleRef(call), call.body, call.auditor),
 }));

@@ -5,5 +5,5 @@ import { credentialIdParam } from '../lib/http/params.ts';
 import { credentialRoutes } from '../lib/credentials/routes.ts';
 
 export const handler = endpoint(credentialRoutes.updateCredential, async (call) => ({
-  data: await updateCredential({ store: call.store, keyring: keyringFromEnv() }, call.principal.workspace.id, credentialIdParam(call), call.body),
+  data: await updateCredential({ store: call.store, keyring: keyringFromEnv() }, call.principal.workspace.id, credentialIdParam(call), call.body, call.auditor),
 }));

@@ -4,5 +4,5 @@ import { endpoint } from '../lib/http/endpoint.ts';
 import { actorOf, entityRef } from '../lib/http/params.ts';
 
 export const handler = endpoint(authoringRoutes.updateEntity, async (call) => ({
-  data: await updateEntity(call.store, entityRef(call), call.body, actorOf(call)),
+  data: await updateEntity(call.store, entityRef(call), call.body, actorOf(call), call.auditor),
 }));

@@ -4,5 +4,5 @@ import { integrationRoutes } from '../lib/integrations/routes.ts';
 import { updateIntegration } from '../lib/integrations/service.ts';
 
 export const handler = endpoint(integrationRoutes.updateIntegration, async (call) => ({
-  data: await updateIntegration(call.store, call.principal.workspace.id, integrationIdParam(call), call.body),
+  data: await updateIntegration(call.store, call.principal.workspace.id, integrationIdParam(call), call.body, call.auditor),
 }));

@@ -4,5 +4,5 @@ import { updateKey } from '../lib/workspaces/keys.ts';
 import { workspaceRoutes } from '../lib/workspaces/routes.ts';
 
 export const handler = endpoint(workspaceRoutes.updateKey, async (call) => ({
-  data: await updateKey(call.store, call.principal, keyIdParam(call), call.body),
+  data: await updateKey(call.store, call.principal, keyIdParam(call), call.body, call.auditor),
 }));

@@ -3,6 +3,7 @@
  * rotate), revoke, and test against the provider. Values are sealed before
  * they are stored and opened only for the duration of an outbound call.
  */
+import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
@@ -60,7 +61,7 @@ const nameClaims = (deps: CredentialDeps, workspaceId: string) => ({
  * retried create safe: the same request again returns the credential it made.
  * `id`: a fixed id instead of a new one (the demo seed's).
  */
-export async function createCredential(deps: CredentialDeps, workspaceId: string, input: CreateCredential, options: { id?: string } = {}) {
+export async function createCredential(deps: CredentialDeps, workspaceId: string, input: CreateCredential, options: { id?: string; auditor?: Auditor } = {}) {
   assertPlacement(input);
   const id = options.id ?? newId();
   const holder = await claimName(deps.store, workspaceId, input.name, id, nameClaims(deps, workspaceId));
@@ -91,7 +92,7 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
     revision: 1,
   };
   await putNew(
-    () => deps.store.putCredential(credential, 0),
+    () => deps.store.putCredential(credential, 0, auditEvent(options.auditor, credentialTarget(id))),
     async () => (await deps.store.getCredential(workspaceId, id)) !== undefined,
   );
   return { credential: toView(credential), created: true };
@@ -113,7 +114,7 @@ export async function listCredentials(store: CredentialStore, workspaceId: strin
 }
 
 /** Renames, moves the key, edits the description or rotates the value, keeping the id that steps point at. */
-export function updateCredential(deps: CredentialDeps, workspaceId: string, id: string, change: UpdateCredential) {
+export function updateCredential(deps: CredentialDeps, workspaceId: string, id: string, change: UpdateCredential, auditor?: Auditor) {
   return retryOnRevisionConflict(async () => {
     const current = await deps.store.getCredential(workspaceId, id, { withSecret: true });
     if (!current) throw errors.credentialNotFound(id);
@@ -144,7 +145,11 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
     if (unchanged) return toView(current);
     next.updatedAt = timestamp;
     next.revision = current.revision + 1;
-    await deps.store.putCredential(next, current.revision);
+    const changed = (['name', 'key', 'placement', 'description', 'allowedHosts'] as const).filter(
+      (f) => JSON.stringify(next[f]) !== JSON.stringify(current[f]),
+    );
+    if (change.value !== undefined) changed.push('value' as never);
+    await deps.store.putCredential(next, current.revision, auditEvent(auditor, credentialTarget(id), { detail: { changed: changed.join(', ') } }));
     openedCredentials.forget(openedKey(workspaceId, id));
     if (renamed) await deps.store.releaseName('credential', workspaceId, current.name, id);
     return toView(next);
@@ -152,7 +157,7 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
 }
 
 /** Revokes: the sealed value is deleted, so nothing can send it again. Revoking twice is harmless. */
-export function revokeCredential(store: CredentialStore & NameClaimStore, workspaceId: string, id: string) {
+export function revokeCredential(store: CredentialStore & NameClaimStore, workspaceId: string, id: string, auditor?: Auditor) {
   return retryOnRevisionConflict(async () => {
     const current = await store.getCredential(workspaceId, id);
     if (!current) throw errors.credentialNotFound(id);
@@ -160,7 +165,7 @@ export function revokeCredential(store: CredentialStore & NameClaimStore, worksp
       const timestamp = now();
       const revoked: StoredCredential = { ...current, revokedAt: timestamp, updatedAt: timestamp, revision: current.revision + 1 };
       delete revoked.secret;
-      await store.putCredential(revoked, current.revision);
+      await store.putCredential(revoked, current.revision, auditEvent(auditor, credentialTarget(id)));
       openedCredentials.forget(openedKey(workspaceId, id));
       await store.releaseName('credential', workspaceId, current.name, id);
       return toView(revoked);
@@ -224,3 +229,5 @@ export async function testCredential(
     return { status: 0, ok: false, durationMs: Date.now() - started, message: error.message, failure: error.failure };
   }
 }
+
+const credentialTarget = (id: string) => ({ type: 'credential', id });

@@ -7,6 +7,7 @@
  * names the checksum its author last saw, so two editors never overwrite each
  * other: the store's writes are conditional on the revision read.
  */
+import type { Auditor } from '../audit/auditor.ts';
 import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
@@ -56,10 +57,17 @@ const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entit
  * same create again (a retry) answers what the first made; the same id with
  * other content is a conflict.
  */
-export async function createEntity(store: EntityStore & ReferenceStore, scope: EntityScope, body: CreateEntity | Record<string, unknown>, actor: string) {
+export async function createEntity(
+  store: EntityStore & ReferenceStore,
+  scope: EntityScope,
+  body: CreateEntity | Record<string, unknown>,
+  actor: string,
+  auditor?: Auditor,
+) {
   const { input, warnings } = validateRecord(scope.entityType, body, await workflowProblems(store, scope, body));
   const { entity, outcome } = await saveEntity(store, scope, input, actor, undefined, {
     warnings,
+    auditor,
     guard: (existing, checksum) => {
       if (existing && existing.checksum !== checksum) throw errors.entityExists(scope.entityType, input.id);
     },
@@ -73,7 +81,13 @@ export async function createEntity(store: EntityStore & ReferenceStore, scope: E
  * makes of it (a retry of an edit whose first attempt was applied, its answer
  * lost: answered as that attempt would have been).
  */
-export async function updateEntity(store: EntityStore & ReferenceStore, ref: EntityRef, { checksum, ...change }: UpdateEntity, actor: string): Promise<Saved> {
+export async function updateEntity(
+  store: EntityStore & ReferenceStore,
+  ref: EntityRef,
+  { checksum, ...change }: UpdateEntity,
+  actor: string,
+  auditor?: Auditor,
+): Promise<Saved> {
   const edited = async (current: StoredEntity) => {
     const { name, description, tags, type, definition } = current;
     const candidate = { name, description, tags, type, definition, ...change, id: ref.id };
@@ -93,6 +107,7 @@ export async function updateEntity(store: EntityStore & ReferenceStore, ref: Ent
   const { input, warnings } = await edited(current);
   const { entity } = await saveEntity(store, ref, input, actor, undefined, {
     warnings,
+    auditor,
     guard: (existing, editedChecksum) => {
       if (!existing) throw errors.entityNotFound(ref.entityType, ref.id);
       if (existing.checksum !== checksum && existing.checksum !== editedChecksum) throw errors.checksumMismatch(ref.entityType, ref.id);
@@ -114,21 +129,29 @@ export function publishDraft(
   ref: EntityRef,
   request: { checksum?: string } | undefined,
   actor: string,
+  auditor?: Auditor,
 ): Promise<PublishResult> {
-  return publishEntity(store, ref, actor, undefined, async (draft, newVersion) => {
-    if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
-    if (!newVersion) return;
-    if (draft.type === workflowKind) {
-      const { problems, check } = await checkWorkflowIn(store, ref, draft.definition, { published: true });
-      if (problems.length || !check) throw errors.publishRefused(ref.entityType, ref.id, problems);
-      return { prepared: packWorkflow(check.prepared) };
-    }
-    const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
-    if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
-    const { rule } = await compileDraft(store, ref, draft);
-    const failures = runTestCases(rule, ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[]);
-    if (failures.length) throw errors.testsFailed(ref.id, failures);
-    // Kept with the version, so that executing it needs no parser.
-    return { prepared: packPrepared(prepared) };
-  });
+  return publishEntity(
+    store,
+    ref,
+    actor,
+    undefined,
+    async (draft, newVersion) => {
+      if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+      if (!newVersion) return;
+      if (draft.type === workflowKind) {
+        const { problems, check } = await checkWorkflowIn(store, ref, draft.definition, { published: true });
+        if (problems.length || !check) throw errors.publishRefused(ref.entityType, ref.id, problems);
+        return { prepared: packWorkflow(check.prepared) };
+      }
+      const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
+      if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
+      const { rule } = await compileDraft(store, ref, draft);
+      const failures = runTestCases(rule, ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[]);
+      if (failures.length) throw errors.testsFailed(ref.id, failures);
+      // Kept with the version, so that executing it needs no parser.
+      return { prepared: packPrepared(prepared) };
+    },
+    auditor,
+  );
 }

@@ -2,6 +2,7 @@
  * Deleting a rule or workflow: apart from the rest of authoring, so that the
  * delete function bundles neither the record schema nor the FEEL parser.
  */
+import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
 import type { RuleScheduler } from '../schedules/scheduler.ts';
 import { deleteRuleSchedule } from '../schedules/sync.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type ScheduleStore } from '../store/types.ts';
@@ -12,9 +13,9 @@ import { ruleScopeOf, type EntityRef, type EntityStore, type ScheduleStore } fro
  * would. Without a scheduler (the CLI), a rule that has a schedule is
  * refused (SchedulerUnavailable).
  */
-export async function deleteEntity(store: EntityStore & ScheduleStore, ref: EntityRef, scheduler?: RuleScheduler) {
+export async function deleteEntity(store: EntityStore & ScheduleStore, ref: EntityRef, scheduler?: RuleScheduler, auditor?: Auditor) {
   // The schedule, then versions: a delete that stops half way leaves a visible rule to delete again, never a schedule running a rule that is gone, nor versions a new entity of the same id would collide with.
   if (ref.entityType === 'rule') await deleteRuleSchedule(store, scheduler, ruleScopeOf(ref));
   await store.deleteVersions(ref);
-  return { id: ref.id, deleted: await store.deleteEntity(ref) };
+  return { id: ref.id, deleted: await store.deleteEntity(ref, auditEvent(auditor, entityTarget(ref))) };
 }

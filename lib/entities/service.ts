@@ -4,6 +4,7 @@
  * It needs no rule parser, so the read functions stay small; what authoring
  * checks before a write is in ./authoring.ts.
  */
+import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
 import { entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
@@ -119,6 +120,8 @@ export interface SaveOptions {
   warnings?: Warning[];
   /** Refuses the write given what is stored, by throwing; asked again on every attempt. */
   guard?: (existing: StoredEntity | undefined, checksum: string) => void;
+  /** Who writes, when the write is recorded in the audit log (with it, in one transaction). */
+  auditor?: Auditor;
 }
 
 const sameWarnings = (a: Warning[] | undefined, b: Warning[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
@@ -145,7 +148,8 @@ export function saveEntity(
     const warningsKept = options.warnings === undefined || sameWarnings(existing?.warnings, options.warnings);
     if (existing && existing.checksum === checksum && existing.countedAs === input.type && warningsKept) return { entity: existing, outcome: 'unchanged' };
     const entity = nextWorkingCopy(input, checksum, existing, actor, now(), options.warnings);
-    await store.putEntity(ref, entity, existing?.revision ?? 0, input.type);
+    const audit = auditEvent(options.auditor, entityTarget(ref), { checksumBefore: existing?.checksum, checksumAfter: checksum });
+    await store.putEntity(ref, entity, existing?.revision ?? 0, input.type, audit);
     return { entity, outcome: !existing ? 'created' : existing.checksum === checksum ? 'unchanged' : 'updated' };
   });
 }
@@ -175,6 +179,7 @@ export function publishEntity(
   actor: string,
   now = () => new Date().toISOString(),
   check?: (entity: StoredEntity, newVersion: boolean) => Promise<VersionExtras | void>,
+  auditor?: Auditor,
 ): Promise<PublishResult> {
   return retryOnRevisionConflict(async () => {
     const entity = await store.getEntity(ref);
@@ -203,6 +208,7 @@ export function publishEntity(
       { ...entity, version, status: 'published', publishedChecksum: entity.checksum, revision: entity.revision + 1 },
       entity.revision,
       entity.type as EntityInput['type'],
+      auditEvent(auditor, entityTarget(ref), { checksumBefore: entity.publishedChecksum, checksumAfter: entity.checksum, detail: { version } }),
     );
     return { version, checksum: entity.checksum, created: true };
   });

@@ -8,13 +8,14 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { $ZodType, output } from 'zod/v4/core';
+import { auditorOf, type Auditor } from '../audit/auditor.ts';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
 import { grants, type Permission } from '../auth/permissions.ts';
 import { EngineError } from '../engine/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
-import { failureEnvelope, jsonResponse, successEnvelope, type Paging } from './envelope.ts';
+import { failureEnvelope, jsonResponse, requestIdHeader, successEnvelope, type Paging } from './envelope.ts';
 import { ApiError, errors, fromEngineError, fromRevisionConflict } from './errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
 import { invocationLogging, logger } from '../logging/logger.ts';
@@ -29,13 +30,17 @@ export interface Call<Q, B = unknown> {
   /** The resolved branch: the Service-Branch header, or the workspace's default branch when it is optional and absent. */
   branch: string;
   store: Store;
+  /** Who acts, for the audit records of the call's writes. */
+  auditor: Auditor;
 }
 
 export interface Reply {
-  data: unknown;
+  data?: unknown;
   paging?: Paging;
   /** 200 unless said otherwise, e.g. 201 for a create. */
   status?: number;
+  /** A body that is not the envelope (an export): sent as it is, with its type and headers. */
+  file?: { contentType: string; text: string; headers?: Record<string, string> };
 }
 
 interface CallContext extends Context {
@@ -47,29 +52,54 @@ type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error,
 
 const requestIdOf = (request: Request) => request.event.requestContext?.requestId ?? request.context.awsRequestId;
 
+/**
+ * A refusal (403) is recorded in the audit log, after the check and before
+ * the answer: what the key tried, on what. A log that cannot be written does
+ * not turn the refusal into another answer; it is logged.
+ */
+async function refused(request: Request, operation: string, refusal: ApiError, branch?: string): Promise<never> {
+  const principal = request.context.principal!;
+  const path = request.event.pathParameters ?? {};
+  const id = path.entityId ?? path.credentialId ?? path.integrationId ?? path.keyId ?? path.taskId;
+  const target = { type: path.entityType ?? operation, ...(id && { id }), ...(branch && { branch }) };
+  const detail = Object.fromEntries(Object.entries(refusal.data as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+  try {
+    await storeFromEnv().store.appendAudit(principal.workspace.id, {
+      ...auditorOf(principal, operation, requestIdOf(request)),
+      target,
+      outcome: 'forbidden',
+      detail,
+    });
+  } catch (error) {
+    logger.error('the refusal could not be recorded in the audit log', error as Error);
+  }
+  throw refusal;
+}
+
 /** Who calls, and whether their key grants the operation's permission: refused (403) before anything is read for the call. */
-const authentication = (permission: Permission): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+const authentication = (permission: Permission, operation: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     const principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
-    if (!grants(principal.role, permission)) throw errors.forbidden(permission, principal.role);
     request.context.principal = principal;
+    if (!grants(principal.role, permission)) await refused(request, operation, errors.forbidden(permission, principal.role));
   },
 });
 
-const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+const branchResolution = (mode: BranchMode, operation: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     if (mode === 'none') return;
     const { workspace, branches } = request.context.principal!;
     const header = request.event.headers?.['service-branch'];
     if (header === undefined || header === '') {
       if (mode === 'required') throw errors.branchRequired();
-      if (branches && !branches.includes(workspace.defaultBranch)) throw errors.branchForbidden(workspace.defaultBranch, branches);
+      if (branches && !branches.includes(workspace.defaultBranch))
+        await refused(request, operation, errors.branchForbidden(workspace.defaultBranch, branches), workspace.defaultBranch);
       request.context.branch = workspace.defaultBranch;
       return;
     }
     if (!isValidBranchName(header)) throw errors.invalidBranch(header);
     // Before the lookup: a key limited to other branches learns nothing of this one, not even whether it exists.
-    if (branches && !branches.includes(header)) throw errors.branchForbidden(header, branches);
+    if (branches && !branches.includes(header)) await refused(request, operation, errors.branchForbidden(header, branches), header);
     if (!(await storeFromEnv().directory.getBranch(workspace.id, header))) throw errors.branchNotFound(header);
     request.context.branch = header;
   },
@@ -98,6 +128,15 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
     },
     after: (request) => {
       const reply = request.response as unknown as Reply;
+      if (reply.file) {
+        const { contentType, text, headers } = reply.file;
+        finish(request, {
+          statusCode: reply.status ?? 200,
+          headers: { ...headers, 'content-type': contentType, [requestIdHeader]: requestIdOf(request) },
+          body: text,
+        });
+        return;
+      }
       finish(request, jsonResponse(reply.status ?? 200, successEnvelope(reply.data, reply.paging), requestIdOf(request)));
     },
     onError: (request) => {
@@ -120,6 +159,8 @@ const missingPermission = (options: { path?: string }): never => {
 };
 
 export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
+  /** The operation's id in the route table: what the audit log names. */
+  operationId: string;
   /** The route's path: on `/dev/v1` an unknown query parameter is a 400; the legacy paths ignore them, as their clients expect. */
   path?: string;
   query: Q;
@@ -140,8 +181,8 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, invocationLogging))
     .use(envelope(options.bareErrors))
-    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission))
-    .use(branchResolution(options.branch))
+    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission, options.operationId))
+    .use(branchResolution(options.branch, options.operationId))
     .handler(async (event, context) => {
       const parameters = event.queryStringParameters ?? {};
       if (options.path?.startsWith(strictPathPrefix)) refuseUnknownQueryParameters(options.query, parameters);
@@ -154,6 +195,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
         principal: context.principal!,
         branch: context.branch ?? '',
         store: storeFromEnv().store,
+        auditor: auditorOf(context.principal!, options.operationId, requestIdOf({ event, context } as Request)),
       });
       return reply as unknown as APIGatewayProxyResult;
     });

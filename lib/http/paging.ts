@@ -6,12 +6,17 @@
  */
 import * as z from 'zod/mini';
 
-const integer = (min: number, max: number, fallback: number, description: string) => {
+const whole = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`;
-  return z
-    ._default(z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error })), fallback)
-    .register(z.globalRegistry, { description });
+  return z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }));
 };
+
+/** An integer query parameter from `min` to `max`, `fallback` when absent. */
+export const integer = (min: number, max: number, fallback: number, description: string) =>
+  z._default(whole(min, max), fallback).register(z.globalRegistry, { description });
+
+/** An integer query parameter from `min` to `max`, or none. */
+export const optionalInteger = (min: number, max: number, description: string) => z.optional(whole(min, max)).register(z.globalRegistry, { description });
 
 const maxPageSize = 100;
 

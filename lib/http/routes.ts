@@ -7,6 +7,7 @@
  * its code, and a function imports only its area's, so that it bundles only
  * the schemas it uses.
  */
+import { auditRoutes } from '../audit/routes.ts';
 import { credentialRoutes } from '../credentials/routes.ts';
 import { authoringRoutes } from '../entities/authoring-routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
@@ -20,7 +21,7 @@ import type { Route } from './route.ts';
 
 const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
 
-export const routes = { ...entityAreaRoutes, ...workspaceRoutes, ...credentialRoutes, ...integrationRoutes, ...pullRoutes, ...contractRoutes };
+export const routes = { ...entityAreaRoutes, ...workspaceRoutes, ...credentialRoutes, ...integrationRoutes, ...pullRoutes, ...auditRoutes, ...contractRoutes };
 
 /** The areas of the API, each a tag of the OpenAPI document. */
 export const areas = [
@@ -44,6 +45,11 @@ export const areas = [
     name: 'Remote pull and tasks',
     description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.",
     routes: pullRoutes,
+  },
+  {
+    name: 'Audit',
+    description: "The workspace's tamper-evident audit log: every write and refusal, chained by hashes, to list, verify and export.",
+    routes: auditRoutes,
   },
   { name: 'Contract', description: 'This document.', routes: contractRoutes },
 ] as const;

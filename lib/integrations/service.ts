@@ -4,6 +4,7 @@
  * names the integration and a path. Create, read, change, delete, and test
  * a path of one against the provider through the steps' own call.
  */
+import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import { randomBytes } from 'node:crypto';
 import { errors } from '../http/errors.ts';
 import { describeProviderStatus } from '../outbound/index.ts';
@@ -63,7 +64,7 @@ const contentOf = (integration: Pick<StoredIntegration, 'name' | 'type' | 'baseU
  * retried create safe: the same request again returns the integration it
  * made. `id`: a fixed id instead of a new one (the demo seed's).
  */
-export async function createIntegration(store: Store, workspaceId: string, input: CreateIntegration, options: { id?: string } = {}) {
+export async function createIntegration(store: Store, workspaceId: string, input: CreateIntegration, options: { id?: string; auditor?: Auditor } = {}) {
   const { credentialId, ...fields } = input;
   if (credentialId) await assertUsableCredential(store, workspaceId, credentialId, input.headers);
   const timestamp = now();
@@ -82,7 +83,7 @@ export async function createIntegration(store: Store, workspaceId: string, input
     throw errors.integrationNameTaken(input.name);
   }
   await putNew(
-    () => store.putIntegration(integration, 0),
+    () => store.putIntegration(integration, 0, auditEvent(options.auditor, integrationTarget(integration.id))),
     async () => (await store.getIntegration(workspaceId, integration.id)) !== undefined,
   );
   return { integration: toView(integration), created: true };
@@ -100,7 +101,7 @@ export async function listIntegrations(store: IntegrationStore, workspaceId: str
 }
 
 /** Changes only the fields given, keeping the id that steps name; `credentialId: null` detaches the credential. */
-export function updateIntegration(store: Store, workspaceId: string, id: string, change: UpdateIntegration) {
+export function updateIntegration(store: Store, workspaceId: string, id: string, change: UpdateIntegration, auditor?: Auditor) {
   return retryOnRevisionConflict(async () => {
     const current = await getIntegration(store, workspaceId, id);
     const { credentialId, ...fields } = change;
@@ -114,7 +115,12 @@ export function updateIntegration(store: Store, workspaceId: string, id: string,
     if (renamed && (await claimName(store, workspaceId, next.name, id, nameClaims(store, workspaceId)))) throw errors.integrationNameTaken(next.name);
     next.updatedAt = now();
     next.revision = current.revision + 1;
-    await store.putIntegration(next, current.revision);
+    const changed = Object.keys(next).filter(
+      (f) =>
+        f !== 'updatedAt' && f !== 'revision' && JSON.stringify(next[f as keyof StoredIntegration]) !== JSON.stringify(current[f as keyof StoredIntegration]),
+    );
+    if (current.credentialId && !next.credentialId) changed.push('credentialId');
+    await store.putIntegration(next, current.revision, auditEvent(auditor, integrationTarget(id), { detail: { changed: changed.join(', ') } }));
     forgetIntegration(workspaceId, id);
     if (renamed) await store.releaseName('integration', workspaceId, current.name, id);
     return toView(next);
@@ -126,10 +132,10 @@ export function updateIntegration(store: Store, workspaceId: string, id: string,
  * is not there (never was, or deleted before) is not found: a retried delete
  * answers 404. Steps that name it fail from then on, saying so.
  */
-export function deleteIntegration(store: Store, workspaceId: string, id: string) {
+export function deleteIntegration(store: Store, workspaceId: string, id: string, auditor?: Auditor) {
   return retryOnRevisionConflict(async () => {
     const current = await getIntegration(store, workspaceId, id);
-    await store.deleteIntegration(workspaceId, id, current.revision);
+    await store.deleteIntegration(workspaceId, id, current.revision, auditEvent(auditor, integrationTarget(id)));
     forgetIntegration(workspaceId, id);
     await store.releaseName('integration', workspaceId, current.name, id);
     return toView(current);
@@ -187,3 +193,5 @@ export async function testIntegration(deps: ApiCallerDeps, workspaceId: string, 
     return { status: 0, ok: false, durationMs: Math.round(performance.now() - started), message: error.message, failure: error.failure };
   }
 }
+
+const integrationTarget = (id: string) => ({ type: 'integration', id });

@@ -242,13 +242,20 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
           },
         ];
   const response: (typeof responses)[keyof typeof responses] = responses[route.operationId as keyof typeof responses];
-  const success = {
-    description: 'success',
-    headers: requestIdHeaders,
-    content: {
-      'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') },
-    },
-  };
+  const success =
+    'file' in response
+      ? {
+          description: response.file.description,
+          headers: { ...requestIdHeaders, ...response.file.headers },
+          content: { [response.file.contentType]: { schema: jsonSchema(response.file.schema, 'output') } },
+        }
+      : {
+          description: 'success',
+          headers: requestIdHeaders,
+          content: {
+            'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') },
+          },
+        };
   return {
     operationId: route.operationId,
     summary: route.summary,

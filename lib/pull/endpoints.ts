@@ -8,8 +8,8 @@ import { startPull } from './start.ts';
 
 export const pullEndpoint = (route: (typeof pullRoutes)['pullRemote' | 'pullRemoteV1']) =>
   // The body is never read: the legacy form ignores any, the v1 form takes none (its schema only refuses fields).
-  endpoint<typeof route.query, typeof route.body>(route, async ({ principal, branch }) => {
-    const task = await startPull({ store: storeFromEnv().store, queue: queueFromEnv() }, principal.workspace.id, branch);
+  endpoint<typeof route.query, typeof route.body>(route, async ({ principal, branch, auditor }) => {
+    const task = await startPull({ store: storeFromEnv().store, queue: queueFromEnv() }, principal.workspace.id, branch, auditor);
     const { taskId, taskState } = taskView(task);
     return { data: { taskId, taskState } };
   });

@@ -1,4 +1,5 @@
 /** The workspace's Git remote: where pulls fetch from, and the credential they send. */
+import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import * as z from 'zod/mini';
 import { errors } from '../http/errors.ts';
 import { strictBody } from '../http/queries.ts';
@@ -10,7 +11,12 @@ export const putRemoteSchema = strictBody({
   credentialId: z.optional(z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(128, { error: 'must be at most 128 characters' }))),
 });
 
-export async function putRemote(store: TaskStore & CredentialStore, workspaceId: string, input: z.output<typeof putRemoteSchema>): Promise<RemoteConfig> {
+export async function putRemote(
+  store: TaskStore & CredentialStore,
+  workspaceId: string,
+  input: z.output<typeof putRemoteSchema>,
+  auditor?: Auditor,
+): Promise<RemoteConfig> {
   const problem = validateRemoteUrl(input.url);
   if (problem) throw errors.invalidRequest([{ in: 'body', field: 'url', message: problem }]);
   if (input.credentialId) {
@@ -21,7 +27,7 @@ export async function putRemote(store: TaskStore & CredentialStore, workspaceId:
       throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'Git over HTTPS takes the key in a header: use a header credential' }]);
   }
   const remote: RemoteConfig = { url: input.url, ...(input.credentialId && { credentialId: input.credentialId }), updatedAt: new Date().toISOString() };
-  await store.putRemote(workspaceId, remote);
+  await store.putRemote(workspaceId, remote, auditEvent(auditor, { type: 'remote' }, { detail: { url: remote.url, credentialId: remote.credentialId ?? '' } }));
   return remote;
 }
 

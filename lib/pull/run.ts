@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
-import { isOpenTask, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
+import { isOpenTask, type AuditEvent, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
 import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
 import { partlyUpdated } from './stopped.ts';
@@ -86,8 +86,28 @@ async function openRemoteCredential(deps: RunDeps, workspaceId: string, credenti
  */
 function beginApplying(deps: RunDeps, task: Task, commit: string, summary: PullSummary, delivery: Delivery) {
   const nextDelivery = delivery.attempt < delivery.maxAttempts && { dueAt: new Date(Date.parse(task.leaseUntil!) + deps.leaseMs).toISOString() };
-  const applying = resumes(task, commit) ? {} : { applyingCommit: commit, applyingSummary: summary };
-  return deps.store.transitionTask(task.taskId, ['in-progress'], { ...applying, ...nextDelivery }, { runId: task.runId });
+  const first = !resumes(task, commit);
+  const applying = first ? { applyingCommit: commit, applyingSummary: summary } : {};
+  // The branch changes from here: the record goes with the change that says so (a run that resumes it records nothing more).
+  const audit: AuditEvent | undefined = first && task.requestedBy ? pullAudit(task, commit, summary) : undefined;
+  return deps.store.transitionTask(task.taskId, ['in-progress'], { ...applying, ...nextDelivery }, { runId: task.runId }, audit);
+}
+
+/** A pull writing a branch, as the audit log shows it: by whoever asked for it, with the commit and what it changes. */
+function pullAudit(task: Task, commit: string, summary: PullSummary): AuditEvent {
+  const counts = Object.fromEntries(
+    (['rule', 'workflow'] as const).flatMap((type) =>
+      (['added', 'updated', 'deleted'] as const).map((what) => [`${type}s${what[0]!.toUpperCase()}${what.slice(1)}`, summary[type][what]]),
+    ),
+  );
+  return {
+    actor: task.requestedBy!,
+    operation: 'pullApplied',
+    requestId: task.requestId ?? task.taskId,
+    outcome: 'ok',
+    target: { type: 'branch', id: task.branch, branch: task.branch },
+    detail: { taskId: task.taskId, commit, ...counts },
+  };
 }
 
 /** Whether this run finishes writing the commit an earlier run of the task began (the remote's branch has not moved since). */

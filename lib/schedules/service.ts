@@ -6,6 +6,7 @@
  * fit its declared inputs, as execute's params must). The stored schedule
  * and the scheduler are kept in step by ./sync.ts.
  */
+import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import { convertParams } from '../engine/compile.ts';
 import type { DeclaredInput } from '../engine/definitions.ts';
 import { EngineError } from '../engine/errors.ts';
@@ -49,20 +50,21 @@ function checkInputParam(inputParam: Record<string, unknown>, parameters: Declar
  * deletes it. Answers the schedule as stored, its expression and its next
  * three runs. Saving what is stored changes nothing.
  */
-export async function saveSchedule(store: Store, scheduler: RuleScheduler, ref: EntityRef, body: ScheduleBody, now = Date.now()) {
-  if (body.isDelete) return removeSchedule(store, scheduler, ref);
+export async function saveSchedule(store: Store, scheduler: RuleScheduler, ref: EntityRef, body: ScheduleBody, auditor?: Auditor, now = Date.now()) {
+  if (body.isDelete) return removeSchedule(store, scheduler, ref, auditor);
   const version = await latestVersion(store, ref);
   const definition = version.definition as ScheduledRuleDefinition;
   const result = prepareSchedule(body, { now, defaultTimezone: definition.settings?.timezone });
   if (!('prepared' in result)) throw errors.invalidRequest(bodyIssues(result.ok ? [] : result.issues));
   checkInputParam(result.prepared.schedule.inputParam, definition.parameters);
-  await writeSchedule(store, scheduler, ruleScopeOf(ref), result.prepared, new Date(now).toISOString());
+  const audit = auditEvent(auditor, scheduleTarget(ref), { detail: { expression: result.prepared.expression } });
+  await writeSchedule(store, scheduler, ruleScopeOf(ref), result.prepared, new Date(now).toISOString(), audit);
   return scheduleView(result.prepared, now);
 }
 
 /** Deletes the rule's schedule: what it was, or `deleted: false` when it had none. A rule that is not there and has none is 404. */
-export async function removeSchedule(store: Store, scheduler: RuleScheduler, ref: EntityRef) {
-  const removed = await deleteRuleSchedule(store, scheduler, ruleScopeOf(ref));
+export async function removeSchedule(store: Store, scheduler: RuleScheduler, ref: EntityRef, auditor?: Auditor) {
+  const removed = await deleteRuleSchedule(store, scheduler, ruleScopeOf(ref), auditEvent(auditor, scheduleTarget(ref), { detail: { deleted: true } }));
   if (removed) return { deleted: true, schedule: removed.schedule, expression: removed.expression };
   if (!(await store.getEntity(ref))) throw errors.entityNotFound(ref.entityType, ref.id);
   return { deleted: false };
@@ -76,3 +78,6 @@ export async function getSchedule(store: Store, ref: EntityRef, now = Date.now()
   if (!stored || stored.state === 'deleting') throw errors.scheduleNotFound(ref.id);
   return scheduleView(stored, now);
 }
+
+/** The audit log names a schedule by its rule. */
+const scheduleTarget = (ref: EntityRef) => ({ type: 'schedule', id: ref.id, branch: ref.branch });

@@ -26,7 +26,7 @@
  *   of another body, or a delete, converges that too.
  */
 import { RevisionConflict, retryOnRevisionConflict } from '../store/revision-retry.ts';
-import type { RuleScope, ScheduleStore, StoredRuleSchedule } from '../store/types.ts';
+import type { AuditEvent, RuleScope, ScheduleStore, StoredRuleSchedule } from '../store/types.ts';
 import { deploymentOf, type RuleScheduler } from './scheduler.ts';
 import type { PreparedSchedule } from './spec.ts';
 
@@ -77,11 +77,17 @@ export async function writeSchedule(
   scope: RuleScope,
   prepared: PreparedSchedule,
   updatedAt: string,
+  audit?: AuditEvent,
 ): Promise<void> {
-  const written = await writeUnlessChanged(store, scope, (stored) => {
-    if (stored && stored.state !== 'deleting' && sameSchedule(stored, prepared)) return stored.state === 'deployed' ? undefined : stored;
-    return { ...prepared, state: 'pending', revision: (stored?.revision ?? 0) + 1, updatedAt };
-  });
+  const written = await writeUnlessChanged(
+    store,
+    scope,
+    (stored) => {
+      if (stored && stored.state !== 'deleting' && sameSchedule(stored, prepared)) return stored.state === 'deployed' ? undefined : stored;
+      return { ...prepared, state: 'pending', revision: (stored?.revision ?? 0) + 1, updatedAt };
+    },
+    audit,
+  );
   if (written) await converge(store, scheduler, scope, written);
 }
 
@@ -94,13 +100,19 @@ export async function deleteRuleSchedule(
   store: ScheduleStore,
   scheduler: RuleScheduler | undefined,
   scope: RuleScope,
+  audit?: AuditEvent,
 ): Promise<StoredRuleSchedule | undefined> {
   let removed: StoredRuleSchedule | undefined;
-  const marked = await writeUnlessChanged(store, scope, (stored) => {
-    removed = stored;
-    if (stored && !scheduler) throw new SchedulerUnavailable(scope);
-    return stored && { ...stored, state: 'deleting', revision: stored.revision + (stored.state === 'deleting' ? 0 : 1) };
-  });
+  const marked = await writeUnlessChanged(
+    store,
+    scope,
+    (stored) => {
+      removed = stored;
+      if (stored && !scheduler) throw new SchedulerUnavailable(scope);
+      return stored && { ...stored, state: 'deleting', revision: stored.revision + (stored.state === 'deleting' ? 0 : 1) };
+    },
+    audit,
+  );
   if (marked) await converge(store, scheduler!, scope, marked);
   return removed;
 }
@@ -115,12 +127,13 @@ function writeUnlessChanged(
   store: ScheduleStore,
   scope: RuleScope,
   next: (stored: StoredRuleSchedule | undefined) => StoredRuleSchedule | undefined,
+  audit?: AuditEvent,
 ): Promise<StoredRuleSchedule | undefined> {
   return retryOnRevisionConflict(async () => {
     const stored = await store.getSchedule(scope);
     const wanted = next(stored);
     if (!wanted || wanted.revision === stored?.revision) return wanted;
-    await store.putSchedule(scope, wanted, stored?.revision ?? 0);
+    await store.putSchedule(scope, wanted, stored?.revision ?? 0, audit);
     return wanted;
   });
 }

@@ -1,5 +1,6 @@
 /** The store's public surface, and the DynamoDB-backed instance a function uses. */
 import { cachedDirectory } from './cached-directory.ts';
+import { DynamoAuditChain } from './dynamo/audit.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
 import { DynamoCredentialStore } from './dynamo/credentials.ts';
 import { DynamoDirectoryStore } from './dynamo/directory.ts';
@@ -25,6 +26,7 @@ export function createStore(config: DynamoConfig): Store {
   const names = new DynamoNameClaimStore(client, config.tableName);
   const credentials = new DynamoCredentialStore(client, config.tableName);
   const integrations = new DynamoIntegrationStore(client, config.tableName);
+  const audit = new DynamoAuditChain(client, config.tableName);
   return {
     getWorkspace: directory.getWorkspace.bind(directory),
     listWorkspaces: directory.listWorkspaces.bind(directory),
@@ -80,6 +82,10 @@ export function createStore(config: DynamoConfig): Store {
     listIntegrations: integrations.listIntegrations.bind(integrations),
     putIntegration: integrations.putIntegration.bind(integrations),
     deleteIntegration: integrations.deleteIntegration.bind(integrations),
+
+    appendAudit: (workspaceId, event) => audit.append(workspaceId, event),
+    getAuditHead: audit.getAuditHead.bind(audit),
+    readAudit: audit.readAudit.bind(audit),
   };
 }
 

@@ -74,3 +74,10 @@ export const taskKey = (taskId: string): ItemKey => ({ PK: `TASK:${taskId}`, SK:
 /** The sparse index partition of tasks not finished yet, sorted by the time they must be done by. */
 export const openTasksPartition = 'TASKS:open';
 export const remoteKey = (workspaceId: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: 'REMOTE' });
+
+/** A workspace's audit log: its records by sequence number (zero-padded, so they sort by it) and the head of the chain. */
+export const auditPartition = (workspaceId: string) => `AUDIT:${workspaceId}`;
+export const auditRecordPrefix = 'R:';
+export const auditRecordSortKey = (seq: number) => `${auditRecordPrefix}${String(seq).padStart(12, '0')}`;
+export const auditRecordKey = (workspaceId: string, seq: number): ItemKey => ({ PK: auditPartition(workspaceId), SK: auditRecordSortKey(seq) });
+export const auditHeadKey = (workspaceId: string): ItemKey => ({ PK: auditPartition(workspaceId), SK: 'HEAD' });

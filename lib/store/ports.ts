@@ -4,6 +4,7 @@
  * implements them; nothing outside `lib/store` touches the SDK.
  */
 import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
+import type { AuditEvent, AuditHead, AuditRecord } from './model/audit.ts';
 import type { StoredCredential } from './model/credentials.ts';
 import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
@@ -39,11 +40,10 @@ export interface DirectoryStore {
   createBranch(branch: Branch): Promise<Branch>;
   listBranches(workspaceId: string): Promise<Branch[]>;
   getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
-  createApiKey(hash: string, key: ApiKey): Promise<void>;
+  createApiKey(hash: string, key: ApiKey, audit?: AuditEvent): Promise<void>;
   listApiKeys(workspaceId: string): Promise<ApiKey[]>;
-  /** Sets revokedAt or expiresAt; returns the updated key, undefined when the workspace has no such key. */
   /** Changes a key's fields (null takes one away); undefined when the workspace has no such key. */
-  updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange): Promise<ApiKey | undefined>;
+  updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange, audit?: AuditEvent): Promise<ApiKey | undefined>;
 }
 
 export interface EntityStore {
@@ -59,7 +59,7 @@ export interface EntityStore {
    * Writes a working copy if the stored revision is still `expectedRevision`
    * (0: the entity must not exist). Throws RevisionConflict otherwise.
    */
-  putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind): Promise<void>;
+  putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind, audit?: AuditEvent): Promise<void>;
   /**
    * Bulk path (pulls, benchmarks): writes many working copies of one branch and
    * type and deletes others, in batches, without revision checks, then
@@ -78,7 +78,7 @@ export interface EntityStore {
    * delete that stopped half way is finished when it is retried, or by the
    * next write that changes the entity (the delete came first).
    */
-  deleteEntity(ref: EntityRef): Promise<boolean>;
+  deleteEntity(ref: EntityRef, audit?: AuditEvent): Promise<boolean>;
   /** Deletes every published version of an entity. */
   deleteVersions(ref: EntityRef): Promise<void>;
 }
@@ -98,9 +98,9 @@ export interface ScheduleStore {
   /** Read consistently: a save compares with what is stored. */
   getSchedule(scope: RuleScope): Promise<StoredRuleSchedule | undefined>;
   /** Writes if the stored revision is still `expectedRevision` (0: none stored); RevisionConflict otherwise. */
-  putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number): Promise<void>;
+  putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number, audit?: AuditEvent): Promise<void>;
   /** Deletes if the stored revision is still `expectedRevision`; RevisionConflict otherwise. */
-  deleteSchedule(scope: RuleScope, expectedRevision: number): Promise<void>;
+  deleteSchedule(scope: RuleScope, expectedRevision: number, audit?: AuditEvent): Promise<void>;
   /** Every stored schedule, by a Scan of the whole table: for the local runtime's restart only, never a function's. */
   scanSchedules(): Promise<{ scope: RuleScope; schedule: StoredRuleSchedule }[]>;
 }
@@ -119,15 +119,17 @@ export interface TaskStore {
     from: TaskState[],
     change: Partial<Task>,
     options?: { runId?: string; leaseExpiredBefore?: string },
+    /** Recorded with the change, in one transaction: what the task does to the workspace (a pull beginning to write a branch). */
+    audit?: AuditEvent,
   ): Promise<Task | undefined>;
   /** Open tasks (pending or in progress) whose deadline is before `now`: what the sweeper ends. */
   listOverdueTasks(now: string): Promise<string[]>;
   getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;
-  putRemote(workspaceId: string, remote: RemoteConfig): Promise<void>;
+  putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent): Promise<void>;
   /** The branch's current pull task, and its last pulled commit. */
   getBranchPull(workspaceId: string, branch: string): Promise<{ activeTaskId?: string; pulledCommit?: string } | undefined>;
   /** Makes `taskId` the branch's active task if the active one is still `expected`; false otherwise. */
-  claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined): Promise<boolean>;
+  claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent): Promise<boolean>;
   /** Ends the branch's active task (if it is this one), recording the pulled commit when given. */
   releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
 }
@@ -148,7 +150,7 @@ export interface CredentialStore {
   /** Every credential of the workspace, without secrets, by id. */
   listCredentials(workspaceId: string): Promise<StoredCredential[]>;
   /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
-  putCredential(credential: StoredCredential, expectedRevision: number): Promise<void>;
+  putCredential(credential: StoredCredential, expectedRevision: number, audit?: AuditEvent): Promise<void>;
 }
 
 export interface IntegrationStore {
@@ -156,9 +158,30 @@ export interface IntegrationStore {
   /** Every integration of the workspace, by id. */
   listIntegrations(workspaceId: string): Promise<StoredIntegration[]>;
   /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
-  putIntegration(integration: StoredIntegration, expectedRevision: number): Promise<void>;
+  putIntegration(integration: StoredIntegration, expectedRevision: number, audit?: AuditEvent): Promise<void>;
   /** Deletes if the stored revision is still `expectedRevision`; RevisionConflict otherwise. */
-  deleteIntegration(workspaceId: string, id: string, expectedRevision: number): Promise<void>;
+  deleteIntegration(workspaceId: string, id: string, expectedRevision: number, audit?: AuditEvent): Promise<void>;
 }
 
-export type Store = DirectoryStore & EntityStore & CredentialStore & IntegrationStore & NameClaimStore & TaskStore & ExecutionStore & ScheduleStore;
+/**
+ * The audit log. Every write method above that takes an `audit` event stores
+ * it in the same transaction as the write; a refusal, which writes nothing
+ * else, is appended alone.
+ */
+export interface AuditStore {
+  appendAudit(workspaceId: string, event: AuditEvent): Promise<AuditRecord>;
+  /** The newest record's place in the chain; undefined before the first. */
+  getAuditHead(workspaceId: string): Promise<AuditHead | undefined>;
+  /** Up to `limit` records: in order from after `after` (exclusive), or newest first from before `before` (exclusive; absent, the newest). */
+  readAudit(workspaceId: string, range: { after?: number; before?: number; limit: number }): Promise<AuditRecord[]>;
+}
+
+export type Store = DirectoryStore &
+  EntityStore &
+  CredentialStore &
+  IntegrationStore &
+  NameClaimStore &
+  TaskStore &
+  ExecutionStore &
+  ScheduleStore &
+  AuditStore;

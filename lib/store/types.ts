@@ -15,3 +15,4 @@ export * from './model/remote.ts';
 export * from './model/credentials.ts';
 export * from './model/integrations.ts';
 export * from './model/name-claims.ts';
+export * from './model/audit.ts';

@@ -10,6 +10,7 @@
  * time (30 s by default): a change of role, branches or a revocation holds
  * on every function within that time.
  */
+import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import * as z from 'zod/mini';
 import type { Principal } from '../auth/authenticate.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
@@ -101,7 +102,7 @@ const futureOnly = (expiresAt: string | null | undefined, now: number) => {
  * @example
  * await createKey(store, principal, { label: 'checkout', owner: 'checkout-service', role: 'executor' }); // { keyId, key: 'rk_…', … }
  */
-export async function createKey(store: DirectoryStore, caller: Principal, body: z.output<typeof createKeyBody>, now = Date.now()) {
+export async function createKey(store: DirectoryStore, caller: Principal, body: z.output<typeof createKeyBody>, auditor?: Auditor, now = Date.now()) {
   withinCaller(caller, { role: body.role, branches: caller.branches && (body.branches ?? null) });
   futureOnly(body.expiresAt, now);
   await checkBranches(store, caller.workspace.id, body.branches);
@@ -116,7 +117,7 @@ export async function createKey(store: DirectoryStore, caller: Principal, body: 
     createdAt: new Date(now).toISOString(),
     ...(body.expiresAt && { expiresAt: new Date(body.expiresAt).toISOString() }),
   };
-  await store.createApiKey(hashApiKey(key), record);
+  await store.createApiKey(hashApiKey(key), record, auditEvent(auditor, keyTarget(record.keyId), { detail: { role: record.role!, owner: record.owner! } }));
   return { ...keyView(record, now), key };
 }
 
@@ -142,7 +143,14 @@ const governsWorkspace = (key: ApiKey, now: number) => (key.role ?? defaultRole)
 /** Whether, without `key`, a key that governs the workspace remains among `keys`. */
 const otherAdminRemains = (keys: ApiKey[], key: ApiKey, now: number) => keys.some((k) => k.keyId !== key.keyId && governsWorkspace(k, now));
 
-export async function updateKey(store: DirectoryStore, caller: Principal, keyId: string, body: z.output<typeof updateKeyBody>, now = Date.now()) {
+export async function updateKey(
+  store: DirectoryStore,
+  caller: Principal,
+  keyId: string,
+  body: z.output<typeof updateKeyBody>,
+  auditor?: Auditor,
+  now = Date.now(),
+) {
   const { key, keys } = await findKey(store, caller, keyId);
   if (key.revokedAt) throw errors.keyRevoked(keyId);
   // The key changed must itself be within the caller's reach, as the change must.
@@ -160,18 +168,24 @@ export async function updateKey(store: DirectoryStore, caller: Principal, keyId:
     ...(body.branches !== undefined && { branches: body.branches && [...new Set(body.branches)] }),
     ...(body.expiresAt !== undefined && { expiresAt: body.expiresAt && new Date(body.expiresAt).toISOString() }),
   };
-  const updated = await store.updateApiKey(caller.workspace.id, keyId, change);
+  const updated = await store.updateApiKey(caller.workspace.id, keyId, change, auditEvent(auditor, keyTarget(keyId), { detail: keyChangeDetail(change) }));
   if (!updated) throw errors.keyNotFound(keyId);
   return keyView(updated, now);
 }
 
 /** Revokes a key for good; revoking one already revoked answers it as it is. */
-export async function revokeKey(store: DirectoryStore, caller: Principal, keyId: string, now = Date.now()) {
+export async function revokeKey(store: DirectoryStore, caller: Principal, keyId: string, auditor?: Auditor, now = Date.now()) {
   const { key, keys } = await findKey(store, caller, keyId);
   if (key.revokedAt) return keyView(key, now);
   withinCaller(caller, { role: key.role ?? defaultRole, branches: caller.branches && (key.branches ?? null) });
   if (governsWorkspace(key, now) && !otherAdminRemains(keys, key, now)) throw errors.lastAdmin(keyId);
-  const updated = await store.updateApiKey(caller.workspace.id, keyId, { revokedAt: new Date(now).toISOString() });
+  const updated = await store.updateApiKey(caller.workspace.id, keyId, { revokedAt: new Date(now).toISOString() }, auditEvent(auditor, keyTarget(keyId)));
   if (!updated) throw errors.keyNotFound(keyId);
   return keyView(updated, now);
 }
+
+const keyTarget = (keyId: string) => ({ type: 'key', id: keyId });
+
+/** A key's change as the audit log shows it: each field to its new value ('' for one taken away). */
+const keyChangeDetail = (change: ApiKeyChange) =>
+  Object.fromEntries(Object.entries(change).map(([field, value]) => [field, Array.isArray(value) ? value.join(', ') : (value ?? '')]));

@@ -74,7 +74,7 @@ const envelopeOf = (template: string) => JSON.parse(template);
 const statementsOf = (roleId: string, policies = resources) =>
   Object.values(policies)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
-    .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Effect: string }[]);
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown }[]);
 const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -98,7 +98,7 @@ describe('functions', () => {
         LoggingConfig: { LogGroup: { Ref: logicalId(fn.logGroup) } },
       });
       expect(props.Environment.Variables).toEqual({
-        ...(route.tableAccess !== 'none' && { TABLE_NAME: { Ref: tableId } }),
+        ...(route.tableAccess !== 'none' && { TABLE_NAME: { Ref: tableId }, AUDIT_RETENTION_DAYS: '400' }),
         POWERTOOLS_SERVICE_NAME: 'rules-service',
         // The key's ARN, never a secret: only the functions that seal or open values get it.
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
@@ -128,8 +128,17 @@ describe('functions', () => {
         expect(actionsOf(s).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
         expect(s.Resource).toEqual({ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] });
       }
-      // DynamoDB: reads only, on the table and its indexes only.
-      const actions = dynamo.flatMap(actionsOf);
+      // The one write: a refusal's audit record, put on the audit partitions only (lib/http/endpoint.ts).
+      const audit = dynamo.filter((s) => s.Condition);
+      expect(audit, route.operationId).toEqual([
+        expect.objectContaining({
+          Action: 'dynamodb:PutItem',
+          Resource: tableArn,
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['AUDIT:*'] } },
+        }),
+      ]);
+      // DynamoDB otherwise: reads only, on the table and its indexes only.
+      const actions = dynamo.filter((s) => !s.Condition).flatMap(actionsOf);
       expect(actions).toContain('dynamodb:Query');
       expect(actions).toContain('dynamodb:GetItem');
       for (const write of writeActions) expect(actions, route.operationId).not.toContain(write);
@@ -196,9 +205,11 @@ describe('functions', () => {
   });
 
   it('grants writes to the functions that write and to no other: authoring, executions recorded by execute', () => {
+    // Unconditioned: a read route may put its refusals' audit records, and nothing else (above).
     const writers = routeList
       .filter((route) =>
         statementsOf(logicalId(functionOf(route).role))
+          .filter((s) => !s.Condition)
           .flatMap(actionsOf)
           .includes('dynamodb:PutItem'),
       )

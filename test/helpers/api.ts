@@ -60,6 +60,8 @@ function located(response: DocumentedResponse | undefined, at: string[]): { resp
   return located(document.components.responses[name], ['components', 'responses', name]);
 }
 
+const ndjson = 'application/x-ndjson';
+
 /** Why the answer breaks the contract, or undefined when it keeps it. */
 function contractViolation(method: string, url: URL, status: number, contentType: string | null, body: unknown): string | undefined {
   const found = match(method, url.pathname);
@@ -83,8 +85,11 @@ function contractViolation(method: string, url: URL, status: number, contentType
   const schemaAt = `${documentId}#${pointer(...documented.at, 'content', mediaType, 'schema')}`;
   let validate = validators.get(schemaAt);
   if (!validate) validators.set(schemaAt, (validate = ajv.compile({ $ref: schemaAt })));
-  if (!validate(body))
-    return `the body does not match the ${status} schema of ${what}: ${ajv.errorsText(validate.errors, { separator: '; ', dataVar: 'body' })}`;
+  // NDJSON (an export): the schema is each line's.
+  const values = mediaType === ndjson ? (body as unknown[]) : [body];
+  for (const [i, value] of values.entries())
+    if (!validate(value))
+      return `the ${mediaType === ndjson ? `line ${i + 1}` : 'body'} does not match the ${status} schema of ${what}: ${ajv.errorsText(validate.errors, { separator: '; ', dataVar: 'body' })}`;
   return undefined;
 }
 
@@ -100,6 +105,18 @@ export function api(target: { url: string; apiKey: string }): Api {
     const response = await fetch(url, { method, headers, body: options.body });
     const text = await response.text();
     let body: ApiResponse<D>['body'];
+    if (response.headers.get('content-type') === ndjson) {
+      const lines = text.split('\n').filter(Boolean);
+      const violation = contractViolation(
+        method,
+        url,
+        response.status,
+        ndjson,
+        lines.map((line) => JSON.parse(line)),
+      );
+      if (violation) throw new Error(`${method} ${path} answered ${response.status} ${text.slice(0, 300)}, against the contract: ${violation}`);
+      return { status: response.status, headers: response.headers, body: lines.map((line) => parseJson(line)) as unknown as ApiResponse<D>['body'] };
+    }
     try {
       // Exact, as a client that keeps the digits reads it (numbers past a double are Decimals); the contract is checked on plain JSON.
       body = parseJson(text) as ApiResponse<D>['body'];

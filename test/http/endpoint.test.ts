@@ -71,9 +71,12 @@ async function invoke(handler: ReturnType<typeof endpoint>, options?: EventOptio
 }
 
 const noQuery = z.object({});
-const echo = endpoint({ query: z.object({ n: z.coerce.number().int().default(1) }), branch: 'optional', permission: 'read' }, async (call) => ({
-  data: { workspace: call.principal.workspace.id, branch: call.branch, query: call.query, path: call.path },
-}));
+const echo = endpoint(
+  { query: z.object({ n: z.coerce.number().int().default(1) }), branch: 'optional', permission: 'read', operationId: 'probe' },
+  async (call) => ({
+    data: { workspace: call.principal.workspace.id, branch: call.branch, query: call.query, path: call.path },
+  }),
+);
 
 describe('endpoint', () => {
   it('wraps what the function returns in a success envelope with the request id', async () => {
@@ -92,7 +95,7 @@ describe('endpoint', () => {
   });
 
   it('fills the paging fields from what the function returns', async () => {
-    const paged = endpoint({ query: noQuery, branch: 'none', permission: 'read' }, async () => ({
+    const paged = endpoint({ query: noQuery, branch: 'none', permission: 'read', operationId: 'probe' }, async () => ({
       data: [1, 2],
       paging: { pageNo: 2, pageSize: 2, totalCount: 5 },
     }));
@@ -106,7 +109,7 @@ describe('endpoint', () => {
 
   it('answers 401 with null data before the function runs when the key is missing', async () => {
     const run = vi.fn(async () => ({ data: 'ran' }));
-    const guarded = endpoint({ query: noQuery, branch: 'none', permission: 'read' }, run);
+    const guarded = endpoint({ query: noQuery, branch: 'none', permission: 'read', operationId: 'probe' }, run);
     for (const headers of [{}, null, { 'Service-API-Key': '' }] as (Record<string, string> | null)[]) {
       const { result, body } = await invoke(guarded, { headers });
       expect(result.statusCode).toBe(401);
@@ -126,7 +129,7 @@ describe('endpoint', () => {
     expect((await branchOf('')).data.branch).toBe('trunk');
     expect(await branchOf('a..b')).toMatchObject({ code: 'invalid_branch', data: {} });
     expect(await branchOf('main')).toMatchObject({ code: 'branch_not_found', data: {} });
-    const required = endpoint({ query: noQuery, branch: 'required', permission: 'read' }, async (call) => ({ data: call.branch }));
+    const required = endpoint({ query: noQuery, branch: 'required', permission: 'read', operationId: 'probe' }, async (call) => ({ data: call.branch }));
     const { result, body } = await invoke(required);
     expect(result.statusCode).toBe(400);
     expect(body).toMatchObject({ code: 'branch_required', data: {} });
@@ -141,7 +144,7 @@ describe('endpoint', () => {
   });
 
   it('passes an ApiError the function throws through as it is', async () => {
-    const missing = endpoint({ query: noQuery, branch: 'none', permission: 'read' }, async () => {
+    const missing = endpoint({ query: noQuery, branch: 'none', permission: 'read', operationId: 'probe' }, async () => {
       throw errors.entityNotFound('rule', 'x');
     });
     const { result, body } = await invoke(missing);
@@ -166,7 +169,7 @@ describe('endpoint', () => {
     [new EngineError('rule_reference_not_found', 'No rule "x".'), 409, 'rule_reference_not_found', {}],
     [new EngineError('rule_reference_cycle', 'a → b → a.'), 409, 'rule_reference_cycle', {}],
   ])('answers an engine failure as its code says: %s', async (error, status, code, data) => {
-    const failing = endpoint({ query: noQuery, branch: 'none', permission: 'read' }, async () => {
+    const failing = endpoint({ query: noQuery, branch: 'none', permission: 'read', operationId: 'probe' }, async () => {
       throw error;
     });
     const { result, body } = await invoke(failing);
@@ -177,7 +180,7 @@ describe('endpoint', () => {
 
   describe('an unexpected failure', () => {
     const secret = 'connection string postgres://admin:hunter2@db';
-    const crashing = endpoint({ query: noQuery, branch: 'none', permission: 'read' }, async () => {
+    const crashing = endpoint({ query: noQuery, branch: 'none', permission: 'read', operationId: 'probe' }, async () => {
       throw new TypeError(secret);
     });
 
@@ -210,7 +213,7 @@ describe('endpoint', () => {
     it('includes a failure of the database', async () => {
       // A table that does not exist: DynamoDB answers ResourceNotFoundException, which nothing expects.
       const missingTable = createStore({ tableName: 'no-such-table', endpoint: dynamo.endpoint });
-      const failing = endpoint({ query: noQuery, branch: 'optional', permission: 'read' }, async (call) => ({
+      const failing = endpoint({ query: noQuery, branch: 'optional', permission: 'read', operationId: 'probe' }, async (call) => ({
         data: await missingTable.getEntity({ workspaceId: call.principal.workspace.id, branch: call.branch, entityType: 'rule', id: 'x' }),
       }));
       const logged = vi.spyOn(logger, 'error');

@@ -710,6 +710,9 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       })),
     ),
     revokeKey: onItem('revokeKey', key, (id) => ({ method: 'DELETE', path: at('/dev/v1/keys', id) })),
+    listAudit: onItem('listAudit', key, (id) => ({ method: 'GET', path: '/dev/v1/audit', query: { keyId: id } })),
+    verifyAudit: fc.constant(probe('verifyAudit', [], () => ({ method: 'GET', path: '/dev/v1/audit/verify' }))),
+    exportAudit: fc.constant(probe('exportAudit', [], () => ({ method: 'GET', path: '/dev/v1/audit/export' }))),
   };
 }
 

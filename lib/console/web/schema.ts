@@ -637,6 +637,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log, newest first
+         * @description A page of records, newest first, filtered by time (from, to), owner, keyId, operation, targetType, targetId, branch and outcome; `next` is the `before` of the next page (null at the end). A page walks at most 2,000 records, so a filter that matches few may answer fewer than `limit` with a `next`. Every write (rules and workflows, publishes, keys, credentials, integrations, the remote, schedules, pulls) and every refusal (403) leaves one record: when, who (key, owner, role), the operation, the target, the checksums before and after, the request id and the outcome. A write and its record are stored in one transaction. Records are kept for the retention the stack sets (400 days unless told).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the audit log's hash chain
+         * @description Recomputes the hash of every kept record and its link to the one before, and the head of the chain: `intact`, how many records were checked, and the first record that does not fit with the reason (changed, missing, out of order). Records past the retention are expected to be gone; a missing record that was not due to expire is a break.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        get: operations["verifyAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit log as NDJSON
+         * @description The records from `from` (or after `after`) to `to`, oldest first, one JSON object per line (application/x-ndjson), each with its hashes so that the chain can be checked outside. A part holds at most 5,000 records or 5 MB; when more follow, the Audit-Next-After header gives the `after` of the next part.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        get: operations["exportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -7531,6 +7597,434 @@ export interface operations {
                         totalCount: number;
                         /** @description pages; 0 when not paginated */
                         totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description records before this time */
+                from?: string;
+                /** @description records before this time */
+                to?: string;
+                owner?: string;
+                keyId?: string;
+                operation?: string;
+                targetType?: string;
+                targetId?: string;
+                branch?: string;
+                outcome?: "ok" | "forbidden";
+                /** @description records per page */
+                limit?: number;
+                /** @description the `next` of the page before: records older than it */
+                before?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            records: {
+                                workspaceId: string;
+                                /** @description 1, 2, 3, ... without gaps */
+                                seq: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when it was recorded; never before the record before it
+                                 */
+                                at: string;
+                                /** @description the key, its owner and its role then */
+                                actor: {
+                                    keyId: string;
+                                    owner: string;
+                                    role: string;
+                                };
+                                /** @description the operation's id (createEntity, publishEntity, ...), as in this document */
+                                operation: string;
+                                target: {
+                                    type: string;
+                                    id?: string;
+                                    branch?: string;
+                                };
+                                requestId: string;
+                                /** @enum {string} */
+                                outcome: "ok" | "forbidden";
+                                checksumBefore?: string;
+                                checksumAfter?: string;
+                                /** @description facts of the operation: never a secret */
+                                detail?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /** @description the hash of the record before (64 zeros for the first) */
+                                prevHash: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the record before was recorded
+                                 */
+                                prevAt?: string;
+                                /** @description SHA-256 (hex) of the canonical JSON of every other field (keys sorted, no spaces) */
+                                hash: string;
+                            }[];
+                            /** @description the `before` of the next page; null at the end */
+                            next: number | null;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    verifyAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            intact: boolean;
+                            /** @description records checked */
+                            checked: number;
+                            /** @description the oldest kept record */
+                            first: number | null;
+                            /** @description the newest record checked */
+                            last: number | null;
+                            /** @description the head of the chain */
+                            head: {
+                                seq: number;
+                                hash: string;
+                            } | null;
+                            /** @description the first record that does not fit, and why */
+                            break?: {
+                                seq: number;
+                                reason: string;
+                            };
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    exportAudit: {
+        parameters: {
+            query?: {
+                /** @description records before this time */
+                from?: string;
+                /** @description records before this time */
+                to?: string;
+                /** @description the Audit-Next-After of the part before: records after it */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the records, oldest first, one JSON object per line (each line holds one record, of this schema) */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    /** @description when more records follow: the `after` of the next part */
+                    "Audit-Next-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        workspaceId: string;
+                        /** @description 1, 2, 3, ... without gaps */
+                        seq: number;
+                        /**
+                         * Format: date-time
+                         * @description when it was recorded; never before the record before it
+                         */
+                        at: string;
+                        /** @description the key, its owner and its role then */
+                        actor: {
+                            keyId: string;
+                            owner: string;
+                            role: string;
+                        };
+                        /** @description the operation's id (createEntity, publishEntity, ...), as in this document */
+                        operation: string;
+                        target: {
+                            type: string;
+                            id?: string;
+                            branch?: string;
+                        };
+                        requestId: string;
+                        /** @enum {string} */
+                        outcome: "ok" | "forbidden";
+                        checksumBefore?: string;
+                        checksumAfter?: string;
+                        /** @description facts of the operation: never a secret */
+                        detail?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description the hash of the record before (64 zeros for the first) */
+                        prevHash: string;
+                        /**
+                         * Format: date-time
+                         * @description when the record before was recorded
+                         */
+                        prevAt?: string;
+                        /** @description SHA-256 (hex) of the canonical JSON of every other field (keys sorted, no spaces) */
+                        hash: string;
                     };
                 };
             };

@@ -1,6 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { credentialKey, credentialPrefix, credentialsPartition } from '../keys.ts';
-import type { CredentialStore, StoredCredential } from '../types.ts';
+import type { AuditEvent, CredentialStore, StoredCredential } from '../types.ts';
 import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { pick, TableClient } from './table-client.ts';
 
@@ -31,11 +30,11 @@ export class DynamoCredentialStore extends TableClient implements CredentialStor
     return (await this.queryPrefix(credentialsPartition(workspaceId), credentialPrefix, publicFields)) as unknown as StoredCredential[];
   }
 
-  async putCredential(credential: StoredCredential, expectedRevision: number) {
+  async putCredential(credential: StoredCredential, expectedRevision: number, audit?: AuditEvent) {
     const item = { ...credentialKey(credential.workspaceId, credential.id), ...pick(credential as never, [...publicFields, 'secret']) };
     await atRevisionOrConflict(
       `credential ${credential.id}`,
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })),
+      this.write(credential.workspaceId, { Put: { TableName: this.tableName, Item: item, ...atRevision(expectedRevision) } }, audit),
     );
   }
 }

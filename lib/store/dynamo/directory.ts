@@ -3,11 +3,10 @@
  * branches, API keys): small items read by key, apart from the data they
  * open, and kept warm in a function by ../cached-directory.ts.
  */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyKey, apiKeysOfWorkspace, branchKey, branchPrefix, workspaceKey, workspaceSortKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import type { ApiKey, ApiKeyChange, Branch, DirectoryStore, Workspace } from '../types.ts';
-import { setAll } from './expressions.ts';
+import type { ApiKey, ApiKeyChange, AuditEvent, Branch, DirectoryStore, Workspace } from '../types.ts';
+import { setAll, unlessConditionFails } from './expressions.ts';
 import { pick, projection, TableClient } from './table-client.ts';
 
 const { byName } = tableDefinition.indexes;
@@ -47,13 +46,17 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
     return (await this.get(apiKeyKey(hash), apiKeyFields)) as ApiKey | undefined;
   }
 
-  async createApiKey(hash: string, key: ApiKey) {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...apiKeyKey(hash), ...key, [byName.partitionKey]: apiKeysOfWorkspace(key.workspaceId), [byName.sortKey]: key.keyId },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
+  async createApiKey(hash: string, key: ApiKey, audit?: AuditEvent) {
+    await this.write(
+      key.workspaceId,
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...apiKeyKey(hash), ...key, [byName.partitionKey]: apiKeysOfWorkspace(key.workspaceId), [byName.sortKey]: key.keyId },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      audit,
     );
   }
 
@@ -69,7 +72,7 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
     return items.flatMap((item) => (item ? [pick(item, apiKeyFields) as unknown as ApiKey] : []));
   }
 
-  async updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange) {
+  async updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange, audit?: AuditEvent) {
     const [found] = await this.queryAll({
       IndexName: byName.name,
       KeyConditionExpression: `${byName.partitionKey} = :pk AND ${byName.sortKey} = :id`,
@@ -82,18 +85,28 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
     const removed = Object.keys(change).filter((field) => change[field as keyof ApiKeyChange] === null);
     const names = { ...set.names, ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])) };
     const setsAny = Object.keys(set.values).length > 0;
-    const { Attributes } = await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { PK: found.PK, SK: found.SK },
-        UpdateExpression: [setsAny ? set.expression : '', removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '']
-          .filter(Boolean)
-          .join(' '),
-        ExpressionAttributeNames: names,
-        ...(setsAny && { ExpressionAttributeValues: set.values }),
-        ReturnValues: 'ALL_NEW',
-      }),
+    const key = { PK: found.PK, SK: found.SK };
+    const written = await unlessConditionFails(
+      this.write(
+        workspaceId,
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: [setsAny ? set.expression : '', removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '']
+              .filter(Boolean)
+              .join(' '),
+            // The key is there (the index found it): an update must not make a bare one of a key deleted since.
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: names,
+            ...(setsAny && { ExpressionAttributeValues: set.values }),
+          },
+        },
+        audit,
+      ).then(() => true),
     );
-    return Attributes && (pick(Attributes, apiKeyFields) as unknown as ApiKey);
+    if (!written) return undefined;
+    const stored = await this.get(key, apiKeyFields, true);
+    return stored && (pick(stored, apiKeyFields) as unknown as ApiKey);
   }
 }

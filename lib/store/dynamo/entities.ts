@@ -23,6 +23,7 @@ import { RevisionConflict } from '../revision-retry.ts';
 import { tableDefinition, type IndexDefinition } from '../table.ts';
 import {
   describeRef,
+  type AuditEvent,
   type EntityRef,
   type EntityScope,
   type EntityStore,
@@ -107,22 +108,24 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
     return written !== undefined;
   }
 
-  async putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind) {
+  async putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind, audit?: AuditEvent) {
     const set = setAll(entityAttributes(ref, entity, kind));
     const cleared = clearedWhenAbsent.filter((field) => entity[field] === undefined);
+    const update = {
+      TableName: this.tableName,
+      Key: entityKey(ref),
+      UpdateExpression: `${set.expression}${cleared.length ? ` REMOVE ${cleared.join(', ')}` : ''}`,
+      ConditionExpression: expectedRevision === 0 ? 'attribute_not_exists(PK)' : '#rev = :expected',
+      ExpressionAttributeNames: { ...set.names, ...(expectedRevision !== 0 && { '#rev': 'revision' }) },
+      ExpressionAttributeValues: { ...set.values, ...(expectedRevision !== 0 && { ':expected': expectedRevision }) },
+    };
     let stored: Item | undefined;
     try {
-      ({ Attributes: stored } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: entityKey(ref),
-          UpdateExpression: `${set.expression}${cleared.length ? ` REMOVE ${cleared.join(', ')}` : ''}`,
-          ConditionExpression: expectedRevision === 0 ? 'attribute_not_exists(PK)' : '#rev = :expected',
-          ExpressionAttributeNames: { ...set.names, ...(expectedRevision !== 0 && { '#rev': 'revision' }) },
-          ExpressionAttributeValues: { ...set.values, ...(expectedRevision !== 0 && { ':expected': expectedRevision }) },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ));
+      if (audit) {
+        // A transaction answers no attributes: the counters read what was written.
+        await this.write(ref.workspaceId, { Update: update }, audit);
+        stored = await this.get(entityKey(ref), ['type', 'countedAs', 'countClaim'], true);
+      } else ({ Attributes: stored } = await this.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' })));
     } catch (error) {
       if (isConditionFailure(error)) throw new RevisionConflict(describeRef(ref));
       throw error;
@@ -130,8 +133,8 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
     await this.counters.settleCount(ref, stored);
   }
 
-  async deleteEntity(ref: EntityRef) {
-    return this.counters.deleteCounted(ref);
+  async deleteEntity(ref: EntityRef, audit?: AuditEvent) {
+    return this.counters.deleteCounted(ref, audit);
   }
 
   async deleteVersions(ref: EntityRef) {

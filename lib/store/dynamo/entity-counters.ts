@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { counterKey, counterPrefix, counterSortKey, entityKey, entityPartition, kindPartition } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import type { EntityRef, EntityScope } from '../types.ts';
+import type { AuditEvent, EntityRef, EntityScope } from '../types.ts';
 import { setAll, unlessConditionFails } from './expressions.ts';
 import { projection, TableClient, type Item } from './table-client.ts';
 
@@ -47,14 +47,18 @@ export class EntityCounters extends TableClient {
     }
   }
 
-  /** Deletes an entity's item once it is off its counters; false when there was none. */
-  async deleteCounted(ref: EntityRef) {
+  /**
+   * Deletes an entity's item once it is off its counters; false when there
+   * was none. An `audit` record goes with the claim that decides the delete:
+   * once that is made, whoever writes the entity next finishes the delete.
+   */
+  async deleteCounted(ref: EntityRef, audit?: AuditEvent) {
     let state = await this.get(entityKey(ref), countFields, true);
     const existed = state !== undefined;
     // The same claim as a move, to nowhere: the counters drop once, then the item goes.
     for (let round = 0; state; round++) {
       if (round > 20) throw new Error(`${ref.entityType} ${ref.id} could not be deleted: its counters did not settle`);
-      const claim = await this.claimCount(ref, state, { to: state.type as string, delete: true });
+      const claim = await this.claimCount(ref, state, { to: state.type as string, delete: true }, audit);
       if (claim) await this.completeClaim(ref, claim);
       state = await this.get(entityKey(ref), countFields, true);
     }
@@ -62,22 +66,26 @@ export class EntityCounters extends TableClient {
   }
 
   /** The claim open on the entity, else a new one for `intent` if no other writer claims first (then undefined: read again). */
-  private async claimCount(ref: EntityRef, state: Item, intent: Pick<CountClaim, 'to' | 'delete'>): Promise<CountClaim | undefined> {
+  private async claimCount(ref: EntityRef, state: Item, intent: Pick<CountClaim, 'to' | 'delete'>, audit?: AuditEvent): Promise<CountClaim | undefined> {
     const open = state.countClaim as CountClaim | undefined;
     if (open) return open;
     const claim: CountClaim = { id: randomUUID(), ...intent, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
     await this.markDue(ref, claim, 'ADD');
     const claimed = await unlessConditionFails(
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: entityKey(ref),
-          UpdateExpression: 'SET countClaim = :claim',
-          // attribute_exists(PK): an entity deleted since it was read is not made again as a bare claim.
-          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
-          ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
-        }),
-      ),
+      this.write(
+        ref.workspaceId,
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: entityKey(ref),
+            UpdateExpression: 'SET countClaim = :claim',
+            // attribute_exists(PK): an entity deleted since it was read is not made again as a bare claim.
+            ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
+            ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
+          },
+        },
+        audit,
+      ).then(() => true),
     );
     if (claimed) return claim;
     // A try whose answer was lost may have made the claim; else no other writer knew it, and its tokens can come off.

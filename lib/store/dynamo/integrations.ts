@@ -1,6 +1,5 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { integrationKey, integrationPrefix, integrationsPartition } from '../keys.ts';
-import type { IntegrationStore, StoredIntegration } from '../types.ts';
+import type { AuditEvent, IntegrationStore, StoredIntegration } from '../types.ts';
 import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { pick, TableClient } from './table-client.ts';
 
@@ -28,19 +27,19 @@ export class DynamoIntegrationStore extends TableClient implements IntegrationSt
     return (await this.queryPrefix(integrationsPartition(workspaceId), integrationPrefix, fields)) as unknown as StoredIntegration[];
   }
 
-  async putIntegration(integration: StoredIntegration, expectedRevision: number) {
+  async putIntegration(integration: StoredIntegration, expectedRevision: number, audit?: AuditEvent) {
     const item = { ...integrationKey(integration.workspaceId, integration.id), ...pick(integration as never, fields) };
     await atRevisionOrConflict(
       `integration ${integration.id}`,
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })),
+      this.write(integration.workspaceId, { Put: { TableName: this.tableName, Item: item, ...atRevision(expectedRevision) } }, audit),
     );
   }
 
-  async deleteIntegration(workspaceId: string, id: string, expectedRevision: number) {
+  async deleteIntegration(workspaceId: string, id: string, expectedRevision: number, audit?: AuditEvent) {
     const key = integrationKey(workspaceId, id);
     await atRevisionOrConflict(
       `integration ${id}`,
-      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: key, ...atRevision(expectedRevision) })),
+      this.write(workspaceId, { Delete: { TableName: this.tableName, Key: key, ...atRevision(expectedRevision) } }, audit),
     );
   }
 }

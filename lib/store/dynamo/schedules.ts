@@ -4,10 +4,9 @@
  * overwrite each other unseen. inputParam is kept as JSON text, as execution
  * params are: any JSON a caller sent stores as it came.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredSchedule } from '../../schedules/spec.ts';
 import { scheduleKey, schedulesPrefix } from '../keys.ts';
-import type { RuleScope, ScheduleStore, StoredRuleSchedule } from '../types.ts';
+import type { AuditEvent, RuleScope, ScheduleStore, StoredRuleSchedule } from '../types.ts';
 import { atRevision, atRevisionOrConflict } from './expressions.ts';
 import { TableClient, type Item } from './table-client.ts';
 import { parseJson } from '../../decimal/json.ts';
@@ -51,10 +50,10 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
     return item && fromItem(item);
   }
 
-  async putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number) {
+  async putSchedule(scope: RuleScope, schedule: StoredRuleSchedule, expectedRevision: number, audit?: AuditEvent) {
     await atRevisionOrConflict(
       describe(scope),
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) })),
+      this.write(scope.workspaceId, { Put: { TableName: this.tableName, Item: toItem(scope, schedule), ...atRevision(expectedRevision) } }, audit),
     );
   }
 
@@ -63,10 +62,10 @@ export class DynamoScheduleStore extends TableClient implements ScheduleStore {
     return items.map((item) => ({ scope: scopeOf(item), schedule: fromItem(item) }));
   }
 
-  async deleteSchedule(scope: RuleScope, expectedRevision: number) {
+  async deleteSchedule(scope: RuleScope, expectedRevision: number, audit?: AuditEvent) {
     await atRevisionOrConflict(
       describe(scope),
-      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) })),
+      this.write(scope.workspaceId, { Delete: { TableName: this.tableName, Key: scheduleKey(scope), ...atRevision(expectedRevision) } }, audit),
     );
   }
 }

@@ -7,6 +7,8 @@ import {
   type QueryCommandInput,
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { AuditEvent } from '../model/audit.ts';
+import { DynamoAuditChain, type WriteItem } from './audit.ts';
 import { isConditionFailure } from './expressions.ts';
 
 export type Item = Record<string, unknown>;
@@ -21,10 +23,19 @@ export function projection(fields: readonly string[]) {
 
 /** The reads and writes every part of the DynamoDB adapter shares. */
 export class TableClient {
+  protected readonly chain: DynamoAuditChain;
+
   constructor(
     protected readonly client: DynamoDBDocumentClient,
     protected readonly tableName: string,
-  ) {}
+  ) {
+    this.chain = new DynamoAuditChain(client, tableName);
+  }
+
+  /** One write of workspace `workspaceId`'s data, with its audit record in the same transaction when `audit` says what to record. */
+  protected write(workspaceId: string, write: WriteItem, audit?: AuditEvent): Promise<void> {
+    return this.chain.write(write, audit && { workspaceId, event: audit });
+  }
 
   protected async get(key: object, fields?: readonly string[], consistent = false): Promise<Item | undefined> {
     const { Item } = await this.client.send(

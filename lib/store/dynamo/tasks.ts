@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { branchKey, openTasksPartition, remoteKey, taskKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import { isOpenTask, type RemoteConfig, type Task, type TaskState, type TaskStore } from '../types.ts';
+import { isOpenTask, type AuditEvent, type RemoteConfig, type Task, type TaskState, type TaskStore } from '../types.ts';
 import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
 import { pick, TableClient, type Item } from './table-client.ts';
 
@@ -22,6 +22,8 @@ const taskFields = [
   'applyingCommit',
   'applyingSummary',
   'workflowRun',
+  'requestedBy',
+  'requestId',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
@@ -61,7 +63,13 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
     );
   }
 
-  async transitionTask(taskId: string, from: TaskState[], change: Partial<Task>, options: { runId?: string; leaseExpiredBefore?: string } = {}) {
+  async transitionTask(
+    taskId: string,
+    from: TaskState[],
+    change: Partial<Task>,
+    options: { runId?: string; leaseExpiredBefore?: string } = {},
+    audit?: AuditEvent,
+  ) {
     const current = await this.getTask(taskId);
     if (!current) return undefined;
     const next = { ...current, ...change };
@@ -78,18 +86,21 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
       conditions.push('(attribute_not_exists(leaseUntil) OR leaseUntil < :expiry)');
       values[':expiry'] = options.leaseExpiredBefore;
     }
+    const update = {
+      TableName: this.tableName,
+      Key: taskKey(taskId),
+      UpdateExpression: `${set.expression}${finished ? ` REMOVE ${openIndex.partitionKey}, ${openIndex.sortKey}, leaseUntil, dueAt` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: { ...set.names, '#state': 'taskState' },
+      ExpressionAttributeValues: values,
+    };
     try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: taskKey(taskId),
-          UpdateExpression: `${set.expression}${finished ? ` REMOVE ${openIndex.partitionKey}, ${openIndex.sortKey}, leaseUntil, dueAt` : ''}`,
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: { ...set.names, '#state': 'taskState' },
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      if (audit) {
+        // A transaction answers no attributes: the task is read back.
+        await this.write(current.workspaceId, { Update: update }, audit);
+        return this.getTask(taskId);
+      }
+      const { Attributes } = await this.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return Attributes && (pick(Attributes, taskFields) as unknown as Task);
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
@@ -111,8 +122,8 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
     return (await this.get(remoteKey(workspaceId), ['url', 'credentialId', 'updatedAt'], true)) as RemoteConfig | undefined;
   }
 
-  async putRemote(workspaceId: string, remote: RemoteConfig) {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...remoteKey(workspaceId), ...remote } }));
+  async putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent) {
+    await this.write(workspaceId, { Put: { TableName: this.tableName, Item: { ...remoteKey(workspaceId), ...remote } } }, audit);
   }
 
   async getBranchPull(workspaceId: string, branch: string) {
@@ -120,16 +131,20 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
       { activeTaskId?: string; pulledCommit?: string } | undefined;
   }
 
-  async claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined) {
+  async claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent) {
     try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: branchKey(workspaceId, branch),
-          UpdateExpression: 'SET activeTaskId = :taskId',
-          ConditionExpression: `attribute_exists(PK) AND ${expected === undefined ? 'attribute_not_exists(activeTaskId)' : 'activeTaskId = :expected'}`,
-          ExpressionAttributeValues: { ':taskId': taskId, ...(expected !== undefined && { ':expected': expected }) },
-        }),
+      await this.write(
+        workspaceId,
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: branchKey(workspaceId, branch),
+            UpdateExpression: 'SET activeTaskId = :taskId',
+            ConditionExpression: `attribute_exists(PK) AND ${expected === undefined ? 'attribute_not_exists(activeTaskId)' : 'activeTaskId = :expected'}`,
+            ExpressionAttributeValues: { ':taskId': taskId, ...(expected !== undefined && { ':expected': expected }) },
+          },
+        },
+        audit,
       );
       return true;
     } catch (error) {

@@ -1,4 +1,5 @@
 /** Work done outside the request that asked for it (a pull, a queued workflow run), kept so that users can follow it and a dead run is taken over. */
+import type { AuditActor } from './audit.ts';
 
 export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
 
@@ -57,6 +58,9 @@ export interface Task {
   applyingCommit?: string;
   /** What the run that set `applyingCommit` planned to change: the summary of the pull, whichever run finishes writing it. */
   applyingSummary?: PullSummary;
+  /** Who asked for it and in which request: the audit record of what the task then changes names them. */
+  requestedBy?: AuditActor;
+  requestId?: string;
   /** Set for a workflow run; a pull has none. */
   workflowRun?: WorkflowRunTask;
 }

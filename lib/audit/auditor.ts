@@ -1,0 +1,41 @@
+/**
+ * Who is acting in a call, for the audit log: the key, its owner and role,
+ * the operation and the request. A write hands the store an event made here
+ * with what it wrote (target, checksums, facts), and the store records it in
+ * the same transaction as the write (lib/store/dynamo/audit.ts).
+ */
+import type { Principal } from '../auth/authenticate.ts';
+import type { AuditEvent, AuditTarget, EntityRef } from '../store/types.ts';
+
+export interface Auditor {
+  actor: { keyId: string; owner: string; role: string };
+  operation: string;
+  requestId: string;
+}
+
+export const auditorOf = (principal: Principal, operation: string, requestId: string): Auditor => ({
+  actor: { keyId: principal.keyId, owner: principal.owner, role: principal.role },
+  operation,
+  requestId,
+});
+
+export type AuditFacts = Pick<AuditEvent, 'checksumBefore' | 'checksumAfter' | 'detail'>;
+
+/**
+ * The event of `auditor`'s write to `target`; undefined when nobody audits
+ * the writer (the CLI and the seed, which an operator runs against the table).
+ */
+export function auditEvent(auditor: Auditor | undefined, target: AuditTarget, facts: AuditFacts = {}): AuditEvent | undefined {
+  if (!auditor) return undefined;
+  return {
+    ...auditor,
+    target,
+    outcome: 'ok',
+    ...(facts.checksumBefore && { checksumBefore: facts.checksumBefore }),
+    ...(facts.checksumAfter && { checksumAfter: facts.checksumAfter }),
+    ...(facts.detail && { detail: facts.detail }),
+  };
+}
+
+/** What the audit log names a rule or workflow by. */
+export const entityTarget = (ref: EntityRef): AuditTarget => ({ type: ref.entityType, id: ref.id, branch: ref.branch });
