@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { credentialKey, credentialPrefix, credentialsPartition } from '../keys.ts';
 import type { CredentialStore, StoredCredential } from '../types.ts';
 import { atRevision, atRevisionOrConflict } from './expressions.ts';
@@ -36,6 +36,21 @@ export class DynamoCredentialStore extends TableClient implements CredentialStor
     await atRevisionOrConflict(
       `credential ${credential.id}`,
       this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ...atRevision(expectedRevision) })),
+    );
+  }
+
+  async bindCredentialHosts(workspaceId: string, id: string, allowedHosts: string[], expectedRevision: number) {
+    await atRevisionOrConflict(
+      `credential ${id}`,
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: credentialKey(workspaceId, id),
+          UpdateExpression: 'SET allowedHosts = :hosts, revision = :next',
+          ConditionExpression: 'revision = :expected AND attribute_not_exists(allowedHosts)',
+          ExpressionAttributeValues: { ':hosts': allowedHosts, ':next': expectedRevision + 1, ':expected': expectedRevision },
+        }),
+      ),
     );
   }
 }
