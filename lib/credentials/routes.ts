@@ -2,6 +2,7 @@
 import { pageQuerySchema } from '../http/paging.ts';
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
+import { opensCredentials } from './route-access.ts';
 import { createCredentialSchema, testCredentialSchema, updateCredentialSchema } from './schema.ts';
 
 const credentialRead = {
@@ -81,7 +82,7 @@ export const credentialRoutes = {
     description:
       "Calls `url` with the key placed as configured and reports the provider's status and what it means for the key (401: wrong or revoked, 403: lacks the permission). A call that got no answer is a result too, with `failure` saying why; a URL that may not be called is a 400.",
     body: testCredentialSchema,
-    keyAccess: 'decrypt',
+    ...opensCredentials,
     outbound: 'trying',
   },
 } satisfies Record<string, Route>;

@@ -44,15 +44,21 @@ const value = z
   );
 const placement = z.enum(credentialPlacements, { error: 'must be header or query' });
 
+const hostPatternForm = 'a host name (api.example.com), *. and a domain (*.example.com), or a bracketed IPv6 address, with an optional :port';
+
 /** The hosts a credential may be sent to: `api.example.com`, `*.example.com`, with an optional port (`127.0.0.1:3002`); read in lower case. */
 const allowedHosts = z
   .array(
-    z.string().check(
+    z.string({ error: `must be ${hostPatternForm}` }).check(
       z.maxLength(hostPatternLimits.maxLength, { error: `must be at most ${hostPatternLimits.maxLength} characters` }),
-      z.refine((pattern) => hostPattern.test(pattern.toLowerCase()), {
-        error: 'must be a host name (api.example.com), *. and a domain (*.example.com), or a bracketed IPv6 address, with an optional :port',
-      }),
+      z.refine((pattern) => hostPattern.test(pattern.toLowerCase()), { error: `must be ${hostPatternForm}` }),
     ),
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? `is required: the hosts the key may be sent to, each ${hostPatternForm}`
+          : `must be a list of hosts, each ${hostPatternForm}`,
+    },
   )
   .check(
     z.minLength(1, { error: 'must name at least one host' }),
@@ -66,8 +72,8 @@ export const createCredentialSchema = strictBody({
   value,
   placement: z._default(placement, 'header'),
   description: z._default(text(500), ''),
-  /** Where the key may go: a call to any other host is refused before a byte is sent. */
-  allowedHosts: z.optional(allowedHosts),
+  /** Where the key may go: a call to any other host is refused before a byte is sent. Required: a credential is never made unbound. */
+  allowedHosts,
 });
 export type CreateCredential = z.output<typeof createCredentialSchema>;
 

@@ -6,27 +6,44 @@
 import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors } from '../http/errors.ts';
+import { logger } from '../logging/logger.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
 import { retryOnRevisionConflict } from '../store/revision-retry.ts';
 import type { CredentialStore, NameClaimStore, StoredCredential } from '../store/types.ts';
 import { claimName, pageByName, putNew } from '../workspaces/named-items.ts';
 import { createTtlCache } from '../store/ttl-cache.ts';
 import { seal, unseal, type Keyring } from './sealing.ts';
+import { hostsOfUsers, type CredentialUsers } from './legacy-hosts.ts';
 import { placementIssues } from './placement.ts';
 import type { CreateCredential, TestCredential, UpdateCredential } from './schema.ts';
 
 export interface CredentialDeps {
-  store: CredentialStore & NameClaimStore;
+  store: CredentialStore & NameClaimStore & CredentialUsers;
   keyring: Keyring;
 }
 
 /** What the API shows of a credential: never the value, only a hint of it. */
-export type CredentialView = Omit<StoredCredential, 'secret' | 'revision' | 'workspaceId'> & { status: 'active' | 'revoked' };
+export type CredentialView = Omit<StoredCredential, 'secret' | 'revision' | 'workspaceId' | 'allowedHosts'> & {
+  allowedHosts: string[];
+  status: 'active' | 'revoked';
+};
 
-export const toView = ({ secret: _secret, revision: _revision, workspaceId: _workspaceId, ...rest }: StoredCredential): CredentialView => ({
-  ...rest,
-  status: rest.revokedAt ? 'revoked' : 'active',
-});
+/**
+ * The views of `credentials`. One made before hosts were required shows the
+ * hosts its first use will bind it to (./legacy-hosts.ts), derived without
+ * writing, so that reads stay reads; what uses the credentials is read once
+ * for them all, and only when one has no hosts.
+ */
+async function viewsOf(store: CredentialUsers, workspaceId: string, credentials: StoredCredential[]): Promise<CredentialView[]> {
+  const derived = credentials.every((credential) => credential.allowedHosts) ? undefined : await hostsOfUsers(store, workspaceId);
+  return credentials.map(({ secret: _secret, revision: _revision, workspaceId: _workspaceId, ...rest }) => ({
+    ...rest,
+    allowedHosts: rest.allowedHosts ?? derived?.(rest.id) ?? [],
+    status: rest.revokedAt ? 'revoked' : 'active',
+  }));
+}
+
+const viewOf = async (store: CredentialUsers, credential: StoredCredential) => (await viewsOf(store, credential.workspaceId, [credential]))[0]!;
 
 /** At most the last 4 characters, fewer for short values, so the hint never gives most of a key away. */
 export const valueHint = (value: string) => `••••${value.slice(value.length - Math.min(4, Math.floor(value.length / 4)))}`;
@@ -71,8 +88,8 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
       holder.placement === input.placement &&
       holder.description === input.description &&
       holder.name === input.name &&
-      JSON.stringify(holder.allowedHosts ?? null) === JSON.stringify(input.allowedHosts ? normalHosts(input.allowedHosts) : null);
-    if (same && (await sameValue(deps, await withSecret(deps, holder), input.value))) return { credential: toView(holder), created: false };
+      JSON.stringify(holder.allowedHosts) === JSON.stringify(normalHosts(input.allowedHosts));
+    if (same && (await sameValue(deps, await withSecret(deps, holder), input.value))) return { credential: await viewOf(deps.store, holder), created: false };
     throw errors.credentialNameTaken(input.name);
   }
   const timestamp = now();
@@ -84,7 +101,7 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
     key: input.key,
     placement: input.placement,
     description: input.description,
-    ...(input.allowedHosts && { allowedHosts: normalHosts(input.allowedHosts) }),
+    allowedHosts: normalHosts(input.allowedHosts),
     valueHint: valueHint(input.value),
     secret: await seal(deps.keyring, input.value, { workspaceId, credentialId: id }),
     createdAt: timestamp,
@@ -95,22 +112,23 @@ export async function createCredential(deps: CredentialDeps, workspaceId: string
     () => deps.store.putCredential(credential, 0, auditEvent(options.auditor, credentialTarget(id))),
     async () => (await deps.store.getCredential(workspaceId, id)) !== undefined,
   );
-  return { credential: toView(credential), created: true };
+  return { credential: await viewOf(deps.store, credential), created: true };
 }
 
 async function withSecret(deps: CredentialDeps, credential: StoredCredential) {
   return (await deps.store.getCredential(credential.workspaceId, credential.id, { withSecret: true })) ?? credential;
 }
 
-export async function getCredential(store: CredentialStore, workspaceId: string, id: string): Promise<StoredCredential> {
+export async function getCredential(store: CredentialStore & CredentialUsers, workspaceId: string, id: string): Promise<CredentialView> {
   const credential = await store.getCredential(workspaceId, id);
   if (!credential) throw errors.credentialNotFound(id);
-  return credential;
+  return viewOf(store, credential);
 }
 
 /** One page of the workspace's credentials, by name. */
-export async function listCredentials(store: CredentialStore, workspaceId: string, page: { pageNo: number; pageSize: number }) {
-  return pageByName(await store.listCredentials(workspaceId), page, toView);
+export async function listCredentials(store: CredentialStore & CredentialUsers, workspaceId: string, page: { pageNo: number; pageSize: number }) {
+  const { data, paging } = pageByName(await store.listCredentials(workspaceId), page, (credential) => credential);
+  return { data: await viewsOf(store, workspaceId, data), paging };
 }
 
 /** Renames, moves the key, edits the description or rotates the value, keeping the id that steps point at. */
@@ -142,7 +160,7 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
       next.rotatedAt = timestamp;
     }
     const unchanged = JSON.stringify({ ...next, secret: undefined }) === JSON.stringify({ ...current, secret: undefined }) && change.value === undefined;
-    if (unchanged) return toView(current);
+    if (unchanged) return viewOf(deps.store, current);
     next.updatedAt = timestamp;
     next.revision = current.revision + 1;
     const changed = (['name', 'key', 'placement', 'description', 'allowedHosts'] as const).filter(
@@ -152,12 +170,12 @@ export function updateCredential(deps: CredentialDeps, workspaceId: string, id: 
     await deps.store.putCredential(next, current.revision, auditEvent(auditor, credentialTarget(id), { detail: { changed: changed.join(', ') } }));
     openedCredentials.forget(openedKey(workspaceId, id));
     if (renamed) await deps.store.releaseName('credential', workspaceId, current.name, id);
-    return toView(next);
+    return viewOf(deps.store, next);
   });
 }
 
 /** Revokes: the sealed value is deleted, so nothing can send it again. Revoking twice is harmless. */
-export function revokeCredential(store: CredentialStore & NameClaimStore, workspaceId: string, id: string, auditor?: Auditor) {
+export function revokeCredential(store: CredentialDeps['store'], workspaceId: string, id: string, auditor?: Auditor) {
   return retryOnRevisionConflict(async () => {
     const current = await store.getCredential(workspaceId, id);
     if (!current) throw errors.credentialNotFound(id);
@@ -168,9 +186,9 @@ export function revokeCredential(store: CredentialStore & NameClaimStore, worksp
       await store.putCredential(revoked, current.revision, auditEvent(auditor, credentialTarget(id)));
       openedCredentials.forget(openedKey(workspaceId, id));
       await store.releaseName('credential', workspaceId, current.name, id);
-      return toView(revoked);
+      return viewOf(store, revoked);
     }
-    return toView(current);
+    return viewOf(store, current);
   });
 }
 
@@ -190,11 +208,38 @@ export const openCredentialWarm = (deps: CredentialDeps, workspaceId: string, id
 
 /** The credential ready to place on an outbound call; what steps and the Git remote use. */
 export async function openCredential(deps: CredentialDeps, workspaceId: string, id: string): Promise<OutboundCredential> {
-  const credential = await deps.store.getCredential(workspaceId, id, { withSecret: true });
-  if (!credential) throw errors.credentialNotFound(id);
-  if (credential.revokedAt || !credential.secret) throw errors.credentialRevoked(id);
-  const value = await unseal(deps.keyring, credential.secret, { workspaceId, credentialId: id });
-  return { key: credential.key, value, placement: credential.placement, ...(credential.allowedHosts && { allowedHosts: credential.allowedHosts }) };
+  const { credential, secret, allowedHosts } = await readForUse(deps, workspaceId, id);
+  const value = await unseal(deps.keyring, secret, { workspaceId, credentialId: id });
+  return { key: credential.key, value, placement: credential.placement, allowedHosts };
+}
+
+/**
+ * The credential to send, with its sealed value and its hosts. One made
+ * before hosts were required is bound first to the hosts of what uses it
+ * (./legacy-hosts.ts): a write of the hosts alone, on the revision read and
+ * only while it has none, so that its sealed value is never rewritten, an
+ * admin's change made meanwhile is kept, and a retry or a concurrent first use
+ * that lost the race reads the hosts the winner stored and uses those.
+ */
+function readForUse(deps: CredentialDeps, workspaceId: string, id: string) {
+  return retryOnRevisionConflict(async () => {
+    const credential = await deps.store.getCredential(workspaceId, id, { withSecret: true });
+    if (!credential) throw errors.credentialNotFound(id);
+    if (credential.revokedAt || !credential.secret) throw errors.credentialRevoked(id);
+    if (credential.allowedHosts) return { credential, secret: credential.secret, allowedHosts: credential.allowedHosts };
+    const allowedHosts = (await hostsOfUsers(deps.store, workspaceId))(id);
+    // Recorded as the service's own change: no key asked for it.
+    await deps.store.bindCredentialHosts(workspaceId, id, allowedHosts, credential.revision, {
+      actor: { keyId: 'service', owner: 'service', role: 'service' },
+      operation: 'bindCredentialHosts',
+      requestId: `bind:${id}:${credential.revision}`,
+      outcome: 'ok',
+      target: credentialTarget(id),
+      detail: { allowedHosts: allowedHosts.join(', ') },
+    });
+    logger.info('credential bound to the hosts of what uses it', { workspaceId, credentialId: id, allowedHosts });
+    return { credential, secret: credential.secret, allowedHosts };
+  });
 }
 
 export interface TestResult {

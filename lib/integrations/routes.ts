@@ -1,4 +1,5 @@
 /** The REST integration operations: workspace-wide, like credentials, so no branch. */
+import { opensCredentials } from '../credentials/route-access.ts';
 import { pageQuerySchema } from '../http/paging.ts';
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
@@ -77,7 +78,7 @@ export const integrationRoutes = {
     summary: 'Call a path of the integration as a step would, and explain the answer',
     description: `Sends \`method\` to \`path\` under the base URL with the integration's headers and credential, within its timeout (at most ${integrationLimits.testTimeoutMs / 1000} s here), and reports the provider's status, what it means (401: the key is wrong or revoked, 403: valid but lacking the permission) and its JSON answer. A call that got no usable answer is a result too, with \`failure\` saying why; a path or URL that may not be called is a 400.`,
     body: testIntegrationSchema,
-    keyAccess: 'decrypt',
+    ...opensCredentials,
     outbound: 'trying',
   },
 } satisfies Record<string, Route>;

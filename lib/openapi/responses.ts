@@ -31,9 +31,8 @@ const credentialSchema = z.object({
   description: z.string(),
   allowedHosts: z
     .array(z.string())
-    .optional()
     .describe(
-      'the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive',
+      'the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set',
     ),
   valueHint: z.string().describe('the last characters of the value at most; the value itself is never returned'),
   status: z.enum(['active', 'revoked']),

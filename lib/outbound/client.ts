@@ -14,8 +14,8 @@ export interface OutboundCredential {
   key: string;
   value: string;
   placement: 'header' | 'query';
-  /** The hosts it may be sent to (./hosts.ts); absent, any (a credential made before hosts were bound). */
-  allowedHosts?: readonly string[];
+  /** The hosts it may be sent to (./hosts.ts): a hop to any other is refused before it connects. */
+  allowedHosts: readonly string[];
 }
 
 export type OutboundMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -133,6 +133,14 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   return { send: (request) => send(request.timeoutMs === undefined ? settings : { ...settings, totalTimeoutMs: request.timeoutMs }, request) };
 }
 
+/** Why a hop to `url` may not carry the credential, and what an admin can do about it. */
+function hostNotAllowed(allowedHosts: readonly string[], url: URL, shown: string) {
+  const target = `${hostOf(url)} (${shown})`;
+  return allowedHosts.length
+    ? `The credential may be sent only to ${allowedHosts.join(', ')}, not to ${target}: nothing was sent. Add the host to the credential's allowedHosts if it is meant to receive the key.`
+    : `The credential may be sent to no host yet, so nothing was sent to ${target}: its allowedHosts is empty (it was made before hosts were required, and no integration or remote used it). Set its allowedHosts to the hosts meant to receive the key.`;
+}
+
 async function send(settings: Settings, request: OutboundRequest): Promise<OutboundResponse> {
   const started = performance.now();
   const deadline = Date.now() + settings.totalTimeoutMs;
@@ -146,12 +154,8 @@ async function send(settings: Settings, request: OutboundRequest): Promise<Outbo
   try {
     let hop = firstHop(request, shown);
     for (;;) {
-      if (credential?.allowedHosts && hop.withCredential && !hostAllowed(hop.url, credential.allowedHosts))
-        throw new OutboundError(
-          'host_not_allowed',
-          `The credential may be sent only to ${credential.allowedHosts.join(', ')}, not to ${hostOf(hop.url)} (${show(hop.url)}): nothing was sent. Add the host to the credential's allowedHosts if it is meant to receive the key.`,
-          show(hop.url),
-        );
+      if (credential && hop.withCredential && !hostAllowed(hop.url, credential.allowedHosts))
+        throw new OutboundError('host_not_allowed', hostNotAllowed(credential.allowedHosts, hop.url, show(hop.url)), show(hop.url));
       const wire = withCredential(hop, credential);
       shown = show(wire.url);
       const answer = await exchange(settings, wire, shown, deadline);

@@ -4,14 +4,15 @@
  * execute function imports this alone, so that its cold start builds only
  * the schemas it parses, not the test and step-test bodies or the paging query.
  */
+import { opensCredentials } from '../credentials/route-access.ts';
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
 import { workflowLimits } from '../workflows/limits.ts';
 import { executeSchema } from './schema.ts';
 
 export const onEntity = { method: 'POST', branch: 'optional', query: emptyQuery } as const;
-/** What running a workflow needs besides the table: its steps' credentials opened, and providers called. */
-export const callsProviders = { keyAccess: 'decrypt', outbound: 'trying' } as const;
+/** What running a workflow needs: its steps' credentials opened, and providers called. */
+export const callsProviders = { ...opensCredentials, outbound: 'trying' } as const;
 
 export const executeEntityRoute = {
   ...onEntity,

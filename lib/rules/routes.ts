@@ -26,7 +26,6 @@ export const runRoutes = {
     description:
       "Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read.",
     body: testSchema,
-    tableAccess: 'read',
   },
   executeEntity: executeEntityRoute,
   listExecutions: {
@@ -53,6 +52,5 @@ export const runRoutes = {
     description:
       "Runs the step `stepId` of the draft (or, with `version`, a published version) on `context`: the workflow's inputs and the results of the steps before it, by name, as a run would hold them. Answers the step's status, time, output or error, and the step a run would go to next. An API-request step calls its provider, with its credential placed.",
     body: testStepSchema,
-    tableAccess: 'read',
   },
 } satisfies Record<string, Route>;

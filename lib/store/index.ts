@@ -77,6 +77,7 @@ export function createStore(config: DynamoConfig): Store {
     getCredential: credentials.getCredential.bind(credentials),
     listCredentials: credentials.listCredentials.bind(credentials),
     putCredential: credentials.putCredential.bind(credentials),
+    bindCredentialHosts: credentials.bindCredentialHosts.bind(credentials),
 
     getIntegration: integrations.getIntegration.bind(integrations),
     listIntegrations: integrations.listIntegrations.bind(integrations),

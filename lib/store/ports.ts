@@ -151,6 +151,11 @@ export interface CredentialStore {
   listCredentials(workspaceId: string): Promise<StoredCredential[]>;
   /** Writes if the stored revision is still `expectedRevision` (0: must not exist); RevisionConflict otherwise. */
   putCredential(credential: StoredCredential, expectedRevision: number, audit?: AuditEvent): Promise<void>;
+  /**
+   * Binds a credential made before hosts were required to `allowedHosts`, if it is still at `expectedRevision`
+   * and has none: sets those and the next revision only, so its sealed value is never rewritten. RevisionConflict otherwise.
+   */
+  bindCredentialHosts(workspaceId: string, id: string, allowedHosts: string[], expectedRevision: number, audit?: AuditEvent): Promise<void>;
 }
 
 export interface IntegrationStore {

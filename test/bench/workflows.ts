@@ -151,6 +151,7 @@ export async function measureWorkflows(log: (message: string) => void = console.
       placement: 'header',
       value: providerKey,
       description: '',
+      allowedHosts: [new URL(provider.url).host],
     });
     const { integration } = await createIntegration(store, workspaceId, {
       name: 'Bench provider',

@@ -1,8 +1,8 @@
 /**
  * The Authorization view in a real browser: a credential made with
- * "New Authentication" (API Key, header) is listed with its last characters
- * and never its value, rotated, tested against the loopback provider and
- * revoked; an integration is made (its credential from the drop-down's
+ * "New Authentication" (API Key, header, its allowed hosts) is listed with its
+ * hosts and last characters and never its value, rotated, tested against the
+ * loopback provider, bound to other hosts and revoked; an integration is made (its credential from the drop-down's
  * "Create Authentication"), tested on a path, changed and deleted. Each step
  * is checked through the API too; axe-core checks the view, also on a phone.
  */
@@ -19,6 +19,7 @@ interface Credential {
   name: string;
   key: string;
   placement: string;
+  allowedHosts: string[];
   valueHint: string;
   status: string;
   rotatedAt?: string;
@@ -46,6 +47,7 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     const page = await t.signedIn();
     await openAuthorization(page);
     const wrongValue = 'not-the-key-9876';
+    const providerHost = new URL(t.runtime.providerUrl).host;
 
     await page.getByRole('button', { name: 'New Authentication' }).click();
     const form = page.getByRole('form', { name: 'New Authentication' });
@@ -56,7 +58,14 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     expect(await form.getByLabel('Value').getAttribute('type')).toBe('password');
     expect(await form.getByLabel('Header').isChecked()).toBe(true);
     expect(await form.textContent()).toContain('Header is preferred');
-    await form.getByRole('button', { name: 'Save authentication' }).click();
+    // Required: the browser holds the form back until hosts are given.
+    expect(await form.getByLabel('Allowed hosts').getAttribute('required')).not.toBeNull();
+    await form.getByLabel('Allowed hosts').fill(`${providerHost}\n*.example.com, API.example.com:8443`);
+    const [sent] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/dev/v1/credentials'),
+      form.getByRole('button', { name: 'Save authentication' }).click(),
+    ]);
+    expect(sent.postDataJSON().allowedHosts).toEqual([providerHost, '*.example.com', 'API.example.com:8443']);
     await page.getByRole('status').filter({ hasText: 'saved' }).waitFor();
 
     const row = page.getByRole('row', { name: /Risk provider \(console\)/ });
@@ -64,10 +73,16 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     expect(await row.textContent()).toContain('9876');
     expect(await row.textContent()).toContain('X-Api-Key');
     expect(await row.textContent()).toContain('header');
+    expect(await row.locator('td').nth(2).locator('code').allTextContents()).toEqual([providerHost, '*.example.com', 'api.example.com:8443']);
     await expectNowhere(page, wrongValue);
     const listed = await call<Credential[]>('/dev/v1/credentials', { query: { pageSize: 100 } });
     const made = listed.body.data.find((c) => c.name === 'Risk provider (console)')!;
-    expect(made).toMatchObject({ key: 'X-Api-Key', placement: 'header', status: 'active' });
+    expect(made).toMatchObject({
+      key: 'X-Api-Key',
+      placement: 'header',
+      status: 'active',
+      allowedHosts: [providerHost, '*.example.com', 'api.example.com:8443'],
+    });
     expect(made.valueHint).toMatch(/9876$/);
     await screenshot(page, 'authorization-created');
     await expectAccessible(page, 'the authorization view with a new credential');
@@ -90,7 +105,7 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     const rotated = (await call<Credential>(`/dev/v1/credentials/${made.id}`)).body.data;
     expect(rotated.rotatedAt).toBeTruthy();
     expect(rotated.valueHint).toMatch(/-key$/);
-    await expect.poll(async () => (await row.locator('td').nth(5).textContent()) ?? '').not.toBe('—');
+    await expect.poll(async () => (await row.locator('td').nth(6).textContent()) ?? '').not.toBe('—');
 
     await row.getByRole('button', { name: 'Test Risk provider (console)' }).click();
     await test.getByLabel('Provider URL').fill(providerUrl);
@@ -98,6 +113,23 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     await expect.poll(async () => (await test.getByRole('status').textContent()) ?? '').toContain('HTTP 200');
     expect(await test.getByRole('status').textContent()).toContain('the provider accepted the request');
     await screenshot(page, 'authorization-tested');
+
+    // Its hosts are edited in place: the provider's alone now, and the test to another host is refused before it is sent.
+    await row.getByRole('button', { name: 'Hosts Risk provider (console)' }).click();
+    const hosts = page.getByRole('form', { name: 'Allowed hosts of Risk provider (console)' });
+    await expect.poll(() => hosts.getByLabel('Allowed hosts').inputValue()).toBe(`${providerHost}\n*.example.com\napi.example.com:8443`);
+    await hosts.getByLabel('Allowed hosts').fill(providerHost);
+    await hosts.getByRole('button', { name: 'Save hosts' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `may now be sent to ${providerHost}` })
+      .waitFor();
+    expect((await call<Credential>(`/dev/v1/credentials/${made.id}`)).body.data.allowedHosts).toEqual([providerHost]);
+    await row.getByRole('button', { name: 'Test Risk provider (console)' }).click();
+    await test.getByLabel('Provider URL').fill('http://127.0.0.1:9/v1/ping');
+    await test.getByRole('button', { name: 'Send test' }).click();
+    await test.getByRole('alert').waitFor();
+    expect(await test.getByRole('alert').textContent()).toContain(`may be sent only to ${providerHost}, not to 127.0.0.1:9`);
 
     await row.getByRole('button', { name: 'Revoke Risk provider (console)' }).click();
     await page.getByRole('heading', { name: 'Revoke Risk provider (console)?' }).waitFor();
@@ -120,6 +152,7 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     await form.getByLabel('Name').fill('Demo provider key (header)');
     await form.getByLabel('Key', { exact: true }).fill('X-Api-Key');
     await form.getByLabel('Value').fill('some-secret-value');
+    await form.getByLabel('Allowed hosts').fill('api.example.com');
     await form.getByRole('button', { name: 'Save authentication' }).click();
     await form.getByRole('alert').waitFor();
     expect(await form.getByRole('alert').textContent()).toContain('credential_name_taken');
@@ -145,6 +178,7 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     await form.getByLabel('Name').fill('Risk key for the integration');
     await form.getByLabel('Key', { exact: true }).fill('X-Api-Key');
     await form.getByLabel('Value').fill(demoProviderKey);
+    await form.getByLabel('Allowed hosts').fill(new URL(t.runtime.providerUrl).host);
     await form.getByRole('button', { name: 'Save authentication' }).click();
     await form.waitFor({ state: 'detached' });
     const credentials = await call<Credential[]>('/dev/v1/credentials', { query: { pageSize: 100 } });

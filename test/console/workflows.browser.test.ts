@@ -26,8 +26,8 @@ interface Workflow {
 const context = JSON.stringify({ payment: { amount: 1500 }, screen: { risk: { flags: { countryMismatch: true }, score: 20 } } });
 const params = JSON.stringify({ payment: { amount: 1500 }, card: {}, ip: {}, customer: {} });
 
-/** Makes a credential from the step's drop-down and waits until the drop-down has selected it. */
-async function createFromDropDown(page: Page, name: string, value: string) {
+/** Makes a credential, bound to `host`, from the step's drop-down and waits until the drop-down has selected it. */
+async function createFromDropDown(page: Page, name: string, value: string, host: string) {
   const editor = page.locator('#step-editor');
   await editor.getByLabel('Authentication').selectOption({ label: 'Create Authentication…' });
   const form = editor.getByRole('form', { name: 'New Authentication' });
@@ -35,6 +35,7 @@ async function createFromDropDown(page: Page, name: string, value: string) {
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Key', { exact: true }).fill('X-Api-Key');
   await form.getByLabel('Value').fill(value);
+  await form.getByLabel('Allowed hosts').fill(host);
   await form.getByRole('button', { name: 'Save authentication' }).click();
   await form.waitFor({ state: 'detached' });
   await expect.poll(async () => (await editor.getByLabel('Authentication').locator('option:checked').textContent()) ?? '').toContain(name);
@@ -70,7 +71,7 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     await editor.getByLabel('A full URL').check();
     const url = `${t.runtime.providerUrl}/v1/risk-score`;
     await expect.poll(() => editor.getByLabel('URL', { exact: true }).inputValue()).toBe(url);
-    await createFromDropDown(page, 'Risk key (from the step)', demoProviderKey);
+    await createFromDropDown(page, 'Risk key (from the step)', demoProviderKey, new URL(url).host);
     expect(await page.content()).not.toContain(demoProviderKey);
     await saveDraft(page);
 
@@ -93,7 +94,7 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     await expectAccessible(page, 'the workflow editor after a step test');
 
     // A wrong key: the provider's 401, explained.
-    await createFromDropDown(page, 'Wrong risk key', 'not-the-provider-key');
+    await createFromDropDown(page, 'Wrong risk key', 'not-the-provider-key', new URL(url).host);
     await saveDraft(page);
     await editor.getByRole('button', { name: 'Test step score' }).click();
     await expect.poll(async () => (await result.textContent()) ?? '').toContain('failed');

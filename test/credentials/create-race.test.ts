@@ -19,7 +19,15 @@ it('returns the one credential to every identical create sent at once', async ()
     },
     decryptDataKey: (...args) => local.decryptDataKey(...args),
   };
-  const input = { name: 'Race', type: 'apiKey' as const, key: 'X-Api-Key', value: 'sk_race_0123456789', placement: 'header' as const, description: '' };
+  const input = {
+    name: 'Race',
+    type: 'apiKey' as const,
+    key: 'X-Api-Key',
+    value: 'sk_race_0123456789',
+    placement: 'header' as const,
+    description: '',
+    allowedHosts: ['api.example.com'],
+  };
   const results = await Promise.all(Array.from({ length: 4 }, () => createCredential({ store: fixture.store, keyring: slow }, 'w', input)));
   expect(new Set(results.map((r) => r.credential.id)).size).toBe(1);
   expect(results.filter((r) => r.created)).toHaveLength(1);

@@ -22,7 +22,15 @@ afterEach(() => vi.unstubAllGlobals());
 
 it('stamps a rotation with one reading of the clock', async () => {
   const deps = { store: fixture.store, keyring: localKeyring(join(mkdtempSync(join(tmpdir(), 'rules-rotation-')), 'key')) };
-  const input = { name: 'Rotating', type: 'apiKey' as const, key: 'X-Api-Key', value: 'sk_rotate_old_0123', placement: 'header' as const, description: '' };
+  const input = {
+    name: 'Rotating',
+    type: 'apiKey' as const,
+    key: 'X-Api-Key',
+    value: 'sk_rotate_old_0123',
+    placement: 'header' as const,
+    description: '',
+    allowedHosts: ['api.example.com'],
+  };
   const { credential } = await createCredential(deps, 'w', input);
   vi.stubGlobal('Date', TickingDate);
   const rotated = await updateCredential(deps, 'w', credential.id, { value: 'sk_rotate_new_4567' });

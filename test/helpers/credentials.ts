@@ -1,5 +1,6 @@
 /** Credential bodies, views and checks that the credential integration tests share. */
 import { expect } from 'vitest';
+import type { CredentialStore, StoredCredential } from '../../lib/store/types.ts';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';
 import { expectFailure, expectUnpaged } from './envelope.ts';
 
@@ -11,6 +12,7 @@ export interface CredentialView {
   key: string;
   placement: 'header' | 'query';
   description: string;
+  allowedHosts: string[];
   valueHint: string;
   createdAt: string;
   updatedAt: string;
@@ -39,15 +41,19 @@ export const credentialPath = (id: string) => `${credentialsPath}/${encodeURICom
 export const credentialTestPath = (id: string) => `${credentialPath(id)}/test`;
 
 /** The fields a credential view may have; `rotatedAt` and `revokedAt` only once it was rotated or revoked. */
-const alwaysShown = ['createdAt', 'description', 'id', 'key', 'name', 'placement', 'status', 'type', 'updatedAt', 'valueHint'];
+const alwaysShown = ['allowedHosts', 'createdAt', 'description', 'id', 'key', 'name', 'placement', 'status', 'type', 'updatedAt', 'valueHint'];
 
-/** A create body: a header credential named `name` unless told otherwise. */
+/** Where the tests' providers listen (any port): the hosts of a credential made by `credentialBody` unless told otherwise. */
+export const loopbackHosts = ['127.0.0.1'];
+
+/** A create body: a header credential named `name`, bound to the loopback host, unless told otherwise. */
 export const credentialBody = (name: string, value: string, extra: Record<string, unknown> = {}) => ({
   name,
   type: 'apiKey',
   key: 'X-Api-Key',
   value,
   placement: 'header',
+  allowedHosts: loopbackHosts,
   ...extra,
 });
 
@@ -125,4 +131,13 @@ export function recordingApi(api: () => Api): { api: Api; answers: string[] } {
 /** Waits until the clock has moved past `iso`, so a later timestamp is strictly later. */
 export async function afterTimestamp(iso: string) {
   while (Date.now() <= Date.parse(iso)) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+/** Rewrites a stored credential without allowedHosts, as a deployment made before they were required left it; answers what is stored then. */
+export async function withoutHosts(store: CredentialStore, workspaceId: string, id: string): Promise<StoredCredential> {
+  const stored = (await store.getCredential(workspaceId, id, { withSecret: true }))!;
+  const { allowedHosts: _allowedHosts, ...legacy } = stored;
+  const written = { ...legacy, revision: stored.revision + 1 };
+  await store.putCredential(written, stored.revision);
+  return written;
 }

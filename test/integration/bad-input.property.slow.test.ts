@@ -777,7 +777,15 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   saveSchedule: (p) => scheduleBodies(p.entityId!),
   saveScheduleLegacy: (p) => scheduleBodies(p.entityId!),
   createCredential: () => [
-    { name: 'Fuzz credential', type: 'apiKey', key: 'X-Fuzz-Key', value: 'fuzz-secret-value', placement: 'header', description: 'made by the fuzz' },
+    {
+      name: 'Fuzz credential',
+      type: 'apiKey',
+      key: 'X-Fuzz-Key',
+      value: 'fuzz-secret-value',
+      placement: 'header',
+      description: 'made by the fuzz',
+      allowedHosts: [new URL(t.runtime.providerUrl).host],
+    },
   ],
   updateCredential: () => [{ description: 'Fuzzed description' }],
   testCredential: () => [{ url: `${t.runtime.providerUrl}/v1/risk-score`, method: 'POST', headers: { 'X-Fuzz': '1' }, body: { amount: 10 } }],
@@ -1105,7 +1113,13 @@ beforeAll(async () => {
   await made('/dev/v1/rule', simpleBody(world.victims.rule));
   await made('/dev/v1/workflow', workflowBody(world.victims.workflow));
   world.victims.credentialId = (
-    await made<{ id: string }>('/dev/v1/credentials', { name: 'Fuzz victim', type: 'apiKey', key: 'X-Victim', value: 'victim-secret' })
+    await made<{ id: string }>('/dev/v1/credentials', {
+      name: 'Fuzz victim',
+      type: 'apiKey',
+      key: 'X-Victim',
+      value: 'victim-secret',
+      allowedHosts: [new URL(t.runtime.providerUrl).host],
+    })
   ).id;
   world.victims.integrationId = (
     await made<{ id: string }>('/dev/v1/integrations', { name: 'Fuzz victim', type: 'restApi', baseUrl: t.runtime.providerUrl })

@@ -14,7 +14,14 @@ const t = useRuntime();
 it('ten concurrent rotations of one credential all end well: 200, or 409 write_conflict, and the value is one of theirs', async () => {
   const created = await t.api<{ id: string }>('/dev/v1/credentials', {
     method: 'POST',
-    body: JSON.stringify({ name: 'raced', type: 'apiKey', key: 'X-Api-Key', placement: 'header', value: 'first-value-0000' }),
+    body: JSON.stringify({
+      name: 'raced',
+      type: 'apiKey',
+      key: 'X-Api-Key',
+      placement: 'header',
+      value: 'first-value-0000',
+      allowedHosts: ['api.example.com'],
+    }),
   });
   expect(created.status).toBe(201);
   const values = Array.from({ length: 10 }, (_, i) => `rotated-value-${String(i).padStart(4, '0')}`);

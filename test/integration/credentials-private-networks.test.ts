@@ -22,12 +22,30 @@ let guard: ReturnType<typeof guardConnections>;
 let header: CredentialView;
 let query: CredentialView;
 
+const targets: [name: string, url: () => string, reason: RegExp][] = [
+  ['127.0.0.1', () => `http://127.0.0.1:${provider.port}/v1/me`, /loopback/],
+  ['localhost (resolved, then refused)', () => `http://localhost:${provider.port}/v1/me`, /localhost resolves to 127\.0\.0\.1.*loopback/],
+  ['10.0.0.1', () => 'http://10.0.0.1/v1/me', /private network/],
+  ['[::1]', () => `http://[::1]:${provider6?.port ?? provider.port}/v1/me`, /loopback/],
+  ['127.0.0.1 as one decimal number', () => `http://2130706433:${provider.port}/`, /loopback/],
+  ['127.1 (short form)', () => `http://127.1:${provider.port}/`, /loopback/],
+  ['IPv4-mapped loopback', () => `http://[::ffff:127.0.0.1]:${provider.port}/`, /loopback/],
+  ['172.16.0.1', () => 'http://172.16.0.1/', /private network/],
+  ['192.168.1.1', () => 'http://192.168.1.1/', /private network/],
+  ['100.64.0.1 (CGNAT)', () => 'http://100.64.0.1/', /carrier-grade NAT/],
+  ['0.0.0.0', () => `http://0.0.0.0:${provider.port}/`, /unspecified/],
+  ['[fc00::1]', () => 'http://[fc00::1]/', /private network/],
+  ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/', /metadata/],
+];
+
 beforeAll(async () => {
   provider = await startProvider();
   if (await hasIpv6Loopback()) provider6 = await startProvider(undefined, '::1');
-  header = expectCredential(await t.api(credentialsPath, json('POST', credentialBody('private header', 'sk-PRIVATE-HEADER-1a2b'))), 201);
+  // Bound to every target, so that what refuses each is the address policy, not the credential's hosts.
+  const allowedHosts = [...new Set(targets.map(([, url]) => new URL(url()).host))];
+  header = expectCredential(await t.api(credentialsPath, json('POST', credentialBody('private header', 'sk-PRIVATE-HEADER-1a2b', { allowedHosts }))), 201);
   query = expectCredential(
-    await t.api(credentialsPath, json('POST', credentialBody('private query', 'sk-PRIVATE-QUERY-3c4d', { key: 'api_key', placement: 'query' }))),
+    await t.api(credentialsPath, json('POST', credentialBody('private query', 'sk-PRIVATE-QUERY-3c4d', { key: 'api_key', placement: 'query', allowedHosts }))),
     201,
   );
   guard = guardConnections();
@@ -47,21 +65,7 @@ describe('outbound calls with private networks not allowed', () => {
     expect(process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS).toBe('false');
   });
 
-  it.each([
-    ['127.0.0.1', () => `http://127.0.0.1:${provider.port}/v1/me`, /loopback/],
-    ['localhost (resolved, then refused)', () => `http://localhost:${provider.port}/v1/me`, /localhost resolves to 127\.0\.0\.1.*loopback/],
-    ['10.0.0.1', () => 'http://10.0.0.1/v1/me', /private network/],
-    ['[::1]', () => `http://[::1]:${provider6?.port ?? provider.port}/v1/me`, /loopback/],
-    ['127.0.0.1 as one decimal number', () => `http://2130706433:${provider.port}/`, /loopback/],
-    ['127.1 (short form)', () => `http://127.1:${provider.port}/`, /loopback/],
-    ['IPv4-mapped loopback', () => `http://[::ffff:127.0.0.1]:${provider.port}/`, /loopback/],
-    ['172.16.0.1', () => 'http://172.16.0.1/', /private network/],
-    ['192.168.1.1', () => 'http://192.168.1.1/', /private network/],
-    ['100.64.0.1 (CGNAT)', () => 'http://100.64.0.1/', /carrier-grade NAT/],
-    ['0.0.0.0', () => `http://0.0.0.0:${provider.port}/`, /unspecified/],
-    ['[fc00::1]', () => 'http://[fc00::1]/', /private network/],
-    ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/', /metadata/],
-  ])('refuses %s with 400 invalid_request on field url, for either placement', async (_, url, reason) => {
+  it.each(targets)('refuses %s with 400 invalid_request on field url, for either placement', async (_, url, reason) => {
     for (const credential of [header, query]) {
       const response = await t.api(credentialTestPath(credential.id), json('POST', { url: url(), headers: { 'X-Trace': 'private' } }));
       const [issue] = expectInvalid(response, ['url']);

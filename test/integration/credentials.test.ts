@@ -69,7 +69,13 @@ describe('creating and reading a credential', () => {
   });
 
   it('defaults the placement to header and the description to empty', async () => {
-    const view = await created({ name: 'defaults', type: 'apiKey', key: 'Authorization', value: 'Bearer tok-DEFAULTS-77aa' });
+    const view = await created({
+      name: 'defaults',
+      type: 'apiKey',
+      key: 'Authorization',
+      value: 'Bearer tok-DEFAULTS-77aa',
+      allowedHosts: ['api.example.com'],
+    });
     expect(view).toMatchObject({ placement: 'header', description: '', key: 'Authorization' });
   });
 
@@ -293,6 +299,11 @@ describe('validation', () => {
     ['a name with a line break', { name: 'two\nlines' }, ['name']],
     ['a description of 501 characters', { description: 'd'.repeat(501) }, ['description']],
     ['a description with a control character', { description: 'bell\u0007' }, ['description']],
+    ['no allowedHosts', { allowedHosts: undefined }, ['allowedHosts']],
+    ['an empty allowedHosts', { allowedHosts: [] }, ['allowedHosts']],
+    ['allowedHosts that is not a list', { allowedHosts: 'api.example.com' }, ['allowedHosts']],
+    ['an allowed host with a path', { allowedHosts: ['api.example.com', 'api.example.com/v1'] }, ['allowedHosts[1]']],
+    ['a bare * as an allowed host', { allowedHosts: ['*'] }, ['allowedHosts[0]']],
     ['an unknown field', { valeu: 'typo-SECRET-v11' }, ['body']],
     ['several problems at once', { name: '', placement: 'cookie', type: 'basic' }, ['name', 'placement', 'type']],
   ])('refuses %s with 400 invalid_request naming the field, without repeating the value', async (_, change, fields) => {
@@ -301,6 +312,12 @@ describe('validation', () => {
     secret(valid().value);
     const issues = expectInvalid(await create(body), fields);
     if ('valeu' in change) expect(issues[0]!.message).toBe('unknown fields: valeu');
+  });
+
+  it('refuses a credential without allowedHosts, saying they are required and what they look like', async () => {
+    const { allowedHosts: _allowedHosts, ...unbound } = valid();
+    const [issue] = expectInvalid(await create(unbound), ['allowedHosts']);
+    expect(issue!.message).toMatch(/^is required: the hosts the key may be sent to, each a host name \(api\.example\.com\), \*\. and a domain/);
   });
 
   it('accepts a name of exactly 100 characters and a key of 256 in the query', async () => {

@@ -53,7 +53,7 @@ async function failureOf(fields: Partial<ApiRequest>, options?: OutboundOptions)
 let named = 0;
 async function credential(value: string, placement: 'header' | 'query' = 'header', key = placement === 'header' ? 'X-Api-Key' : 'api_key') {
   secrets.add(value);
-  const input = { name: `key ${++named}`, type: 'apiKey', key, value, placement, description: '' } as const;
+  const input = { name: `key ${++named}`, type: 'apiKey' as const, key, value, placement, description: '', allowedHosts: ['127.0.0.1'] };
   return (await createCredential({ store: fixture.store, keyring }, workspaceId, input)).credential;
 }
 

@@ -14,6 +14,8 @@ import { closedPort, guardConnections, hasIpv6Loopback, startProvider, startTlsP
 /** Characters that must be %-encoded in a query, so placement and redaction are tested on the hard case. */
 const SECRET = 'sk_live_S3cret/+=&?value';
 const ENCODED_SECRET = encodeURIComponent(SECRET);
+/** Where the providers listen (any port): the hosts of a credential that the tests of placement, redirects and redaction send. */
+const loopback = ['127.0.0.1'];
 
 interface LogLine {
   message: string;
@@ -127,7 +129,10 @@ afterEach(() => {
 describe('credential placement', () => {
   it('puts a header credential on the request exactly as configured, leaving the URL alone', async () => {
     const { send } = clientWithLog();
-    const response = await send({ url: `${provider.origin}/resource?a=b%20c&x=1+2`, credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' } });
+    const response = await send({
+      url: `${provider.origin}/resource?a=b%20c&x=1+2`,
+      credential: { key: 'X-Api-Key', value: SECRET, placement: 'header', allowedHosts: loopback },
+    });
     expect(response.status).toBe(200);
     const [seen] = provider.requests;
     expect(seen?.target).toBe('/resource?a=b%20c&x=1+2');
@@ -138,7 +143,7 @@ describe('credential placement', () => {
 
   it('appends a query credential without re-encoding the other parameters', async () => {
     const { send } = clientWithLog();
-    await send({ url: `${provider.origin}/resource?a=b%20c&x=1+2`, credential: { key: 'api_key', value: SECRET, placement: 'query' } });
+    await send({ url: `${provider.origin}/resource?a=b%20c&x=1+2`, credential: { key: 'api_key', value: SECRET, placement: 'query', allowedHosts: loopback } });
     const [seen] = provider.requests;
     expect(seen?.target).toBe(`/resource?a=b%20c&x=1+2&api_key=${ENCODED_SECRET}`);
     expect(new URL(seen?.target ?? '', 'http://x').searchParams.get('api_key')).toBe(SECRET);
@@ -147,7 +152,7 @@ describe('credential placement', () => {
 
   it('starts the query when the URL has none', async () => {
     const { send } = clientWithLog();
-    await send({ url: `${provider.origin}/resource`, credential: { key: 'api_key', value: 'k1', placement: 'query' } });
+    await send({ url: `${provider.origin}/resource`, credential: { key: 'api_key', value: 'k1', placement: 'query', allowedHosts: loopback } });
     expect(provider.requests[0]?.target).toBe('/resource?api_key=k1');
   });
 
@@ -155,7 +160,7 @@ describe('credential placement', () => {
     const { send } = clientWithLog();
     const before = provider.connections;
     const error = await failureOf(
-      send({ url: `${provider.origin}/r?api_key=typed-in-url&a=1`, credential: { key: 'api_key', value: SECRET, placement: 'query' } }),
+      send({ url: `${provider.origin}/r?api_key=typed-in-url&a=1`, credential: { key: 'api_key', value: SECRET, placement: 'query', allowedHosts: loopback } }),
     );
     expect(error.failure).toBe('invalid_url');
     expect(error.message).toContain('api_key=[REDACTED]&a=1');
@@ -166,10 +171,10 @@ describe('credential placement', () => {
   it('refuses credentials and headers that cannot be sent as given', async () => {
     const { send } = clientWithLog();
     const cases: Array<Omit<OutboundRequest, 'url'>> = [
-      { credential: { key: 'X-Api-Key', value: `${SECRET}\r\nX-Injected: 1`, placement: 'header' as const } },
-      { credential: { key: 'X-Api-Key', value: ` ${SECRET}`, placement: 'header' as const } },
-      { credential: { key: 'Bad Name', value: SECRET, placement: 'header' as const } },
-      { credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' as const }, headers: { 'x-api-key': 'other' } },
+      { credential: { key: 'X-Api-Key', value: `${SECRET}\r\nX-Injected: 1`, placement: 'header' as const, allowedHosts: loopback } },
+      { credential: { key: 'X-Api-Key', value: ` ${SECRET}`, placement: 'header' as const, allowedHosts: loopback } },
+      { credential: { key: 'Bad Name', value: SECRET, placement: 'header' as const, allowedHosts: loopback } },
+      { credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' as const, allowedHosts: loopback }, headers: { 'x-api-key': 'other' } },
       { headers: { 'X-Trace': 'a\nb' } },
     ];
     for (const extra of cases) {
@@ -201,6 +206,15 @@ describe('credentials bound to hosts', () => {
     expect(other.connections).toBe(before);
     expect(other.requests).toEqual([]);
     expect(JSON.stringify([lines, error.message])).not.toContain(SECRET);
+  });
+
+  it('refuses a credential bound to no host on every host, before connecting, saying which field to set', async () => {
+    const { send } = clientWithLog();
+    const before = provider.connections;
+    const error = await failureOf(send({ url: `${provider.origin}/ok`, credential: bound([]) }));
+    expect(error.failure).toBe('host_not_allowed');
+    expect(error.message).toMatch(/may be sent to no host yet, so nothing was sent to 127\.0\.0\.1:\d+ .*Set its allowedHosts/);
+    expect(provider.connections).toBe(before);
   });
 
   it('checks every hop that would carry the key: a same-origin redirect stays allowed, and a hop beyond the origin carries no key', async () => {
@@ -275,7 +289,10 @@ describe('provider statuses', () => {
     [200, 'the provider accepted the request'],
   ])('passes %i through and explains it', async (status, text) => {
     const { send } = clientWithLog();
-    const response = await send({ url: `${provider.origin}/status/${status}`, credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' } });
+    const response = await send({
+      url: `${provider.origin}/status/${status}`,
+      credential: { key: 'X-Api-Key', value: SECRET, placement: 'header', allowedHosts: loopback },
+    });
     expect(response.status).toBe(status);
     expect(describeProviderStatus(response.status)).toBe(text);
   });
@@ -286,7 +303,10 @@ describe('redirects', () => {
 
   it.each(['header', 'query'] as const)('keeps a %s credential on a same-origin redirect', async (placement) => {
     const { send } = clientWithLog();
-    const response = await send({ url: redirect(provider, '/landing?page=2'), credential: { key: 'api_key', value: SECRET, placement } });
+    const response = await send({
+      url: redirect(provider, '/landing?page=2'),
+      credential: { key: 'api_key', value: SECRET, placement, allowedHosts: loopback },
+    });
     expect(response.redirects).toBe(1);
     const landing = provider.requests[1];
     if (placement === 'header') expect(provider.header(1, 'api_key')).toBe(SECRET);
@@ -298,7 +318,7 @@ describe('redirects', () => {
     const response = await send({
       url: redirect(provider, `${other.origin}/landing`),
       headers: { Authorization: 'Bearer caller-token', Cookie: 'session=1', 'X-Trace': 't-1' },
-      credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' },
+      credential: { key: 'X-Api-Key', value: SECRET, placement: 'header', allowedHosts: loopback },
     });
     expect(response.status).toBe(200);
     expect(response.url).toBe(`${other.origin}/landing`);
@@ -313,7 +333,7 @@ describe('redirects', () => {
     const { send } = clientWithLog();
     await send({
       url: `${provider.origin}/echo-redirect?to=${encodeURIComponent(`${other.origin}/landing`)}`,
-      credential: { key: 'api_key', value: SECRET, placement: 'query' },
+      credential: { key: 'api_key', value: SECRET, placement: 'query', allowedHosts: loopback },
     });
     const target = other.requests[0]?.target ?? '';
     expect(target.startsWith('/landing?keep=1&token=')).toBe(true);
@@ -323,7 +343,10 @@ describe('redirects', () => {
   it('does not restore the credential when the chain comes back to the first origin', async () => {
     const { send } = clientWithLog();
     const back = redirect(provider, `${provider.origin}/final`); // other -> provider
-    await send({ url: redirect(provider, redirect(other, back)), credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' } });
+    await send({
+      url: redirect(provider, redirect(other, back)),
+      credential: { key: 'X-Api-Key', value: SECRET, placement: 'header', allowedHosts: loopback },
+    });
     const final = provider.requests.findIndex((seen) => seen.target === '/final');
     expect(final).toBeGreaterThan(0);
     expect(provider.header(final, 'X-Api-Key')).toBeUndefined();
@@ -357,7 +380,9 @@ describe('redirects', () => {
     const lookup = resolver({ 'metadata.test': ['169.254.169.254'] });
     const { send, lines } = clientWithLog({ allowPrivateNetworks: true, lookup });
     const connects = guard.hosts.length;
-    const error = await failureOf(send({ url: redirect(provider, target), credential: { key: 'X-Api-Key', value: SECRET, placement: 'header' } }));
+    const error = await failureOf(
+      send({ url: redirect(provider, target), credential: { key: 'X-Api-Key', value: SECRET, placement: 'header', allowedHosts: loopback } }),
+    );
     expect(error.failure).toBe('blocked_address');
     expect(error.message).toMatch(/metadata/);
     // Only the provider was connected to; metadata.test was refused inside the socket's lookup.
@@ -617,7 +642,11 @@ describe('failures', () => {
 describe('logging and redaction', () => {
   it('logs one line per call with method, redacted URL, status, duration and redirects', async () => {
     const { send, lines } = clientWithLog();
-    await send({ url: `${provider.origin}/redirect?to=%2Fok`, method: 'POST', credential: { key: 'api_key', value: SECRET, placement: 'query' } });
+    await send({
+      url: `${provider.origin}/redirect?to=%2Fok`,
+      method: 'POST',
+      credential: { key: 'api_key', value: SECRET, placement: 'query', allowedHosts: loopback },
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]?.message).toBe('outbound request');
     expect(lines[0]?.fields).toEqual({
@@ -632,8 +661,8 @@ describe('logging and redaction', () => {
   it('never lets the key value into a log line, an error or a response URL', async () => {
     const { send, lines } = clientWithLog({ totalTimeoutMs: 300, maxResponseBytes: 5000, maxRedirects: 2 });
     const outputs: string[] = [];
-    const query = { key: 'api_key', value: SECRET, placement: 'query' as const };
-    const header = { key: 'X-Api-Key', value: SECRET, placement: 'header' as const };
+    const query = { key: 'api_key', value: SECRET, placement: 'query' as const, allowedHosts: loopback };
+    const header = { key: 'X-Api-Key', value: SECRET, placement: 'header' as const, allowedHosts: loopback };
     const calls = [
       { url: `${provider.origin}/ok?a=1`, credential: query },
       { url: `${provider.origin}/redirect?to=%2Fok%3Fb%3D2`, credential: query },

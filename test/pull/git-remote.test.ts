@@ -16,7 +16,7 @@ import { closedPort, startProvider, type Provider } from '../outbound/servers.ts
 
 const SECRET = 'glpat-S3cret_value+/=x';
 const TOKEN_HEADER = 'PRIVATE-TOKEN';
-const credential: OutboundCredential = { key: TOKEN_HEADER, value: SECRET, placement: 'header' };
+const credential: OutboundCredential = { key: TOKEN_HEADER, value: SECRET, placement: 'header', allowedHosts: ['127.0.0.1'] };
 
 const BINARY = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 const MAIN = {

@@ -2526,7 +2526,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: checksum_mismatch, credential_revoked, rule_invalid, rule_not_prepared, rule_not_published, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, workflow_invalid, workflow_not_prepared, workflow_not_published; data.problems lists the rule's problems by path. */
+            /** @description Conflict: checksum_mismatch, credential_revoked, rule_invalid, rule_not_prepared, rule_not_published, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, workflow_invalid, workflow_not_prepared, workflow_not_published, write_conflict; data.problems lists the rule's problems by path. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2536,7 +2536,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "checksum_mismatch" | "credential_revoked" | "rule_invalid" | "rule_not_prepared" | "rule_not_published" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "workflow_invalid" | "workflow_not_prepared" | "workflow_not_published";
+                        code?: "checksum_mismatch" | "credential_revoked" | "rule_invalid" | "rule_not_prepared" | "rule_not_published" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "workflow_invalid" | "workflow_not_prepared" | "workflow_not_published" | "write_conflict";
                         data?: components["schemas"]["Empty"] | components["schemas"]["PathProblems"];
                     };
                 };
@@ -2774,7 +2774,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: credential_revoked, rule_not_prepared, rule_not_published, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, workflow_not_prepared, workflow_not_published. */
+            /** @description Conflict: credential_revoked, rule_not_prepared, rule_not_published, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, workflow_not_prepared, workflow_not_published, write_conflict. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2784,7 +2784,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "credential_revoked" | "rule_not_prepared" | "rule_not_published" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "workflow_not_prepared" | "workflow_not_published";
+                        code?: "credential_revoked" | "rule_not_prepared" | "rule_not_published" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "workflow_not_prepared" | "workflow_not_published" | "write_conflict";
                         data?: components["schemas"]["Empty"];
                     };
                 };
@@ -3141,7 +3141,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: credential_revoked, rule_invalid, rule_not_prepared, rule_not_published, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, workflow_invalid, workflow_not_prepared, workflow_not_published; data.problems lists the rule's problems by path. */
+            /** @description Conflict: credential_revoked, rule_invalid, rule_not_prepared, rule_not_published, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, workflow_invalid, workflow_not_prepared, workflow_not_published, write_conflict; data.problems lists the rule's problems by path. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3151,7 +3151,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "credential_revoked" | "rule_invalid" | "rule_not_prepared" | "rule_not_published" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "workflow_invalid" | "workflow_not_prepared" | "workflow_not_published";
+                        code?: "credential_revoked" | "rule_invalid" | "rule_not_prepared" | "rule_not_published" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "workflow_invalid" | "workflow_not_prepared" | "workflow_not_published" | "write_conflict";
                         data?: components["schemas"]["Empty"] | components["schemas"]["PathProblems"];
                     };
                 };
@@ -4760,8 +4760,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
-                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
-                            allowedHosts?: string[];
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set */
+                            allowedHosts: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -4880,7 +4880,7 @@ export interface operations {
                     placement?: "header" | "query";
                     /** @default  */
                     description?: string;
-                    allowedHosts?: string[];
+                    allowedHosts: string[];
                 };
             };
         };
@@ -4909,8 +4909,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
-                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
-                            allowedHosts?: string[];
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set */
+                            allowedHosts: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -4964,8 +4964,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
-                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
-                            allowedHosts?: string[];
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set */
+                            allowedHosts: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5112,8 +5112,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
-                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
-                            allowedHosts?: string[];
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set */
+                            allowedHosts: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5260,8 +5260,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
-                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
-                            allowedHosts?: string[];
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set */
+                            allowedHosts: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5435,8 +5435,8 @@ export interface operations {
                             /** @enum {string} */
                             placement: "header" | "query";
                             description: string;
-                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port); absent on a credential made before hosts were bound, which any host may receive */
-                            allowedHosts?: string[];
+                            /** @description the hosts it may be sent to (api.example.com, *.example.com, with an optional :port). A credential made before hosts were required shows those of the integrations and remote that use it, which its first use binds it to; empty when nothing uses it, which sends it nowhere until they are set */
+                            allowedHosts: string[];
                             /** @description the last characters of the value at most; the value itself is never returned */
                             valueHint: string;
                             /** @enum {string} */
@@ -5691,7 +5691,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: credential_revoked. */
+            /** @description Conflict: credential_revoked, write_conflict. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5701,7 +5701,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "credential_revoked";
+                        code?: "credential_revoked" | "write_conflict";
                         data?: components["schemas"]["Empty"];
                     };
                 };
@@ -6732,7 +6732,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: credential_revoked. */
+            /** @description Conflict: credential_revoked, write_conflict. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6742,7 +6742,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "credential_revoked";
+                        code?: "credential_revoked" | "write_conflict";
                         data?: components["schemas"]["Empty"];
                     };
                 };

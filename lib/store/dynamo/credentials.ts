@@ -37,4 +37,23 @@ export class DynamoCredentialStore extends TableClient implements CredentialStor
       this.write(credential.workspaceId, { Put: { TableName: this.tableName, Item: item, ...atRevision(expectedRevision) } }, audit),
     );
   }
+
+  async bindCredentialHosts(workspaceId: string, id: string, allowedHosts: string[], expectedRevision: number, audit?: AuditEvent) {
+    await atRevisionOrConflict(
+      `credential ${id}`,
+      this.write(
+        workspaceId,
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: credentialKey(workspaceId, id),
+            UpdateExpression: 'SET allowedHosts = :hosts, revision = :next',
+            ConditionExpression: 'revision = :expected AND attribute_not_exists(allowedHosts)',
+            ExpressionAttributeValues: { ':hosts': allowedHosts, ':next': expectedRevision + 1, ':expected': expectedRevision },
+          },
+        },
+        audit,
+      ),
+    );
+  }
 }

@@ -14,7 +14,11 @@ export interface StoredCredential {
   key: string;
   placement: CredentialPlacement;
   description: string;
-  /** The hosts it may be sent to (lib/outbound/hosts.ts); absent on a credential made before hosts were bound: any host. */
+  /**
+   * The hosts it may be sent to (lib/outbound/hosts.ts). Absent only on a credential made before hosts were
+   * required, until its first use binds it to the hosts of what uses it (lib/credentials/legacy-hosts.ts);
+   * empty when nothing did, which sends it nowhere.
+   */
   allowedHosts?: string[];
   /** The value's last characters at most, for people to recognise it. */
   valueHint: string;

@@ -1,9 +1,10 @@
 /**
  * The workspace's credentials: a table of what each is (name, key,
- * placement, the last characters of its value, status, when it was rotated or
- * revoked) and what can be done with one: rotate its value, test it against a
- * provider URL, revoke it. Values are typed into password fields, sent, and
- * cleared; the API never gives them back.
+ * placement, the hosts it may be sent to, the last characters of its value,
+ * status, when it was rotated or revoked) and what can be done with one:
+ * rotate its value, change its hosts, test it against a provider URL, revoke
+ * it. Values are typed into password fields, sent, and cleared; the API never
+ * gives them back.
  */
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
@@ -11,11 +12,12 @@ import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { Notice } from '../ui/notice.tsx';
+import { AllowedHostsField, hostList } from './allowed-hosts.tsx';
 import { NewAuthenticationForm } from './new-authentication.tsx';
 import { MethodField, NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
 import { when, type Credential, type CredentialTest } from './types.ts';
 
-type Action = { kind: 'rotate' | 'test' | 'revoke'; credential: Credential };
+type Action = { kind: 'rotate' | 'hosts' | 'test' | 'revoke'; credential: Credential };
 
 export function CredentialsSection(props: { credentials: Credential[]; onChanged(): void }) {
   const [creating, setCreating] = useState(false);
@@ -48,6 +50,7 @@ export function CredentialsSection(props: { credentials: Credential[]; onChanged
               <th scope="col">Name</th>
               <th scope="col">Key</th>
               <th scope="col">Placement</th>
+              <th scope="col">Allowed hosts</th>
               <th scope="col">Value ends in</th>
               <th scope="col">Status</th>
               <th scope="col">Created</th>
@@ -64,6 +67,15 @@ export function CredentialsSection(props: { credentials: Credential[]; onChanged
                   <code>{credential.key}</code>
                 </td>
                 <td>{credential.placement}</td>
+                <td>
+                  {credential.allowedHosts.length
+                    ? credential.allowedHosts.map((host) => (
+                        <div key={host}>
+                          <code>{host}</code>
+                        </div>
+                      ))
+                    : 'none: sent nowhere until hosts are set'}
+                </td>
                 <td>
                   <code class="value-hint">{credential.valueHint}</code>
                 </td>
@@ -83,13 +95,14 @@ export function CredentialsSection(props: { credentials: Credential[]; onChanged
       </div>
       {props.credentials.length === 0 && <p>No credentials yet: New Authentication makes one.</p>}
       {action?.kind === 'rotate' && <RotateForm key={action.credential.id} credential={action.credential} onDone={done} onCancel={close} />}
+      {action?.kind === 'hosts' && <HostsForm key={action.credential.id} credential={action.credential} onDone={done} onCancel={close} />}
       {action?.kind === 'test' && <TestForm key={action.credential.id} credential={action.credential} onCancel={close} />}
       {action?.kind === 'revoke' && <RevokeConfirm key={action.credential.id} credential={action.credential} onDone={done} onCancel={close} />}
     </section>
   );
 }
 
-const actionNames = { rotate: 'Rotate', test: 'Test', revoke: 'Revoke' } as const;
+const actionNames = { rotate: 'Rotate', hosts: 'Hosts', test: 'Test', revoke: 'Revoke' } as const;
 
 function RotateForm({ credential, onDone, onCancel }: { credential: Credential; onDone(message: string): void; onCancel(): void }) {
   const { api } = useConsole();
@@ -119,6 +132,33 @@ function RotateForm({ credential, onDone, onCancel }: { credential: Credential; 
           )}
         </Field>
       )}
+    </PanelForm>
+  );
+}
+
+function HostsForm({ credential, onDone, onCancel }: { credential: Credential; onDone(message: string): void; onCancel(): void }) {
+  const { api } = useConsole();
+  const [hosts, setHosts] = useState(credential.allowedHosts.join('\n'));
+  const field = useFocusOnOpen<HTMLTextAreaElement>();
+  return (
+    <PanelForm
+      title={`Allowed hosts of ${credential.name}`}
+      hint="A call that would take the key to any other host is refused before anything is sent, wherever the call comes from: an integration, a step or the remote."
+      submit="Save hosts"
+      cancel="Cancel"
+      failureTitle="The hosts were not changed"
+      onSubmit={async () => {
+        const changed = await api.data(
+          api.client.PATCH('/dev/v1/credentials/{credentialId}', {
+            params: { path: { credentialId: credential.id } },
+            body: { allowedHosts: hostList(hosts) },
+          }),
+        );
+        onDone(`Credential "${changed.name}" may now be sent to ${changed.allowedHosts.join(', ')}.`);
+      }}
+      onCancel={onCancel}
+    >
+      {(problems) => <AllowedHostsField controlRef={field} value={hosts} onInput={setHosts} problems={problems} />}
     </PanelForm>
   );
 }

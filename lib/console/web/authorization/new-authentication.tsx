@@ -1,8 +1,9 @@
 /**
  * "New Authentication": an API Key credential made of a Key, named
- * exactly as the provider names it, a Value, and where the key goes. The same
- * form serves the Authorization page and the API-request step's drop-down, so
- * a credential is made the same way wherever a person starts.
+ * exactly as the provider names it, a Value, where the key goes, and the
+ * hosts it may be sent to. The same form serves the Authorization page and
+ * the API-request step's drop-down, so a credential is made the same way
+ * wherever a person starts.
  *
  * The value is cleared from the form as soon as it is sent, whatever the
  * answer: the page never shows a secret back, and the API never returns it.
@@ -13,6 +14,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
+import { AllowedHostsField, hostList } from './allowed-hosts.tsx';
 import type { Credential } from './types.ts';
 
 interface Draft {
@@ -20,10 +22,12 @@ interface Draft {
   key: string;
   value: string;
   placement: 'header' | 'query';
+  /** As typed: one per line or comma separated. */
+  hosts: string;
   description: string;
 }
 
-const empty: Draft = { name: '', key: '', value: '', placement: 'header', description: '' };
+const empty: Draft = { name: '', key: '', value: '', placement: 'header', hosts: '', description: '' };
 
 export function NewAuthenticationForm(props: { onCreated(credential: Credential): void; onCancel(): void; focusOnOpen?: boolean }) {
   const { api } = useConsole();
@@ -55,6 +59,7 @@ export function NewAuthenticationForm(props: { onCreated(credential: Credential)
                 key: sent.key.trim(),
                 value: sent.value,
                 placement: sent.placement,
+                allowedHosts: hostList(sent.hosts),
                 description: sent.description.trim(),
               },
             }),
@@ -106,6 +111,7 @@ export function NewAuthenticationForm(props: { onCreated(credential: Credential)
           work in one tool and fail in another.
         </p>
       </fieldset>
+      <AllowedHostsField value={draft.hosts} onInput={(hosts) => set({ hosts })} problems={problems} />
       <Field label="Description" class="wide" problem={problems.get('description')}>
         {(control) => <input {...control} value={draft.description} onInput={(e) => set({ description: e.currentTarget.value })} />}
       </Field>
