@@ -32,7 +32,11 @@ export const roleNames = Object.keys(roles) as Role[];
 /** The role of a key made before keys had roles: everything it could do then, it still can. */
 export const defaultRole: Role = 'admin';
 
+/** What an operation needs beside the permissions: any valid key, whatever its role (what a key may do, asked of itself). */
+export const anyKey = 'anyKey';
+export type Requirement = Permission | typeof anyKey;
+
 /** Whether `role` grants `permission`. */
-export const grants = (role: Role, permission: Permission): boolean => (roles[role] as readonly Permission[]).includes(permission);
+export const grants = (role: Role, permission: Requirement): boolean => permission === anyKey || (roles[role] as readonly Permission[]).includes(permission);
 
 export const isRole = (name: string): name is Role => Object.hasOwn(roles, name);

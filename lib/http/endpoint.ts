@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { $ZodType, output } from 'zod/v4/core';
 import { auditorOf, type Auditor } from '../audit/auditor.ts';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
-import { grants, type Permission } from '../auth/permissions.ts';
+import { grants, type Requirement } from '../auth/permissions.ts';
 import { EngineError } from '../engine/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
@@ -77,7 +77,7 @@ async function refused(request: Request, operation: string, refusal: ApiError, b
 }
 
 /** Who calls, and whether their key grants the operation's permission: refused (403) before anything is read for the call. */
-const authentication = (permission: Permission, operation: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+const authentication = (permission: Requirement, operation: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     const principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
     request.context.principal = principal;
@@ -168,7 +168,7 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   body?: B;
   branch: BranchMode;
   /** The permission a key needs to call it (lib/auth/permissions.ts). */
-  permission: Permission | 'public';
+  permission: Requirement | 'public';
   /** Errors carry `data` {} (null for 401) instead of details. */
   bareErrors?: boolean;
 }

@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
-import { grants, permissionMeaning, permissions, roleNames, type Permission, type Role } from '../auth/permissions.ts';
+import { anyKey, grants, permissionMeaning, permissions, roleNames, type Permission, type Role } from '../auth/permissions.ts';
 import { stageName } from '../deployment/names.ts';
 import { entityTypes } from '../entities/kinds.ts';
 import { entityIdSchema } from '../entities/records.ts';
@@ -262,7 +262,9 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
     description:
       route.permission === 'public'
         ? route.description
-        : `${route.description}\n\nNeeds the permission \`${route.permission}\` (${permissionMeaning[route.permission]}), which the roles ${rolesGranting(route.permission)} grant.`,
+        : route.permission === anyKey
+          ? `${route.description}\n\nAny valid key may call it, whatever its role.`
+          : `${route.description}\n\nNeeds the permission \`${route.permission}\` (${permissionMeaning[route.permission]}), which the roles ${rolesGranting(route.permission)} grant.`,
     ...(route.permission !== 'public' && { 'x-permission': route.permission }),
     tags: [tag],
     ...(route.deprecated && { deprecated: true }),

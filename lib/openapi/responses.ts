@@ -4,7 +4,7 @@ import type { routes } from '../http/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
 import { credentialPlacements, stepStatuses } from '../store/types.ts';
-import { roleNames, type Role } from '../auth/permissions.ts';
+import { permissions, roleNames, type Role } from '../auth/permissions.ts';
 import type { KeyView } from '../workspaces/keys.ts';
 
 /** An API key as the key operations show it: never its secret. */
@@ -316,6 +316,16 @@ export const responses = {
   getOpenApi: { body: openApiSchema },
   createKey: { data: keySchema.extend({ key: z.string().describe('the key itself: shown this once, only its hash is kept') }), created: true },
   listKeys: { data: z.array(keySchema) },
+  getCaller: {
+    data: z.object({
+      keyId: z.string(),
+      owner: z.string(),
+      role: z.enum(roleNames as [Role, ...Role[]]),
+      permissions: z.array(z.enum(permissions)).describe('what the role grants'),
+      branches: z.array(z.string()).nullable().describe('the branches the key is limited to; null: every branch'),
+      workspace: z.object({ id: z.string(), name: z.string(), defaultBranch: z.string() }),
+    }),
+  },
   getKey: { data: keySchema },
   updateKey: { data: keySchema },
   revokeKey: { data: keySchema.describe('the key, revoked') },

@@ -121,6 +121,16 @@ export async function createKey(store: DirectoryStore, caller: Principal, body: 
   return { ...keyView(record, now), key };
 }
 
+/** What the calling key may do, as it asks of itself. */
+export const callerView = (caller: Principal) => ({
+  keyId: caller.keyId,
+  owner: caller.owner,
+  role: caller.role,
+  permissions: [...roles[caller.role]],
+  branches: caller.branches ? [...caller.branches] : null,
+  workspace: { id: caller.workspace.id, name: caller.workspace.name, defaultBranch: caller.workspace.defaultBranch },
+});
+
 export async function listKeys(store: DirectoryStore, caller: Principal, now = Date.now()): Promise<KeyView[]> {
   const keys = await store.listApiKeys(caller.workspace.id);
   return keys.map((key) => keyView(key, now)).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));

@@ -20,6 +20,19 @@ export const workspaceRoutes = {
     query: emptyQuery,
     tableAccess: 'read',
   },
+  getCaller: {
+    operationId: 'getCaller',
+    permission: 'anyKey',
+    method: 'GET',
+    path: '/dev/v1/me',
+    handler: 'get-caller',
+    summary: 'What the calling key may do',
+    description:
+      "The key's id, owner and role, the permissions the role grants, the branches it is limited to (null: every branch), and its workspace. The console shows or hides each control from this and each operation's x-permission.",
+    branch: 'none',
+    query: emptyQuery,
+    tableAccess: 'read',
+  },
   createKey: {
     operationId: 'createKey',
     permission: 'manage',

@@ -701,6 +701,7 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       probe('createKey', [], (_v, nonce) => ({ method: 'POST', path: '/dev/v1/keys', body: { label: `A ${nonce}`, owner: 'isolation', role: 'reader' } })),
     ),
     listKeys: fc.constant(probe('listKeys', [], () => ({ method: 'GET', path: '/dev/v1/keys' }))),
+    getCaller: fc.constant(probe('getCaller', [], () => ({ method: 'GET', path: '/dev/v1/me' }))),
     getKey: onItem('getKey', key, (id) => ({ method: 'GET', path: at('/dev/v1/keys', id) })),
     updateKey: fc.tuple(key, fc.constantFrom('label', 'role')).map(([id, field]) =>
       probe('updateKey', [id], (v, nonce) => ({

@@ -168,3 +168,16 @@ describe('the last usable admin key', () => {
     expect(lifted.body.data.expiresAt).toBeUndefined();
   });
 });
+
+describe('GET /dev/v1/me', () => {
+  it('answers every key what it may do: role, permissions, branches, workspace', async () => {
+    const executor = await keysApi(admin).create({ label: 'exec', owner: 'shop', role: 'executor', branches: ['staging'] });
+    const me = await t.api<{ role: string; permissions: string[]; branches: string[] | null; owner: string; workspace: { id: string } }>('/dev/v1/me', {
+      key: executor.body.data.key!,
+    });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ keyId: executor.body.data.keyId, owner: 'shop', role: 'executor', permissions: ['execute'], branches: ['staging'] });
+    expect(me.body.data.workspace.id).toBe('keys-ws');
+    expect((await t.api<{ branches: null; permissions: string[] }>('/dev/v1/me', { key: admin })).body.data).toMatchObject({ branches: null, role: 'admin' });
+  });
+});
