@@ -54,6 +54,29 @@ export const updateEntitySchema = strictBody({
 });
 export type UpdateEntity = z.output<typeof updateEntitySchema>;
 
+/** An id as change requests have them: `cr_` and 20 hex digits. */
+export const changeRequestIdSchema = z.string().check(z.regex(/^cr_[0-9a-f]{20}$/, 'must be a change request id (cr_ and 20 hex digits)'));
+
 export const publishEntitySchema = z.optional(
-  strictBody({ checksum: z.optional(checksum('the checksum of the draft you mean to publish: refused (409) when the draft has changed since')) }),
+  strictBody({
+    checksum: z.optional(checksum('the checksum of the draft you mean to publish: refused (409) when the draft has changed since')),
+    changeRequestId: z.optional(
+      changeRequestIdSchema.register(z.globalRegistry, {
+        description: 'the approved change request to carry out: required on a protected branch (else 409 branch_protected)',
+      }),
+    ),
+  }),
 );
+
+export const proposeChangeSchema = strictBody({
+  checksum: checksum('the checksum of the draft you propose: refused (409) when the draft has changed since'),
+  description: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(2000, 'must be at most 2000 characters')),
+});
+
+export const reviewChangeSchema = z.optional(strictBody({ comment: z._default(z.string().check(z.maxLength(2000, 'must be at most 2000 characters')), '') }));
+
+export const protectionSchema = strictBody({
+  requiredApprovals: z
+    .number({ error: 'must be a whole number from 1 to 5' })
+    .check(z.int({ error: 'must be a whole number from 1 to 5' }), z.minimum(1, 'must be at least 1'), z.maximum(5, 'must be at most 5')),
+});

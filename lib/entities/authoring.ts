@@ -8,13 +8,14 @@
  * other: the store's writes are conditional on the revision read.
  */
 import type { Auditor } from '../audit/auditor.ts';
+import { closePublished, publishGate } from '../changes/service.ts';
 import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
 import { entityChecksum } from './checksum.ts';
 import { packPrepared } from './prepared-form.ts';
-import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
+import type { EntityRef, EntityScope, EntityStore, Store, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
 import { workflowKind, type EntityType } from './kinds.ts';
 import { checkWorkflowIn, type StoredWorkflowCheck } from '../workflows/check.ts';
@@ -124,20 +125,23 @@ export async function updateEntity(
  * usable. Either keeps its parsed FEEL with the version, so that running it
  * needs no parser.
  */
-export function publishDraft(
-  store: EntityStore & ReferenceStore,
+export async function publishDraft(
+  store: Store,
   ref: EntityRef,
-  request: { checksum?: string } | undefined,
+  request: { checksum?: string; changeRequestId?: string } | undefined,
   actor: string,
   auditor?: Auditor,
 ): Promise<PublishResult> {
-  return publishEntity(
+  // On a protected branch, only through an approved change request (lib/changes).
+  const change = await publishGate(store, ref, request?.changeRequestId);
+  const checksum = request?.checksum ?? change?.checksum;
+  const published = await publishEntity(
     store,
     ref,
     actor,
     undefined,
     async (draft, newVersion) => {
-      if (request?.checksum !== undefined && request.checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+      if (checksum !== undefined && checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
       if (!newVersion) return;
       if (draft.type === workflowKind) {
         const { problems, check } = await checkWorkflowIn(store, ref, draft.definition, { published: true });
@@ -153,5 +157,8 @@ export function publishDraft(
       return { prepared: packPrepared(prepared) };
     },
     auditor,
+    change ? { changeRequestId: change.id } : {},
   );
+  if (change) await closePublished(store, ref, change, published.version);
+  return published;
 }

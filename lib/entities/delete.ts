@@ -5,7 +5,8 @@
 import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
 import type { RuleScheduler } from '../schedules/scheduler.ts';
 import { deleteRuleSchedule } from '../schedules/sync.ts';
-import { ruleScopeOf, type EntityRef, type EntityStore, type ScheduleStore } from '../store/types.ts';
+import { errors } from '../http/errors.ts';
+import { ruleScopeOf, type DirectoryStore, type EntityRef, type EntityStore, type ScheduleStore } from '../store/types.ts';
 
 /**
  * Deletes an entity and its published versions, and a rule's schedule
@@ -13,7 +14,14 @@ import { ruleScopeOf, type EntityRef, type EntityStore, type ScheduleStore } fro
  * would. Without a scheduler (the CLI), a rule that has a schedule is
  * refused (SchedulerUnavailable).
  */
-export async function deleteEntity(store: EntityStore & ScheduleStore, ref: EntityRef, scheduler?: RuleScheduler, auditor?: Auditor) {
+export async function deleteEntity(
+  store: EntityStore & ScheduleStore & Pick<DirectoryStore, 'getBranch'>,
+  ref: EntityRef,
+  scheduler?: RuleScheduler,
+  auditor?: Auditor,
+) {
+  // On a protected branch a published rule or workflow stays: its versions run, and no change request deletes.
+  if ((await store.getBranch(ref.workspaceId, ref.branch))?.protection && (await store.getEntityHead(ref))?.version) throw errors.branchProtected(ref.branch);
   // The schedule, then versions: a delete that stops half way leaves a visible rule to delete again, never a schedule running a rule that is gone, nor versions a new entity of the same id would collide with.
   if (ref.entityType === 'rule') await deleteRuleSchedule(store, scheduler, ruleScopeOf(ref));
   await store.deleteVersions(ref);

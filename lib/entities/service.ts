@@ -180,6 +180,8 @@ export function publishEntity(
   now = () => new Date().toISOString(),
   check?: (entity: StoredEntity, newVersion: boolean) => Promise<VersionExtras | void>,
   auditor?: Auditor,
+  /** More for the publish's audit record (the change request it carries out). */
+  auditDetail: Record<string, string> = {},
 ): Promise<PublishResult> {
   return retryOnRevisionConflict(async () => {
     const entity = await store.getEntity(ref);
@@ -208,7 +210,7 @@ export function publishEntity(
       { ...entity, version, status: 'published', publishedChecksum: entity.checksum, revision: entity.revision + 1 },
       entity.revision,
       entity.type as EntityInput['type'],
-      auditEvent(auditor, entityTarget(ref), { checksumBefore: entity.publishedChecksum, checksumAfter: entity.checksum, detail: { version } }),
+      auditEvent(auditor, entityTarget(ref), { checksumBefore: entity.publishedChecksum, checksumAfter: entity.checksum, detail: { version, ...auditDetail } }),
     );
     return { version, checksum: entity.checksum, created: true };
   });

@@ -114,6 +114,38 @@ export const errors = {
       'last_admin',
       `The API key "${shownId(keyId)}" is the workspace's last usable admin key (unexpired, on every branch): make another admin key before revoking, limiting, expiring or demoting it.`,
     ),
+  branchProtected: (branch: string) =>
+    new ApiError(
+      409,
+      'branch_protected',
+      `The branch "${shownId(branch)}" is protected: a draft is published there only through an approved change request (POST .../change-requests, then publish with its changeRequestId), and a published rule or workflow is not deleted.`,
+      { branch },
+    ),
+  /** A branch named in the path (the header's is branchNotFound and invalidBranch, 400). */
+  branchPathNotFound: (name: string) => new ApiError(404, 'branch_not_found', `The workspace has no branch "${shownId(name)}".`),
+  changeRequestNotFound: (id: string) =>
+    new ApiError(404, 'change_request_not_found', `No change request "${shownId(id)}" for this rule or workflow on this branch.`),
+  changeRequestClosed: (id: string, state: string) =>
+    new ApiError(409, 'change_request_closed', `The change request "${shownId(id)}" is ${state}: it can no longer be approved, rejected or published.`, {
+      state,
+    }),
+  changeRequestStale: (id: string) =>
+    new ApiError(
+      409,
+      'change_request_stale',
+      `The draft was edited after the change request "${shownId(id)}" proposed it: propose the draft as it is now, and have that approved.`,
+    ),
+  selfApproval: (owner: string) =>
+    new ApiError(403, 'self_approval', `The change request was proposed by "${shownId(owner)}": its author cannot approve it, with any key.`, { owner }),
+  approvalsMissing: (id: string, approvals: number, required: number) =>
+    new ApiError(
+      409,
+      'approvals_missing',
+      `The change request "${shownId(id)}" has ${approvals} of the ${required} approvals the branch requires (each by another person than its author).`,
+      { approvals, required },
+    ),
+  nothingToPropose: (type: string, id: string) =>
+    new ApiError(409, 'nothing_to_propose', `The draft of the ${type} "${shownId(id)}" is its latest published version: edit it before proposing.`),
   branchRequired: () => new ApiError(400, 'branch_required', 'The Service-Branch header is required for this operation.'),
   invalidBranch: (name: string) =>
     new ApiError(

@@ -45,6 +45,7 @@ export const credentialIdParam = (call: Call<unknown>) => storedFormId(call.path
 export const integrationIdParam = (call: Call<unknown>) => storedFormId(call.path.integrationId, errors.integrationNotFound);
 export const taskIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.taskId, errors.taskNotFound);
 export const keyIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.keyId, errors.keyNotFound);
+export const changeRequestIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.changeRequestId, errors.changeRequestNotFound);
 
 /** Who a write is by, in the audit fields: the API key that made it. */
 export const actorOf = (call: Call<unknown>) => `key:${call.principal.keyId}`;

@@ -8,6 +8,7 @@
  * the schemas it uses.
  */
 import { auditRoutes } from '../audit/routes.ts';
+import { changeRoutes } from '../changes/routes.ts';
 import { credentialRoutes } from '../credentials/routes.ts';
 import { authoringRoutes } from '../entities/authoring-routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
@@ -21,7 +22,16 @@ import type { Route } from './route.ts';
 
 const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
 
-export const routes = { ...entityAreaRoutes, ...workspaceRoutes, ...credentialRoutes, ...integrationRoutes, ...pullRoutes, ...auditRoutes, ...contractRoutes };
+export const routes = {
+  ...entityAreaRoutes,
+  ...workspaceRoutes,
+  ...credentialRoutes,
+  ...integrationRoutes,
+  ...pullRoutes,
+  ...changeRoutes,
+  ...auditRoutes,
+  ...contractRoutes,
+};
 
 /** The areas of the API, each a tag of the OpenAPI document. */
 export const areas = [
@@ -45,6 +55,11 @@ export const areas = [
     name: 'Remote pull and tasks',
     description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.",
     routes: pullRoutes,
+  },
+  {
+    name: 'Change requests',
+    description: 'Maker-checker: protected branches, where a draft is published only through a change request approved by other people.',
+    routes: changeRoutes,
   },
   {
     name: 'Audit',

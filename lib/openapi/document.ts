@@ -86,6 +86,15 @@ const missingPermission = z.object({ permission: z.enum(permissions), role: z.en
 /** `data` of forbidden when the key is limited to other branches. */
 const branchLimit = z.object({ branch: z.string(), branches: z.array(z.string()).describe('the branches the key may use') });
 
+/** `data` of branch_protected: the branch. */
+const protectedBranch = z.object({ branch: z.string() });
+/** `data` of self_approval: the author, whom no key of theirs may approve for. */
+const requestAuthor = z.object({ owner: z.string() });
+/** `data` of change_request_closed: what closed it. */
+const requestState = z.object({ state: z.enum(['rejected', 'published']) });
+/** `data` of approvals_missing: the approvals it has and the branch requires. */
+const approvalCount = z.object({ approvals: z.number().int(), required: z.number().int() });
+
 const schemaRef = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
 const componentSchemas = {
   ErrorEnvelope: jsonSchema(errorEnvelope, 'output'),
@@ -94,6 +103,10 @@ const componentSchemas = {
   FailedCases: jsonSchema(failedCases, 'output'),
   MissingPermission: jsonSchema(missingPermission, 'output'),
   BranchLimit: jsonSchema(branchLimit, 'output'),
+  ProtectedBranch: jsonSchema(protectedBranch, 'output'),
+  RequestAuthor: jsonSchema(requestAuthor, 'output'),
+  RequestState: jsonSchema(requestState, 'output'),
+  ApprovalCount: jsonSchema(approvalCount, 'output'),
   Empty: jsonSchema(z.strictObject({}).describe('{}'), 'output'),
 };
 
@@ -104,6 +117,11 @@ const detailSchemas = {
   failures: 'FailedCases',
   permission: 'MissingPermission',
   branches: 'BranchLimit',
+  // After branches: a branch limit names a branch too.
+  branch: 'ProtectedBranch',
+  owner: 'RequestAuthor',
+  state: 'RequestState',
+  approvals: 'ApprovalCount',
 } as const satisfies Record<string, keyof typeof componentSchemas>;
 
 const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };

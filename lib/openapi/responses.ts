@@ -251,6 +251,38 @@ const auditRecordSchema = z.object({
   hash: z.string().describe('SHA-256 (hex) of the canonical JSON of every other field (keys sorted, no spaces)'),
 });
 
+const approvalSchema = z.object({ owner: z.string(), keyId: z.string(), comment: z.string(), at: timestamp });
+const changeRequestSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  branch: z.string(),
+  entityType: z.enum(['rule', 'workflow']),
+  entityId: z.string(),
+  checksum: z.string().describe('the draft proposed'),
+  description: z.string(),
+  baseVersion: z.string().describe("the version it changes ('' when never published)"),
+  baseChecksum: z.string(),
+  author: z.object({ owner: z.string(), keyId: z.string() }),
+  createdAt: timestamp,
+  state: z.enum(['open', 'rejected', 'published']),
+  approvals: z.array(approvalSchema).describe('one per owner, oldest first'),
+  rejection: z.optional(approvalSchema),
+  publishedVersion: z.optional(z.string()),
+  closedAt: z.optional(timestamp),
+  diff: z
+    .array(z.object({ path: z.string(), before: z.optional(z.unknown()), after: z.optional(z.unknown()) }))
+    .describe('what changed since the base version'),
+  diffTruncated: z.boolean(),
+  tests: z.object({ total: z.number().int(), failed: z.number().int(), failures: z.array(z.object({ name: z.string(), message: z.string() })) }),
+  stale: z.boolean().describe('the draft was edited after it was proposed'),
+  requiredApprovals: z.number().int().describe('what the branch requires now (0: not protected)'),
+  publishable: z.boolean(),
+});
+const protectionAnswer = z.object({
+  branch: z.string(),
+  protection: z.object({ requiredApprovals: z.number().int(), updatedAt: timestamp }).nullable(),
+});
+
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
   listEntitiesLegacy: { data: z.array(entitySummarySchema) },
@@ -295,7 +327,14 @@ export const responses = {
   createCredential: { data: credentialSchema, created: true },
   listCredentials: { data: z.array(credentialSchema) },
   listBranches: {
-    data: z.array(z.object({ name: z.string(), default: z.boolean().describe('the branch used when a request names none'), createdAt: timestamp })),
+    data: z.array(
+      z.object({
+        name: z.string(),
+        default: z.boolean().describe('the branch used when a request names none'),
+        createdAt: timestamp,
+        requiredApprovals: z.number().int().describe('approvals a change request needs before it is published here; 0: not protected'),
+      }),
+    ),
   },
   getCredential: { data: credentialSchema },
   updateCredential: { data: credentialSchema },
@@ -329,6 +368,13 @@ export const responses = {
   getKey: { data: keySchema },
   updateKey: { data: keySchema },
   revokeKey: { data: keySchema.describe('the key, revoked') },
+  protectBranch: { data: protectionAnswer },
+  unprotectBranch: { data: protectionAnswer },
+  proposeChange: { data: changeRequestSchema, created: true },
+  listChangeRequests: { data: z.array(changeRequestSchema) },
+  getChangeRequest: { data: changeRequestSchema },
+  approveChange: { data: changeRequestSchema },
+  rejectChange: { data: changeRequestSchema },
   listAudit: {
     data: z.object({
       records: z.array(auditRecordSchema),

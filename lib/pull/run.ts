@@ -23,7 +23,7 @@ import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import { isOpenTask, type AuditEvent, type PullSummary, type Store, type StoredEntity, type Task } from '../store/types.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
-import { planPull, readEntityFiles, type FileProblem, type RepositoryFile } from './plan.ts';
+import { planPull, readEntityFiles, type FileProblem, type PullPlan, type RepositoryFile } from './plan.ts';
 import { partlyUpdated } from './stopped.ts';
 
 export interface Snapshot {
@@ -126,6 +126,7 @@ async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
     await Promise.all(entityTypes.map(async (type) => [type, await deps.store.listEntityStates(scopes[type]!)] as const)),
   ) as Record<EntityType, StoredEntity[]>;
   const plan = planPull(inputs, current, ignoredFolders, new Date().toISOString());
+  await refuseUnapprovedChanges(deps.store, task, plan, current);
   const changed = entityTypes.filter((type) => plan.writes[type].length + plan.deletions[type].length > 0);
   if (changed.length > 0 && !(await beginApplying(deps, task, snapshot.commit, plan.summary, delivery))) return undefined;
   for (const type of entityTypes) {
@@ -134,6 +135,23 @@ async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
     else if (task.applyingCommit) await deps.store.recount(scopes[type]!);
   }
   return { commit: snapshot.commit, summary: resumes(task, snapshot.commit) ? task.applyingSummary! : plan.summary };
+}
+
+/**
+ * A pull writes drafts, never versions: on a protected branch what it
+ * brings is published only through change requests. What it may not do
+ * there is delete a published rule or workflow (its versions would no longer
+ * run), which would bypass approval: such a pull is refused, whole.
+ */
+async function refuseUnapprovedChanges(store: Store, task: Task, plan: PullPlan, current: Record<EntityType, StoredEntity[]>) {
+  if (!(await store.getBranch(task.workspaceId, task.branch))?.protection) return;
+  const published = entityTypes.flatMap((type) =>
+    plan.deletions[type].filter((id) => current[type].some((e) => e.id === id && e.version)).map((id) => `${type} ${id}`),
+  );
+  if (published.length)
+    throw new PullRejected(
+      `The branch "${task.branch}" is protected, and this commit would delete what is published there (${published.slice(0, 10).join(', ')}${published.length > 10 ? `, and ${published.length - 10} more` : ''}): deleting a published rule or workflow needs the protection taken away first.`,
+    );
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The store's public surface, and the DynamoDB-backed instance a function uses. */
 import { cachedDirectory } from './cached-directory.ts';
 import { DynamoAuditChain } from './dynamo/audit.ts';
+import { DynamoChangeRequestStore } from './dynamo/change-requests.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
 import { DynamoCredentialStore } from './dynamo/credentials.ts';
 import { DynamoDirectoryStore } from './dynamo/directory.ts';
@@ -27,6 +28,7 @@ export function createStore(config: DynamoConfig): Store {
   const credentials = new DynamoCredentialStore(client, config.tableName);
   const integrations = new DynamoIntegrationStore(client, config.tableName);
   const audit = new DynamoAuditChain(client, config.tableName);
+  const changeRequests = new DynamoChangeRequestStore(client, config.tableName);
   return {
     getWorkspace: directory.getWorkspace.bind(directory),
     listWorkspaces: directory.listWorkspaces.bind(directory),
@@ -34,6 +36,7 @@ export function createStore(config: DynamoConfig): Store {
     getBranch: directory.getBranch.bind(directory),
     createBranch: directory.createBranch.bind(directory),
     listBranches: directory.listBranches.bind(directory),
+    setBranchProtection: directory.setBranchProtection.bind(directory),
     getApiKeyByHash: directory.getApiKeyByHash.bind(directory),
     createApiKey: directory.createApiKey.bind(directory),
     listApiKeys: directory.listApiKeys.bind(directory),
@@ -83,6 +86,12 @@ export function createStore(config: DynamoConfig): Store {
     listIntegrations: integrations.listIntegrations.bind(integrations),
     putIntegration: integrations.putIntegration.bind(integrations),
     deleteIntegration: integrations.deleteIntegration.bind(integrations),
+
+    getChangeRequest: changeRequests.getChangeRequest.bind(changeRequests),
+    listChangeRequests: changeRequests.listChangeRequests.bind(changeRequests),
+    createChangeRequest: changeRequests.createChangeRequest.bind(changeRequests),
+    approveChangeRequest: changeRequests.approveChangeRequest.bind(changeRequests),
+    closeChangeRequest: changeRequests.closeChangeRequest.bind(changeRequests),
 
     appendAudit: (workspaceId, event) => audit.append(workspaceId, event),
     getAuditHead: audit.getAuditHead.bind(audit),

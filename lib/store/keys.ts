@@ -81,3 +81,7 @@ export const auditRecordPrefix = 'R:';
 export const auditRecordSortKey = (seq: number) => `${auditRecordPrefix}${String(seq).padStart(12, '0')}`;
 export const auditRecordKey = (workspaceId: string, seq: number): ItemKey => ({ PK: auditPartition(workspaceId), SK: auditRecordSortKey(seq) });
 export const auditHeadKey = (workspaceId: string): ItemKey => ({ PK: auditPartition(workspaceId), SK: 'HEAD' });
+
+/** The change requests of one entity on one branch, by id. */
+export const changeRequestPartition = (ref: EntityRef) => `CR:${ref.workspaceId}:${ref.branch}:${ref.entityType}:${ref.id}`;
+export const changeRequestKey = (ref: EntityRef, id: string): ItemKey => ({ PK: changeRequestPartition(ref), SK: `R:${id}` });

@@ -5,6 +5,7 @@
  */
 import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
 import type { AuditEvent, AuditHead, AuditRecord } from './model/audit.ts';
+import type { Approval, BranchProtection, ChangeRequest } from './model/change-requests.ts';
 import type { StoredCredential } from './model/credentials.ts';
 import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
@@ -39,6 +40,8 @@ export interface DirectoryStore {
   getBranch(workspaceId: string, name: string): Promise<Branch | undefined>;
   createBranch(branch: Branch): Promise<Branch>;
   listBranches(workspaceId: string): Promise<Branch[]>;
+  /** Sets (or, with null, takes away) a branch's protection; false when the branch is not there. */
+  setBranchProtection(workspaceId: string, branch: string, protection: BranchProtection | null, audit?: AuditEvent): Promise<boolean>;
   getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
   createApiKey(hash: string, key: ApiKey, audit?: AuditEvent): Promise<void>;
   listApiKeys(workspaceId: string): Promise<ApiKey[]>;
@@ -181,7 +184,26 @@ export interface AuditStore {
   readAudit(workspaceId: string, range: { after?: number; before?: number; limit: number }): Promise<AuditRecord[]>;
 }
 
+/** Change requests of an entity on a branch (./model/change-requests.ts). Every change is conditional on the request being open. */
+export interface ChangeRequestStore {
+  getChangeRequest(ref: EntityRef, id: string): Promise<ChangeRequest | undefined>;
+  /** Newest first. */
+  listChangeRequests(ref: EntityRef): Promise<ChangeRequest[]>;
+  /** False when one with its id exists. */
+  createChangeRequest(ref: EntityRef, request: ChangeRequest, audit?: AuditEvent): Promise<boolean>;
+  /** Adds the approval of its owner; false when the request is not open or that owner approved already. */
+  approveChangeRequest(ref: EntityRef, id: string, approval: Approval, audit?: AuditEvent): Promise<boolean>;
+  /** Closes an open request (rejected or published); false when it was not open. */
+  closeChangeRequest(
+    ref: EntityRef,
+    id: string,
+    close: Pick<ChangeRequest, 'state' | 'closedAt' | 'rejection' | 'publishedVersion'>,
+    audit?: AuditEvent,
+  ): Promise<boolean>;
+}
+
 export type Store = DirectoryStore &
+  ChangeRequestStore &
   EntityStore &
   CredentialStore &
   IntegrationStore &

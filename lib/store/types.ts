@@ -16,3 +16,4 @@ export * from './model/credentials.ts';
 export * from './model/integrations.ts';
 export * from './model/name-claims.ts';
 export * from './model/audit.ts';
+export * from './model/change-requests.ts';

@@ -775,6 +775,10 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   ],
   testWorkflowStep: (p) => [{ context: paramsOf[p.entityId!] ?? {} }, { context: { ...paramsOf[p.entityId!], check: { blocked: false } }, version: 'v1' }],
   saveSchedule: (p) => scheduleBodies(p.entityId!),
+  protectBranch: () => [{ requiredApprovals: 1 }],
+  proposeChange: (p) => [{ checksum: world.entities[p.entityId!]?.checksum ?? 'unknown', description: 'Fuzzed proposal' }],
+  approveChange: () => [{ comment: 'fuzz' }, {}],
+  rejectChange: () => [{ comment: 'fuzz' }],
   saveScheduleLegacy: (p) => scheduleBodies(p.entityId!),
   createCredential: () => [
     {

@@ -712,6 +712,44 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     ),
     revokeKey: onItem('revokeKey', key, (id) => ({ method: 'DELETE', path: at('/dev/v1/keys', id) })),
     listAudit: onItem('listAudit', key, (id) => ({ method: 'GET', path: '/dev/v1/audit', query: { keyId: id } })),
+    protectBranch: branch.map((picked) =>
+      probe('protectBranch', slotsOf(picked), (v) => ({
+        method: 'PUT',
+        path: at('/dev/v1/branches', partValue(picked, v) ?? 'main', 'protection'),
+        body: { requiredApprovals: 1 },
+      })),
+    ),
+    unprotectBranch: branch.map((picked) =>
+      probe('unprotectBranch', slotsOf(picked), (v) => ({ method: 'DELETE', path: at('/dev/v1/branches', partValue(picked, v) ?? 'main', 'protection') })),
+    ),
+    proposeChange: onEntity('proposeChange', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'change-requests'),
+      branch,
+      body: { checksum: 'a'.repeat(64), description: 'A proposal' },
+    })),
+    listChangeRequests: onEntity('listChangeRequests', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'change-requests'),
+      branch,
+    })),
+    getChangeRequest: onEntity('getChangeRequest', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'change-requests', 'cr_0123456789abcdef0123'),
+      branch,
+    })),
+    approveChange: onEntity('approveChange', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'change-requests', 'cr_0123456789abcdef0123', 'approve'),
+      branch,
+      body: { comment: 'ok' },
+    })),
+    rejectChange: onEntity('rejectChange', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'change-requests', 'cr_0123456789abcdef0123', 'reject'),
+      branch,
+      body: { comment: 'no' },
+    })),
     verifyAudit: fc.constant(probe('verifyAudit', [], () => ({ method: 'GET', path: '/dev/v1/audit/verify' }))),
     exportAudit: fc.constant(probe('exportAudit', [], () => ({ method: 'GET', path: '/dev/v1/audit/export' }))),
   };

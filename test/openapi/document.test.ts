@@ -68,7 +68,7 @@ describe('the document', () => {
 
   it('describes and tags every operation, each tag once at the top', () => {
     const tags = document.tags.map((t) => t.name);
-    expect(tags).toEqual(['Rules and workflows', 'Workspace', 'Credentials', 'Integrations', 'Remote pull and tasks', 'Audit', 'Contract']);
+    expect(tags).toEqual(['Rules and workflows', 'Workspace', 'Credentials', 'Integrations', 'Remote pull and tasks', 'Change requests', 'Audit', 'Contract']);
     for (const { operation } of operations) {
       expect(operation.summary, operation.operationId).toMatch(/\S/);
       expect(operation.description.length, operation.operationId).toBeGreaterThan(operation.summary.length);

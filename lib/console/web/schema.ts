@@ -659,6 +659,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/branches/{branch}/protection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Protect a branch: publishing there needs approved change requests
+         * @description Sets how many people must approve a change before it is published on the branch (1 to 5). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        put: operations["protectBranch"];
+        post?: never;
+        /**
+         * Take a branch's protection away
+         * @description Publishing on the branch no longer needs a change request. Open requests stay, and may still be published.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        delete: operations["unprotectBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change requests of a rule or workflow
+         * @description Every change request of the rule or workflow on the branch, newest first, with its state, whether it is stale, its approvals and what the branch requires. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
+         */
+        get: operations["listChangeRequests"];
+        put?: never;
+        /**
+         * Propose the draft for publication (a change request)
+         * @description Proposes the draft whose `checksum` you name (201), with the field-by-field diff against the latest published version and the draft's test cases run; proposing the same draft again answers its open request (200). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
+         */
+        post: operations["proposeChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/change-requests/{changeRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One change request
+         * @description The request with its diff, test results, approvals and comments. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
+         */
+        get: operations["getChangeRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/change-requests/{changeRequestId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a change request
+         * @description Adds the approval of the key's owner, with a comment; approving again counts once. The author cannot approve (403 self_approval). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         *
+         *     Needs the permission `approve` (approve or reject a change request), which the roles `publisher`, `admin` grant.
+         */
+        post: operations["approveChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/change-requests/{changeRequestId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a change request
+         * @description Closes the request as rejected, with a comment (its author may withdraw it so). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         *
+         *     Needs the permission `approve` (approve or reject a change request), which the roles `publisher`, `admin` grant.
+         */
+        post: operations["rejectChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/audit": {
         parameters: {
             query?: never;
@@ -812,6 +934,20 @@ export interface components {
             branch: string;
             /** @description the branches the key may use */
             branches: string[];
+        };
+        ProtectedBranch: {
+            branch: string;
+        };
+        RequestAuthor: {
+            owner: string;
+        };
+        RequestState: {
+            /** @enum {string} */
+            state: "rejected" | "published";
+        };
+        ApprovalCount: {
+            approvals: number;
+            required: number;
         };
         /** @description {} */
         Empty: Record<string, never>;
@@ -1766,7 +1902,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: write_conflict. */
+            /** @description Conflict: branch_protected, write_conflict. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1776,8 +1912,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "write_conflict";
-                        data?: components["schemas"]["Empty"];
+                        code?: "branch_protected" | "write_conflict";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["ProtectedBranch"];
                     };
                 };
             };
@@ -2148,6 +2284,8 @@ export interface operations {
                 "application/json": {
                     /** @description the checksum of the draft you mean to publish: refused (409) when the draft has changed since */
                     checksum?: string;
+                    /** @description the approved change request to carry out: required on a protected branch (else 409 branch_protected) */
+                    changeRequestId?: string;
                 };
             };
         };
@@ -2267,7 +2405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            /** @description Not Found: change_request_not_found, entity_not_found, entity_type_not_found. */
             404: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2277,13 +2415,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "entity_not_found" | "entity_type_not_found";
+                        code?: "change_request_not_found" | "entity_not_found" | "entity_type_not_found";
                         data?: components["schemas"]["Empty"];
                     };
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: checksum_mismatch, publish_refused, rule_invalid, rule_not_prepared, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, tests_failed, write_conflict; data.problems lists the rule's problems by path; data.failures lists each failing test case with what it expected and what came. */
+            /** @description Conflict: approvals_missing, branch_protected, change_request_closed, change_request_stale, checksum_mismatch, publish_refused, rule_invalid, rule_not_prepared, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, tests_failed, write_conflict; data.problems lists the rule's problems by path; data.failures lists each failing test case with what it expected and what came. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2293,8 +2431,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "checksum_mismatch" | "publish_refused" | "rule_invalid" | "rule_not_prepared" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "tests_failed" | "write_conflict";
-                        data?: components["schemas"]["Empty"] | components["schemas"]["FailedCases"] | components["schemas"]["PathProblems"];
+                        code?: "approvals_missing" | "branch_protected" | "change_request_closed" | "change_request_stale" | "checksum_mismatch" | "publish_refused" | "rule_invalid" | "rule_not_prepared" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "tests_failed" | "write_conflict";
+                        data?: components["schemas"]["ApprovalCount"] | components["schemas"]["Empty"] | components["schemas"]["FailedCases"] | components["schemas"]["PathProblems"] | components["schemas"]["ProtectedBranch"] | components["schemas"]["RequestState"];
                     };
                 };
             };
@@ -3902,6 +4040,8 @@ export interface operations {
                             default: boolean;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description approvals a change request needs before it is published here; 0: not protected */
+                            requiredApprovals: number;
                         }[];
                         /**
                          * @description empty on success
@@ -7789,6 +7929,1384 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    protectBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    requiredApprovals: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            branch: string;
+                            protection: {
+                                requiredApprovals: number;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: branch_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "branch_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    unprotectBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            branch: string;
+                            protection: {
+                                requiredApprovals: number;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: branch_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "branch_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    listChangeRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule" | "workflow";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            branch: string;
+                            /** @enum {string} */
+                            entityType: "rule" | "workflow";
+                            entityId: string;
+                            /** @description the draft proposed */
+                            checksum: string;
+                            description: string;
+                            /** @description the version it changes ('' when never published) */
+                            baseVersion: string;
+                            baseChecksum: string;
+                            author: {
+                                owner: string;
+                                keyId: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            state: "open" | "rejected" | "published";
+                            /** @description one per owner, oldest first */
+                            approvals: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            rejection?: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            };
+                            publishedVersion?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description what changed since the base version */
+                            diff: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                            diffTruncated: boolean;
+                            tests: {
+                                total: number;
+                                failed: number;
+                                failures: {
+                                    name: string;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description the draft was edited after it was proposed */
+                            stale: boolean;
+                            /** @description what the branch requires now (0: not protected) */
+                            requiredApprovals: number;
+                            publishable: boolean;
+                        }[];
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    proposeChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule" | "workflow";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the checksum of the draft you propose: refused (409) when the draft has changed since */
+                    checksum: string;
+                    description: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            branch: string;
+                            /** @enum {string} */
+                            entityType: "rule" | "workflow";
+                            entityId: string;
+                            /** @description the draft proposed */
+                            checksum: string;
+                            description: string;
+                            /** @description the version it changes ('' when never published) */
+                            baseVersion: string;
+                            baseChecksum: string;
+                            author: {
+                                owner: string;
+                                keyId: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            state: "open" | "rejected" | "published";
+                            /** @description one per owner, oldest first */
+                            approvals: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            rejection?: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            };
+                            publishedVersion?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description what changed since the base version */
+                            diff: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                            diffTruncated: boolean;
+                            tests: {
+                                total: number;
+                                failed: number;
+                                failures: {
+                                    name: string;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description the draft was edited after it was proposed */
+                            stale: boolean;
+                            /** @description what the branch requires now (0: not protected) */
+                            requiredApprovals: number;
+                            publishable: boolean;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description created */
+            201: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            branch: string;
+                            /** @enum {string} */
+                            entityType: "rule" | "workflow";
+                            entityId: string;
+                            /** @description the draft proposed */
+                            checksum: string;
+                            description: string;
+                            /** @description the version it changes ('' when never published) */
+                            baseVersion: string;
+                            baseChecksum: string;
+                            author: {
+                                owner: string;
+                                keyId: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            state: "open" | "rejected" | "published";
+                            /** @description one per owner, oldest first */
+                            approvals: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            rejection?: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            };
+                            publishedVersion?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description what changed since the base version */
+                            diff: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                            diffTruncated: boolean;
+                            tests: {
+                                total: number;
+                                failed: number;
+                                failures: {
+                                    name: string;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description the draft was edited after it was proposed */
+                            stale: boolean;
+                            /** @description what the branch requires now (0: not protected) */
+                            requiredApprovals: number;
+                            publishable: boolean;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: checksum_mismatch, nothing_to_propose, rule_invalid, rule_not_prepared, rule_reference_cycle, rule_reference_limit, rule_reference_not_found; data.problems lists the rule's problems by path. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "checksum_mismatch" | "nothing_to_propose" | "rule_invalid" | "rule_not_prepared" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["PathProblems"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            /** @description Unprocessable Entity: evaluation_failed. */
+            422: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "evaluation_failed";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    getChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule" | "workflow";
+                entityId: string;
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            branch: string;
+                            /** @enum {string} */
+                            entityType: "rule" | "workflow";
+                            entityId: string;
+                            /** @description the draft proposed */
+                            checksum: string;
+                            description: string;
+                            /** @description the version it changes ('' when never published) */
+                            baseVersion: string;
+                            baseChecksum: string;
+                            author: {
+                                owner: string;
+                                keyId: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            state: "open" | "rejected" | "published";
+                            /** @description one per owner, oldest first */
+                            approvals: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            rejection?: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            };
+                            publishedVersion?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description what changed since the base version */
+                            diff: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                            diffTruncated: boolean;
+                            tests: {
+                                total: number;
+                                failed: number;
+                                failures: {
+                                    name: string;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description the draft was edited after it was proposed */
+                            stale: boolean;
+                            /** @description what the branch requires now (0: not protected) */
+                            requiredApprovals: number;
+                            publishable: boolean;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: change_request_not_found, entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "change_request_not_found" | "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    approveChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule" | "workflow";
+                entityId: string;
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            branch: string;
+                            /** @enum {string} */
+                            entityType: "rule" | "workflow";
+                            entityId: string;
+                            /** @description the draft proposed */
+                            checksum: string;
+                            description: string;
+                            /** @description the version it changes ('' when never published) */
+                            baseVersion: string;
+                            baseChecksum: string;
+                            author: {
+                                owner: string;
+                                keyId: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            state: "open" | "rejected" | "published";
+                            /** @description one per owner, oldest first */
+                            approvals: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            rejection?: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            };
+                            publishedVersion?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description what changed since the base version */
+                            diff: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                            diffTruncated: boolean;
+                            tests: {
+                                total: number;
+                                failed: number;
+                                failures: {
+                                    name: string;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description the draft was edited after it was proposed */
+                            stale: boolean;
+                            /** @description what the branch requires now (0: not protected) */
+                            requiredApprovals: number;
+                            publishable: boolean;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden, self_approval; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden" | "self_approval";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["RequestAuthor"];
+                    };
+                };
+            };
+            /** @description Not Found: change_request_not_found, entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "change_request_not_found" | "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: change_request_closed, change_request_stale. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "change_request_closed" | "change_request_stale";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["RequestState"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    rejectChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule" | "workflow";
+                entityId: string;
+                changeRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            id: string;
+                            workspaceId: string;
+                            branch: string;
+                            /** @enum {string} */
+                            entityType: "rule" | "workflow";
+                            entityId: string;
+                            /** @description the draft proposed */
+                            checksum: string;
+                            description: string;
+                            /** @description the version it changes ('' when never published) */
+                            baseVersion: string;
+                            baseChecksum: string;
+                            author: {
+                                owner: string;
+                                keyId: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            state: "open" | "rejected" | "published";
+                            /** @description one per owner, oldest first */
+                            approvals: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            rejection?: {
+                                owner: string;
+                                keyId: string;
+                                comment: string;
+                                /** Format: date-time */
+                                at: string;
+                            };
+                            publishedVersion?: string;
+                            /** Format: date-time */
+                            closedAt?: string;
+                            /** @description what changed since the base version */
+                            diff: {
+                                path: string;
+                                before?: unknown;
+                                after?: unknown;
+                            }[];
+                            diffTruncated: boolean;
+                            tests: {
+                                total: number;
+                                failed: number;
+                                failures: {
+                                    name: string;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description the draft was edited after it was proposed */
+                            stale: boolean;
+                            /** @description what the branch requires now (0: not protected) */
+                            requiredApprovals: number;
+                            publishable: boolean;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: change_request_not_found, entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "change_request_not_found" | "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: change_request_closed. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "change_request_closed";
+                        data?: components["schemas"]["RequestState"];
+                    };
+                };
+            };
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */

@@ -5,13 +5,13 @@
  */
 import { apiKeyKey, apiKeysOfWorkspace, branchKey, branchPrefix, workspaceKey, workspaceSortKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import type { ApiKey, ApiKeyChange, AuditEvent, Branch, DirectoryStore, Workspace } from '../types.ts';
-import { setAll, unlessConditionFails } from './expressions.ts';
+import type { ApiKey, ApiKeyChange, AuditEvent, Branch, BranchProtection, DirectoryStore, Workspace } from '../types.ts';
+import { setAll } from './expressions.ts';
 import { pick, projection, TableClient } from './table-client.ts';
 
 const { byName } = tableDefinition.indexes;
 const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt'] as const;
-const branchFields = ['workspaceId', 'name', 'createdAt'] as const;
+const branchFields = ['workspaceId', 'name', 'createdAt', 'protection'] as const;
 const apiKeyFields = ['keyId', 'workspaceId', 'label', 'role', 'owner', 'branches', 'createdAt', 'expiresAt', 'revokedAt'] as const;
 
 export class DynamoDirectoryStore extends TableClient implements DirectoryStore {
@@ -40,6 +40,22 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
 
   async listBranches(workspaceId: string) {
     return (await this.queryPrefix(workspaceKey(workspaceId).PK, branchPrefix, branchFields)) as unknown as Branch[];
+  }
+
+  async setBranchProtection(workspaceId: string, branch: string, protection: BranchProtection | null, audit?: AuditEvent) {
+    return this.writeIf(
+      workspaceId,
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: branchKey(workspaceId, branch),
+          UpdateExpression: protection ? 'SET protection = :protection' : 'REMOVE protection',
+          ConditionExpression: 'attribute_exists(PK)',
+          ...(protection && { ExpressionAttributeValues: { ':protection': protection } }),
+        },
+      },
+      audit,
+    );
   }
 
   async getApiKeyByHash(hash: string) {
@@ -86,24 +102,22 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
     const names = { ...set.names, ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])) };
     const setsAny = Object.keys(set.values).length > 0;
     const key = { PK: found.PK, SK: found.SK };
-    const written = await unlessConditionFails(
-      this.write(
-        workspaceId,
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: key,
-            UpdateExpression: [setsAny ? set.expression : '', removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '']
-              .filter(Boolean)
-              .join(' '),
-            // The key is there (the index found it): an update must not make a bare one of a key deleted since.
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeNames: names,
-            ...(setsAny && { ExpressionAttributeValues: set.values }),
-          },
+    const written = await this.writeIf(
+      workspaceId,
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: [setsAny ? set.expression : '', removed.length ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '']
+            .filter(Boolean)
+            .join(' '),
+          // The key is there (the index found it): an update must not make a bare one of a key deleted since.
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: names,
+          ...(setsAny && { ExpressionAttributeValues: set.values }),
         },
-        audit,
-      ).then(() => true),
+      },
+      audit,
     );
     if (!written) return undefined;
     const stored = await this.get(key, apiKeyFields, true);

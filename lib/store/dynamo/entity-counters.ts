@@ -71,21 +71,19 @@ export class EntityCounters extends TableClient {
     if (open) return open;
     const claim: CountClaim = { id: randomUUID(), ...intent, ...(state.countedAs !== undefined && { from: state.countedAs as string }) };
     await this.markDue(ref, claim, 'ADD');
-    const claimed = await unlessConditionFails(
-      this.write(
-        ref.workspaceId,
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: entityKey(ref),
-            UpdateExpression: 'SET countClaim = :claim',
-            // attribute_exists(PK): an entity deleted since it was read is not made again as a bare claim.
-            ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
-            ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
-          },
+    const claimed = await this.writeIf(
+      ref.workspaceId,
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: entityKey(ref),
+          UpdateExpression: 'SET countClaim = :claim',
+          // attribute_exists(PK): an entity deleted since it was read is not made again as a bare claim.
+          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(countClaim) AND ${claim.from === undefined ? 'attribute_not_exists(countedAs)' : 'countedAs = :from'}`,
+          ExpressionAttributeValues: { ':claim': claim, ...(claim.from !== undefined && { ':from': claim.from }) },
         },
-        audit,
-      ).then(() => true),
+      },
+      audit,
     );
     if (claimed) return claim;
     // A try whose answer was lost may have made the claim; else no other writer knew it, and its tokens can come off.

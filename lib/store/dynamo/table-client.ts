@@ -37,6 +37,17 @@ export class TableClient {
     return this.chain.write(write, audit && { workspaceId, event: audit });
   }
 
+  /** `write`, conditional: whether it was made (false when its condition did not hold, and then nothing was recorded either). */
+  protected async writeIf(workspaceId: string, write: WriteItem, audit?: AuditEvent): Promise<boolean> {
+    try {
+      await this.write(workspaceId, write, audit);
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
   protected async get(key: object, fields?: readonly string[], consistent = false): Promise<Item | undefined> {
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent, ...(fields && projection(fields)) }),

@@ -1,5 +1,6 @@
 /** What every request is checked against before it reads or writes anything (lib/auth; kept warm by ../cached-directory.ts): the workspace, its branches, the API keys that open it. */
 import type { Role } from '../../auth/permissions.ts';
+import type { BranchProtection } from './change-requests.ts';
 
 export interface Workspace {
   id: string;
@@ -12,6 +13,8 @@ export interface Branch {
   workspaceId: string;
   name: string;
   createdAt: string;
+  /** Set on a protected branch: nothing is published there but through an approved change request. */
+  protection?: BranchProtection;
 }
 
 export interface ApiKey {

@@ -1,0 +1,206 @@
+/**
+ * Maker-checker on a branch. A branch's protection names how many people
+ * must approve a change; on a protected branch a draft is published only
+ * through a change request: proposed (with its diff against the latest
+ * published version and its test cases run), approved by enough distinct
+ * owners other than its author, then published with its id. The request
+ * holds the checksum it proposed, so an edit after it makes it stale, and
+ * neither an approval nor a publish goes through until it is proposed again.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../auth/authenticate.ts';
+import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
+import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
+import type { RuleDefinition } from '../engine/index.ts';
+import { workflowKind } from '../entities/kinds.ts';
+import { errors } from '../http/errors.ts';
+import { compileDraft } from '../rules/draft.ts';
+import type { Approval, BranchProtection, ChangeRequest, EntityRef, Store, StoredEntity } from '../store/types.ts';
+import { isValidBranchName } from '../workspaces/branch-name.ts';
+import { recordDiff } from './record-diff.ts';
+
+const newId = () => `cr_${randomBytes(10).toString('hex')}`;
+const now = () => new Date().toISOString();
+/** Failures listed in a request: enough to see what broke, bounded like every answer. */
+const listedFailures = 20;
+
+const recordOf = ({ name, description, type, tags, definition }: Pick<StoredEntity, 'name' | 'description' | 'type' | 'tags' | 'definition'>) => ({
+  name,
+  description,
+  type,
+  tags,
+  definition,
+});
+
+/** The draft's saved test cases, run as a publish would run them; a rule that does not compile fails them all, saying why. */
+async function runDraftTests(store: Store, ref: EntityRef, draft: StoredEntity): Promise<ChangeRequest['tests']> {
+  const cases = ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[];
+  if (draft.type === workflowKind || !cases.length) return { total: cases.length, failed: 0, failures: [] };
+  const { problems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
+  if (problems.length)
+    return { total: cases.length, failed: cases.length, failures: [{ name: '(the draft)', message: `does not compile: ${problems[0]!.message}` }] };
+  const { rule } = await compileDraft(store, ref, draft);
+  const failures = runTestCases(rule, cases);
+  return {
+    total: cases.length,
+    failed: failures.length,
+    failures: failures
+      .slice(0, listedFailures)
+      .map((f) => ({ name: f.name, message: f.error ?? `expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.actual)}` })),
+  };
+}
+
+/** A request as the API shows it: whether the draft moved since (stale), its approvals counted, and what the branch requires now. */
+export function changeRequestView(request: ChangeRequest, draft: StoredEntity | undefined, protection: BranchProtection | undefined) {
+  const approvals = Object.values(request.approvals).sort((a, b) => (a.at < b.at ? -1 : 1));
+  const stale = request.state === 'open' && draft?.checksum !== request.checksum;
+  const required = protection?.requiredApprovals ?? 0;
+  return {
+    ...request,
+    approvals,
+    stale,
+    requiredApprovals: required,
+    publishable: request.state === 'open' && !stale && approvals.length >= required,
+  };
+}
+
+/**
+ * Proposes the draft whose checksum is `checksum`. Proposing the same draft
+ * again while its request is open answers that request (a retry).
+ *
+ * @example
+ * await proposeChange(store, ref, { checksum, description: 'Fee up 2%' }, auditor); // { id: 'cr_…', state: 'open', diff: [...], tests: {...} }
+ */
+export async function proposeChange(store: Store, ref: EntityRef, body: { checksum: string; description: string }, auditor: Auditor) {
+  const draft = await store.getEntity(ref);
+  if (!draft) throw errors.entityNotFound(ref.entityType, ref.id);
+  if (draft.checksum !== body.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+  if (draft.version && draft.publishedChecksum === draft.checksum) throw errors.nothingToPropose(ref.entityType, ref.id);
+  const [existing, branch] = await Promise.all([store.listChangeRequests(ref), store.getBranch(ref.workspaceId, ref.branch)]);
+  const same = existing.find((r) => r.state === 'open' && r.checksum === draft.checksum && r.author.owner === auditor.actor.owner);
+  if (same) return { request: changeRequestView(same, draft, branch?.protection), created: false };
+  const base = draft.version ? await store.getVersion(ref, draft.version) : undefined;
+  const { changes, truncated } = recordDiff(base ? recordOf(base) : {}, recordOf(draft));
+  const request: ChangeRequest = {
+    id: newId(),
+    workspaceId: ref.workspaceId,
+    branch: ref.branch,
+    entityType: ref.entityType,
+    entityId: ref.id,
+    checksum: draft.checksum,
+    description: body.description,
+    baseVersion: draft.version,
+    baseChecksum: base?.checksum ?? '',
+    author: { owner: auditor.actor.owner, keyId: auditor.actor.keyId },
+    createdAt: now(),
+    state: 'open',
+    approvals: {},
+    diff: changes,
+    diffTruncated: truncated,
+    tests: await runDraftTests(store, ref, draft),
+  };
+  await store.createChangeRequest(
+    ref,
+    request,
+    auditEvent(auditor, entityTarget(ref), { checksumBefore: request.baseChecksum, checksumAfter: request.checksum, detail: { changeRequestId: request.id } }),
+  );
+  return { request: changeRequestView(request, draft, branch?.protection), created: true };
+}
+
+/** The request, the draft and the branch's protection, read together. */
+async function load(store: Store, ref: EntityRef, id: string) {
+  const [request, draft, branch] = await Promise.all([store.getChangeRequest(ref, id), store.getEntity(ref), store.getBranch(ref.workspaceId, ref.branch)]);
+  if (!request) throw errors.changeRequestNotFound(id);
+  return { request, draft, protection: branch?.protection };
+}
+
+export async function getChangeRequest(store: Store, ref: EntityRef, id: string) {
+  const { request, draft, protection } = await load(store, ref, id);
+  return changeRequestView(request, draft, protection);
+}
+
+export async function listChangeRequests(store: Store, ref: EntityRef) {
+  const [requests, draft, branch] = await Promise.all([store.listChangeRequests(ref), store.getEntity(ref), store.getBranch(ref.workspaceId, ref.branch)]);
+  if (!draft && !requests.length) throw errors.entityNotFound(ref.entityType, ref.id);
+  return requests.map((request) => changeRequestView(request, draft, branch?.protection));
+}
+
+/** Refuses a request that cannot move on: closed, or stale. */
+function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefined) {
+  if (request.state !== 'open') throw errors.changeRequestClosed(request.id, request.state);
+  if (draft?.checksum !== request.checksum) throw errors.changeRequestStale(request.id);
+}
+
+/** Approves as the caller's owner: not the author's, with any key; once per owner (again answers the request as it is). */
+export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
+  const { request, draft, protection } = await load(store, ref, id);
+  mustBeOpen(request, draft);
+  const { owner, keyId } = auditor.actor;
+  if (request.author.owner === owner) throw errors.selfApproval(owner);
+  const approval: Approval = { owner, keyId, comment, at: now() };
+  const added = await store.approveChangeRequest(
+    ref,
+    id,
+    approval,
+    auditEvent(auditor, entityTarget(ref), { checksumAfter: request.checksum, detail: { changeRequestId: id } }),
+  );
+  const after = await load(store, ref, id);
+  // Not added: this owner approved already (answered as it is), or it closed meanwhile.
+  if (!added && !after.request.approvals[owner]) mustBeOpen(after.request, after.draft);
+  return changeRequestView(after.request, after.draft, protection);
+}
+
+/** Rejects and closes the request; rejecting a rejected one answers it as it is. */
+export async function rejectChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
+  const { request, draft, protection } = await load(store, ref, id);
+  if (request.state === 'rejected') return changeRequestView(request, draft, protection);
+  if (request.state !== 'open') throw errors.changeRequestClosed(id, request.state);
+  const { owner, keyId } = auditor.actor;
+  const rejection: Approval = { owner, keyId, comment, at: now() };
+  const closed = await store.closeChangeRequest(
+    ref,
+    id,
+    { state: 'rejected', closedAt: rejection.at, rejection },
+    auditEvent(auditor, entityTarget(ref), { detail: { changeRequestId: id } }),
+  );
+  const after = await load(store, ref, id);
+  if (!closed && after.request.state !== 'rejected') throw errors.changeRequestClosed(id, after.request.state);
+  return changeRequestView(after.request, after.draft, protection);
+}
+
+/**
+ * What a publish on `ref`'s branch must show: nothing on an unprotected
+ * branch without a request; else an open, fresh request with enough
+ * approvals. Answers the request it publishes, if any.
+ */
+export async function publishGate(store: Store, ref: EntityRef, changeRequestId: string | undefined): Promise<ChangeRequest | undefined> {
+  if (!changeRequestId) {
+    const branch = await store.getBranch(ref.workspaceId, ref.branch);
+    if (branch?.protection) throw errors.branchProtected(ref.branch);
+    return undefined;
+  }
+  const { request, draft, protection } = await load(store, ref, changeRequestId);
+  // A retry of a publish that closed its request: the publish answers the version it made.
+  if (request.state === 'published' && draft?.publishedChecksum === request.checksum) return request;
+  mustBeOpen(request, draft);
+  const approvals = Object.keys(request.approvals).length;
+  const required = protection?.requiredApprovals ?? 0;
+  if (approvals < required) throw errors.approvalsMissing(changeRequestId, approvals, required);
+  return request;
+}
+
+/** Closes a published request with the version it became. */
+export async function closePublished(store: Store, ref: EntityRef, request: ChangeRequest, version: string) {
+  if (request.state === 'open') await store.closeChangeRequest(ref, request.id, { state: 'published', closedAt: now(), publishedVersion: version });
+}
+
+/** Protects a branch (or, with null, takes its protection away): a key limited to branches may do so only on its own. */
+export async function setProtection(store: Store, caller: Principal, branch: string, requiredApprovals: number | null, auditor: Auditor) {
+  if (!isValidBranchName(branch)) throw errors.branchPathNotFound(branch);
+  if (caller.branches && !caller.branches.includes(branch)) throw errors.branchForbidden(branch, caller.branches);
+  const protection = requiredApprovals === null ? null : { requiredApprovals, updatedAt: now() };
+  const detail = { requiredApprovals: requiredApprovals ?? 0 };
+  if (!(await store.setBranchProtection(caller.workspace.id, branch, protection, auditEvent(auditor, { type: 'branch', id: branch, branch }, { detail }))))
+    throw errors.branchPathNotFound(branch);
+  return { branch, protection };
+}

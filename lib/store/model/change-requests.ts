@@ -1,0 +1,58 @@
+/**
+ * Maker-checker: a branch's protection (how many people must approve a
+ * change before it is published there) and the change requests that carry a
+ * draft to publication. Approvals are kept by owner, so one person approves
+ * once however many keys they hold.
+ */
+import type { EntityType } from '../../entities/kinds.ts';
+
+export interface BranchProtection {
+  /** Distinct owners, other than the author, who must approve: 1 to 5. */
+  requiredApprovals: number;
+  updatedAt: string;
+}
+
+export const changeRequestStates = ['open', 'rejected', 'published'] as const;
+export type ChangeRequestState = (typeof changeRequestStates)[number];
+
+export interface Approval {
+  owner: string;
+  keyId: string;
+  comment: string;
+  at: string;
+}
+
+/** What changed from the latest published version to the proposed draft, field by field (at most `recordDiffLimit` entries). */
+export interface FieldChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface ChangeRequest {
+  id: string;
+  workspaceId: string;
+  branch: string;
+  entityType: EntityType;
+  entityId: string;
+  /** The draft proposed: an edit after this makes the request stale. */
+  checksum: string;
+  description: string;
+  /** The version it changes ('' when never published) and its checksum. */
+  baseVersion: string;
+  baseChecksum: string;
+  author: { owner: string; keyId: string };
+  createdAt: string;
+  state: ChangeRequestState;
+  /** By owner. */
+  approvals: Record<string, Approval>;
+  rejection?: Approval;
+  /** The version it was published as. */
+  publishedVersion?: string;
+  closedAt?: string;
+  diff: FieldChange[];
+  /** The diff was cut at its limit. */
+  diffTruncated: boolean;
+  /** The draft's test cases, run when it was proposed. */
+  tests: { total: number; failed: number; failures: { name: string; message: string }[] };
+}
