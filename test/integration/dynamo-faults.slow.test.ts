@@ -156,4 +156,19 @@ describe(`DynamoDB faults at the SDK client (seed ${seed})`, () => {
       expect(views[0]!.status).toBe('active');
     }
   });
+  it('records each change made once in the audit log, and nothing for an attempt that failed; the chain is whole', async () => {
+    const records: { operation: string; target: { id?: string } }[] = [];
+    for (let after: string | null = '0', parts = 0; after !== null && parts < 50; parts++) {
+      const part = await t.api<unknown>('/dev/v1/audit/export', { query: { after } });
+      expect(part.status).toBe(200);
+      records.push(...(part.body as unknown as typeof records));
+      after = part.headers.get('audit-next-after');
+    }
+    const operationsOn = (id: string) => records.filter((r) => r.target.id === id).map((r) => r.operation);
+    for (const [id, rule] of expected.rules)
+      expect(operationsOn(id), id).toEqual(['createEntity', 'updateEntity', 'publishEntity', ...(rule.deleted ? ['deleteEntity'] : [])]);
+    for (const [name, credential] of expected.credentials) expect(operationsOn(credential.id), name).toEqual(['createCredential', 'updateCredential']);
+    const verified = await t.api<{ intact: boolean; checked: number }>('/dev/v1/audit/verify');
+    expect(verified.body.data).toMatchObject({ intact: true, checked: records.length });
+  });
 });
