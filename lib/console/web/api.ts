@@ -89,7 +89,16 @@ export function createApi(session: () => Session | undefined, onUnauthorized: (f
     return data(Promise.resolve(result as { error?: unknown; response: Response })) as never;
   }
 
-  return { client, data, page };
+  /** The body of an answer outside the envelope (the OpenAPI document itself), or an ApiFailure. */
+  async function body<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const result = await call.catch((cause: unknown) => {
+      throw unreadable(undefined, cause);
+    });
+    if (result.data) return result.data;
+    throw unreadable(result.response, undefined);
+  }
+
+  return { client, data, page, body };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -2,18 +2,26 @@
  * The console: a page for the people who write rules, over the same public
  * API consumers call. It signs in with a Service-API-Key, keeps it for the
  * tab's session only, and shows the rules, workflows, credentials and remote
- * of that key's workspace on the chosen branch.
+ * of that key's workspace on the chosen branch, and to a key that manages
+ * the workspace, its keys and audit log. Every control names the operation
+ * it calls, and what the key may not do is disabled or hidden, with why
+ * (`permissions.ts`).
  */
 import './styles.css';
 import { render } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { createApi } from './api.ts';
 import { ConsoleContext } from './context.ts';
+import { permissionsFor, readRequirements, type Caller, type OperationId } from './permissions.ts';
 import { hrefOf, usePlace, type Place } from './route.ts';
 import { loadSession, saveSession, type Session } from './session.ts';
+import { Failure } from './ui/failure.tsx';
+import { useLoad } from './ui/use-load.ts';
+import { AuditView } from './views/audit.tsx';
 import { BranchSwitcher } from './views/branch-switcher.tsx';
 import { AuthorizationView } from './views/authorization.tsx';
 import { EntityList } from './views/entity-list.tsx';
+import { KeysView } from './views/keys.tsx';
 import { RemoteView } from './views/remote.tsx';
 import { RuleEditor } from './views/rule-editor.tsx';
 import { SignIn } from './views/sign-in.tsx';
@@ -29,6 +37,10 @@ function View({ place }: { place: Place }) {
       return <AuthorizationView />;
     case 'remote':
       return <RemoteView />;
+    case 'keys':
+      return <KeysView />;
+    case 'audit':
+      return <AuditView />;
     case 'list':
       return <EntityList entityType={place.entityType} />;
     default:
@@ -36,20 +48,26 @@ function View({ place }: { place: Place }) {
   }
 }
 
-const sections = [
-  { href: hrefOf.rules, label: 'Rules', active: (p: Place) => p.view === 'rule' || (p.view === 'list' && p.entityType === 'rule') },
-  { href: hrefOf.workflows, label: 'Workflows', active: (p: Place) => p.view === 'workflow' || (p.view === 'list' && p.entityType === 'workflow') },
-  { href: hrefOf.authorization, label: 'Authorization', active: (p: Place) => p.view === 'authorization' },
-  { href: hrefOf.remote, label: 'Remote', active: (p: Place) => p.view === 'remote' },
+/** The sections; one that names the operation it opens with is listed only to keys that may call it (the admin area). */
+const sections: { href: string; label: string; active(p: Place): boolean; opens?: OperationId }[] = [
+  { href: hrefOf.rules, label: 'Rules', active: (p) => p.view === 'rule' || (p.view === 'list' && p.entityType === 'rule') },
+  { href: hrefOf.workflows, label: 'Workflows', active: (p) => p.view === 'workflow' || (p.view === 'list' && p.entityType === 'workflow') },
+  { href: hrefOf.authorization, label: 'Authorization', active: (p) => p.view === 'authorization' },
+  { href: hrefOf.remote, label: 'Remote', active: (p) => p.view === 'remote' },
+  { href: hrefOf.keys, label: 'Keys', active: (p) => p.view === 'keys', opens: 'listKeys' },
+  { href: hrefOf.audit, label: 'Audit', active: (p) => p.view === 'audit', opens: 'listAudit' },
 ];
 
 function App() {
   const [session, setSession] = useState(loadSession);
+  // What the key may do: the sign-in asked it; after a reload, it is asked again, once.
+  const [caller, setCaller] = useState<Caller>();
   const [signedOutBecause, setSignedOutBecause] = useState<string>();
   const place = usePlace();
   const change = (next: Session | undefined) => {
     saveSession(next);
     setSession(next);
+    if (!next) setCaller(undefined);
   };
   const api = useMemo(
     () =>
@@ -59,6 +77,14 @@ function App() {
       }),
     [],
   );
+  // What each operation needs: public, read once for the page.
+  const requirements = useLoad(() => readRequirements(api), []);
+  const asked = useLoad(async () => (session && !caller ? api.data(api.client.GET('/dev/v1/me')) : undefined), [session?.apiKey, caller]);
+  const known = caller ?? asked.value;
+  const can = useMemo(
+    () => (known && requirements.value ? permissionsFor(known, requirements.value, session?.branch ?? '') : undefined),
+    [known, requirements.value, session?.branch],
+  );
 
   if (!session || place.view === 'signIn')
     return (
@@ -66,37 +92,55 @@ function App() {
         api={api}
         code={place.view === 'signIn' ? place.code : undefined}
         reason={signedOutBecause}
-        onSignedIn={(next) => {
+        onSignedIn={(next, signedIn) => {
           setSignedOutBecause(undefined);
+          setCaller(signedIn);
           change(next);
           location.replace(hrefOf.rules);
         }}
       />
     );
 
+  const signedIn = known && can ? { api, session, caller: known, can } : undefined;
   return (
-    <ConsoleContext.Provider value={{ api, session }}>
+    <ConsoleContext.Provider value={signedIn}>
       <a class="skip" href="#main">
         Skip to content
       </a>
       <header class="top">
         <span class="brand">Rules console</span>
         <nav aria-label="Sections">
-          {sections.map((section) => (
-            <a key={section.href} href={section.href} aria-current={section.active(place) ? 'page' : undefined}>
-              {section.label}
-            </a>
-          ))}
+          {sections
+            .filter((section) => !section.opens || can?.(section.opens).allowed)
+            .map((section) => (
+              <a key={section.href} href={section.href} aria-current={section.active(place) ? 'page' : undefined}>
+                {section.label}
+              </a>
+            ))}
         </nav>
-        <BranchSwitcher branch={session.branch} onChange={(branch) => change({ ...session, branch })} />
+        {signedIn && <BranchSwitcher branch={session.branch} onChange={(branch) => change({ ...session, branch })} />}
         <button type="button" class="quiet" onClick={() => change(undefined)}>
           Sign out
         </button>
       </header>
       <main id="main" tabIndex={-1} key={session.branch}>
-        <View place={place} />
+        {signedIn ? <View place={place} /> : <Unready errors={[requirements.error, asked.error]} onRetry={() => (requirements.reload(), asked.reload())} />}
       </main>
     </ConsoleContext.Provider>
+  );
+}
+
+/** The page before it knows what the key may do: waiting, or why it could not learn it, with a way to ask again. */
+function Unready({ errors, onRetry }: { errors: unknown[]; onRetry(): void }) {
+  const error = errors.find(Boolean);
+  if (!error) return <p role="status">Loading what your key may do…</p>;
+  return (
+    <>
+      <Failure error={error} title="Could not learn what your key may do" />
+      <button type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </>
   );
 }
 

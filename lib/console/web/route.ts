@@ -11,7 +11,9 @@ export type Place =
   | { view: 'rule'; id: string }
   | { view: 'workflow'; id: string }
   | { view: 'authorization' }
-  | { view: 'remote' };
+  | { view: 'remote' }
+  | { view: 'keys' }
+  | { view: 'audit' };
 
 export function placeOf(hash: string): Place {
   const [first = '', second, ...rest] = hash.replace(/^#\/?/, '').split('/');
@@ -27,6 +29,10 @@ export function placeOf(hash: string): Place {
       return { view: 'authorization' };
     case 'remote':
       return { view: 'remote' };
+    case 'keys':
+      return { view: 'keys' };
+    case 'audit':
+      return { view: 'audit' };
     default:
       return { view: 'list', entityType: 'rule' };
   }
@@ -39,6 +45,8 @@ export const hrefOf = {
   workflow: (id: string) => `#/workflows/${encodeURIComponent(id)}`,
   authorization: '#/authorization',
   remote: '#/remote',
+  keys: '#/keys',
+  audit: '#/audit',
 };
 
 export function navigate(href: string) {

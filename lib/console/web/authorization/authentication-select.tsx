@@ -2,9 +2,11 @@
  * The authentication drop-down of a connector (an integration, or an
  * API-request step calling a full URL): the workspace's active credentials,
  * and "Create Authentication", which opens the New Authentication form in
- * place and, once the credential is made, selects it.
+ * place and, once the credential is made, selects it (offered to a key that
+ * may create credentials; the hint says why to another).
  */
 import { useRef, useState } from 'preact/hooks';
+import { useConsole } from '../context.ts';
 import { NewAuthenticationForm } from './new-authentication.tsx';
 import { credentialLabel, type Credential } from './types.ts';
 import { Field } from '../ui/field.tsx';
@@ -20,6 +22,7 @@ export function AuthenticationSelect(props: {
   problem?: string;
   hint?: string;
 }) {
+  const creatable = useConsole().can('createCredential');
   const [creating, setCreating] = useState(false);
   // A credential made here is offered at once, before the owner's list is read again.
   const [made, setMade] = useState<Credential[]>([]);
@@ -30,7 +33,7 @@ export function AuthenticationSelect(props: {
 
   return (
     <div class="authentication">
-      <Field label="Authentication" hint={props.hint} problem={props.problem}>
+      <Field label="Authentication" hint={creatable.allowed ? props.hint : [props.hint, creatable.reason].filter(Boolean).join('; ')} problem={props.problem}>
         {(control) => (
           <select
             {...control}
@@ -54,7 +57,7 @@ export function AuthenticationSelect(props: {
             {props.value && !options.some((c) => c.id === props.value) && (
               <option value={props.value}>{current ? `${current.name} (revoked: choose another)` : `${props.value} (not found)`}</option>
             )}
-            <option value={createValue}>Create Authentication…</option>
+            {creatable.allowed && <option value={createValue}>Create Authentication…</option>}
           </select>
         )}
       </Field>

@@ -12,6 +12,7 @@ import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { Notice } from '../ui/notice.tsx';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { AllowedHostsField, hostList } from './allowed-hosts.tsx';
 import { NewAuthenticationForm } from './new-authentication.tsx';
 import { MethodField, NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
@@ -22,15 +23,28 @@ type Action = { kind: 'rotate' | 'hosts' | 'test' | 'revoke'; credential: Creden
 export function CredentialsSection(props: { credentials: Credential[]; onChanged(): void }) {
   const [creating, setCreating] = useState(false);
   const { action, notice, open, close, done } = useRecordActions<Action>(props.onChanged);
+  const permits = {
+    create: usePermit('createCredential'),
+    update: usePermit('updateCredential'),
+    test: usePermit('testCredential'),
+    revoke: usePermit('revokeCredential'),
+  };
 
   return (
     <section aria-labelledby="credentials-title">
       <div class="heading">
         <h2 id="credentials-title">Credentials</h2>
-        <button type="button" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+        <button
+          type="button"
+          aria-expanded={creating}
+          disabled={!permits.create.allowed}
+          aria-describedby={permits.create.describedBy}
+          onClick={() => setCreating(!creating)}
+        >
           New Authentication
         </button>
       </div>
+      <Why permits={Object.values(permits)} />
       {creating && (
         <NewAuthenticationForm
           focusOnOpen
@@ -86,7 +100,14 @@ export function CredentialsSection(props: { credentials: Credential[]; onChanged
                 <td>{when(credential.rotatedAt)}</td>
                 <td>{when(credential.revokedAt)}</td>
                 <td>
-                  {credential.status === 'active' && <RowActions name={credential.name} labels={actionNames} onAction={(kind) => open({ kind, credential })} />}
+                  {credential.status === 'active' && (
+                    <RowActions
+                      name={credential.name}
+                      labels={actionNames}
+                      allowed={{ rotate: permits.update.allowed, hosts: permits.update.allowed, test: permits.test.allowed, revoke: permits.revoke.allowed }}
+                      onAction={(kind) => open({ kind, credential })}
+                    />
+                  )}
                 </td>
               </tr>
             ))}

@@ -18,6 +18,7 @@ import { EntriesEditor } from './entries-editor.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { Notice } from '../ui/notice.tsx';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { MethodField, NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
 import type { Credential, Integration, IntegrationTest } from './types.ts';
 
@@ -25,6 +26,12 @@ type Action = { kind: 'edit' | 'test' | 'delete'; integration: Integration } | {
 
 export function IntegrationsSection(props: { integrations: Integration[]; credentials: Credential[]; onChanged(): void; onCredentialMade(): void }) {
   const { action, notice, open, close, done } = useRecordActions<Action>(props.onChanged);
+  const permits = {
+    create: usePermit('createIntegration'),
+    update: usePermit('updateIntegration'),
+    test: usePermit('testIntegration'),
+    delete: usePermit('deleteIntegration'),
+  };
   const nameOf = (id: string | undefined) => (id ? (props.credentials.find((c) => c.id === id)?.name ?? id) : 'none');
   const panel = (() => {
     switch (action?.kind) {
@@ -54,10 +61,11 @@ export function IntegrationsSection(props: { integrations: Integration[]; creden
     <section aria-labelledby="integrations-title">
       <div class="heading">
         <h2 id="integrations-title">Integrations</h2>
-        <button type="button" onClick={() => open({ kind: 'create' })}>
+        <button type="button" disabled={!permits.create.allowed} aria-describedby={permits.create.describedBy} onClick={() => open({ kind: 'create' })}>
           New integration
         </button>
       </div>
+      <Why permits={Object.values(permits)} />
       <Notice>{notice}</Notice>
       {action?.kind === 'create' && panel}
       <div class="scroll">
@@ -84,7 +92,12 @@ export function IntegrationsSection(props: { integrations: Integration[]; creden
                 <td>{Object.keys(integration.headers).join(', ') || '—'}</td>
                 <td>{integration.timeoutMs} ms</td>
                 <td>
-                  <RowActions name={integration.name} labels={actionNames} onAction={(kind) => open({ kind, integration })} />
+                  <RowActions
+                    name={integration.name}
+                    labels={actionNames}
+                    allowed={{ edit: permits.update.allowed, test: permits.test.allowed, delete: permits.delete.allowed }}
+                    onAction={(kind) => open({ kind, integration })}
+                  />
                 </td>
               </tr>
             ))}

@@ -41,22 +41,29 @@ export function NameCell({ record }: { record: { name: string; id: string; descr
   );
 }
 
-/** A record's buttons, each named "Verb record-name" for a screen reader; the last one is the destructive one. */
-export function RowActions<K extends string>(props: { name: string; labels: Record<K, string>; onAction(kind: K): void }) {
+/**
+ * A record's buttons, each named "Verb record-name" for a screen reader; the
+ * last one is the destructive one. Those the key may not use are left out
+ * (the section says why, once).
+ */
+export function RowActions<K extends string>(props: { name: string; labels: Record<K, string>; allowed: Record<K, boolean>; onAction(kind: K): void }) {
   const kinds = Object.keys(props.labels) as K[];
   return (
     <div class="actions row-actions">
-      {kinds.map((kind, at) => (
-        <button
-          key={kind}
-          type="button"
-          class={at === kinds.length - 1 ? 'danger' : 'secondary'}
-          aria-label={`${props.labels[kind]} ${props.name}`}
-          onClick={() => props.onAction(kind)}
-        >
-          {props.labels[kind]}
-        </button>
-      ))}
+      {kinds.map(
+        (kind, at) =>
+          props.allowed[kind] && (
+            <button
+              key={kind}
+              type="button"
+              class={at === kinds.length - 1 ? 'danger' : 'secondary'}
+              aria-label={`${props.labels[kind]} ${props.name}`}
+              onClick={() => props.onAction(kind)}
+            >
+              {props.labels[kind]}
+            </button>
+          ),
+      )}
     </div>
   );
 }

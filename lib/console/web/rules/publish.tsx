@@ -9,6 +9,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { compact } from '../ui/json.ts';
 import { Notice } from '../ui/notice.tsx';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import type { RuleRecord } from './model.ts';
 
 interface FailedCase {
@@ -30,6 +31,7 @@ export function PublishPanel({ rule, dirty, onPublished, onConflict }: Props) {
   const [publishing, setPublishing] = useState(false);
   const [published, setPublished] = useState<string>();
   const [error, setError] = useState<unknown>();
+  const permit = usePermit('publishEntity');
 
   const publish = async () => {
     setPublishing(true);
@@ -62,11 +64,12 @@ export function PublishPanel({ rule, dirty, onPublished, onConflict }: Props) {
         saved case must pass.
       </p>
       <div class="actions">
-        <button type="button" onClick={publish} disabled={publishing || dirty}>
+        <button type="button" onClick={publish} disabled={publishing || dirty || !permit.allowed} aria-describedby={permit.describedBy}>
           {publishing ? 'Publishing…' : 'Publish draft'}
         </button>
         {dirty && <span class="hint">Save your changes first: only the saved draft is published.</span>}
       </div>
+      <Why permits={[permit]} />
       {published && (
         <Notice>
           Published as <strong>{published}</strong>.

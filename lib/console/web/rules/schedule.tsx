@@ -12,6 +12,7 @@ import { Confirm } from '../ui/confirm.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
 import { parseObject, pretty } from '../ui/json.ts';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { markOf, noMarks, TextField, type Marks } from './marks.tsx';
 
@@ -44,6 +45,7 @@ export function SchedulePanel({ ruleId }: { ruleId: string }) {
   const current = saved === undefined ? loaded.value : (saved ?? undefined);
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const permit = usePermit('saveSchedule');
 
   const remove = async () => {
     await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/schedule', { params: { path }, body: { isDelete: true } }));
@@ -60,16 +62,23 @@ export function SchedulePanel({ ruleId }: { ruleId: string }) {
           {current ? <ScheduleSummary answer={current} /> : <p>No schedule: the rule runs only when it is called.</p>}
           <div class="actions">
             {!editing && (
-              <button type="button" class="secondary" onClick={() => setEditing(true)}>
+              <button type="button" class="secondary" onClick={() => setEditing(true)} disabled={!permit.allowed} aria-describedby={permit.describedBy}>
                 {current ? 'Change schedule' : 'Add a schedule'}
               </button>
             )}
             {current && !confirmingDelete && (
-              <button type="button" class="secondary" onClick={() => setConfirmingDelete(true)}>
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => setConfirmingDelete(true)}
+                disabled={!permit.allowed}
+                aria-describedby={permit.describedBy}
+              >
                 Delete schedule
               </button>
             )}
           </div>
+          <Why permits={[permit]} />
           {confirmingDelete && (
             <Confirm
               question="Delete this schedule?"

@@ -10,6 +10,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
 import { compact, parseJson, parseObject, pretty, sameJson } from '../ui/json.ts';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import type { RuleRecord, SavedCase } from './model.ts';
 import { replaced, without } from './reorder.ts';
 
@@ -35,6 +36,7 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
   const [runs, setRuns] = useState<Map<number, CaseRun>>(new Map());
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>();
+  const permit = usePermit('testEntity');
 
   const runAll = async () => {
     setRunning(true);
@@ -79,7 +81,7 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
       <h2 id="cases-title">Saved test cases</h2>
       <p class="hint">Publishing runs every case and refuses when one fails. Cases are part of the draft: save the rule to keep your changes to them.</p>
       <div class="actions">
-        <button type="button" onClick={runAll} disabled={running || cases.length === 0}>
+        <button type="button" onClick={runAll} disabled={running || cases.length === 0 || !permit.allowed} aria-describedby={permit.describedBy}>
           {running ? 'Running…' : 'Run all cases'}
         </button>
         <button type="button" class="secondary" onClick={() => setEditing('new')} disabled={editing !== undefined}>
@@ -87,6 +89,7 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
         </button>
         {dirty && <span class="hint">The cases run on the draft as last saved.</span>}
       </div>
+      <Why permits={[permit]} />
       {ranCount > 0 && (
         <p role="status" class={passedCount === ranCount ? 'notice' : 'warning'}>
           {passedCount} of {ranCount} cases passed.

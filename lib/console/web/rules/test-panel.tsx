@@ -11,6 +11,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
 import { parseObject, pretty } from '../ui/json.ts';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { definitionOf, type AnyDefinition, type RuleRecord, type TestAnswer } from './model.ts';
 import { TraceView } from './trace.tsx';
 
@@ -38,6 +39,7 @@ export function TestPanel({ rule, dirty, onConflict }: Props) {
   const [tested, setTested] = useState<Tested>();
   const [error, setError] = useState<unknown>();
   const parsed = parseObject(paramsText);
+  const permit = usePermit('testEntity');
 
   const run = async (event: Event) => {
     event.preventDefault();
@@ -89,11 +91,12 @@ export function TestPanel({ rule, dirty, onConflict }: Props) {
         </label>
         <JsonField label="Params (JSON)" text={paramsText} onText={setParamsText} object rows={6} />
         <div class="actions">
-          <button type="submit" disabled={!parsed.ok || running}>
+          <button type="submit" disabled={!parsed.ok || running || !permit.allowed} aria-describedby={permit.describedBy}>
             {running ? 'Running…' : 'Run test'}
           </button>
           {dirty && target === draftTarget && <span class="hint">You have unsaved changes: the test runs the draft as last saved.</span>}
         </div>
+        <Why permits={[permit]} />
       </form>
       <Failure error={error} title="The test did not run" />
       {tested && (

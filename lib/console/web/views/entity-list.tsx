@@ -7,6 +7,7 @@ import { useConsole } from '../context.ts';
 import { hrefOf, navigate } from '../route.ts';
 import { kindLabels, ruleKinds, starterDefinition, type EntityKind } from '../starters.ts';
 import { Failure } from '../ui/failure.tsx';
+import { usePermit, Why, type Permit } from '../ui/permitted.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
 type SortBy = 'name' | 'createdAt' | 'updatedAt';
@@ -47,6 +48,7 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
       ),
     [entityType, JSON.stringify(filters)],
   );
+  const create = usePermit('createEntity');
   const title = entityType === 'rule' ? 'Rules' : 'Workflows';
   const href = entityType === 'rule' ? hrefOf.rule : hrefOf.workflow;
 
@@ -54,8 +56,9 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
     <section aria-labelledby="list-title">
       <div class="heading">
         <h1 id="list-title">{title}</h1>
-        <NewEntity entityType={entityType} onCreated={(id) => navigate(href(id))} />
+        <NewEntity entityType={entityType} permit={create} onCreated={(id) => navigate(href(id))} />
       </div>
+      <Why permits={[create]} />
       <form class="filters" role="search" aria-label={`Filter ${title.toLowerCase()}`} onSubmit={(e) => e.preventDefault()}>
         <label>
           Name contains
@@ -151,14 +154,14 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
   );
 }
 
-function NewEntity({ entityType, onCreated }: { entityType: 'rule' | 'workflow'; onCreated(id: string): void }) {
+function NewEntity({ entityType, permit, onCreated }: { entityType: 'rule' | 'workflow'; permit: Permit; onCreated(id: string): void }) {
   const { api } = useConsole();
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState({ id: '', name: '', type: (entityType === 'rule' ? 'decisionTable' : 'workflow') as EntityKind });
   const [error, setError] = useState<unknown>();
   if (!open)
     return (
-      <button type="button" onClick={() => setOpen(true)}>
+      <button type="button" disabled={!permit.allowed} aria-describedby={permit.describedBy} onClick={() => setOpen(true)}>
         New {entityType}
       </button>
     );

@@ -9,6 +9,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { useFollowTask } from '../ui/follow-task.ts';
 import { Notice } from '../ui/notice.tsx';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
 export function RemoteView() {
@@ -26,6 +27,7 @@ export function RemoteView() {
   const [pullError, setPullError] = useState<unknown>();
   // The settings form keeps what it saved: reading the remote again would only remount it.
   const [savedOnce, setSavedOnce] = useState(false);
+  const pullPermit = usePermit('pullRemoteV1');
 
   const pull = async () => {
     setPullError(undefined);
@@ -54,9 +56,10 @@ export function RemoteView() {
           Pulls the branch <strong>{session.branch || 'default'}</strong> from the remote: rules and workflows the commit adds, changes or removes are written
           to this branch.
         </p>
-        <button type="button" onClick={pull} disabled={!remote.value && !savedOnce}>
+        <button type="button" onClick={pull} disabled={(!remote.value && !savedOnce) || !pullPermit.allowed} aria-describedby={pullPermit.describedBy}>
           Pull {session.branch || 'the default branch'}
         </button>
+        <Why permits={[pullPermit]} />
         <Failure error={pullError} title="The pull did not start" />
         {taskId && <TaskProgress key={taskId} taskId={taskId} />}
       </div>
@@ -70,6 +73,7 @@ function RemoteSettings(props: { url: string; credentialId: string; credentials:
   const [credentialId, setCredentialId] = useState(props.credentialId);
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
+  const permit = usePermit('putRemote');
   return (
     <form
       class="card"
@@ -102,7 +106,10 @@ function RemoteSettings(props: { url: string; credentialId: string; credentials:
           ))}
         </select>
       </label>
-      <button type="submit">Save remote</button>
+      <button type="submit" disabled={!permit.allowed} aria-describedby={permit.describedBy}>
+        Save remote
+      </button>
+      <Why permits={[permit]} />
       {saved && <Notice>Saved.</Notice>}
       <Failure error={error} title="Could not save the remote" />
     </form>

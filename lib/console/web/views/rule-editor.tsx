@@ -18,6 +18,7 @@ import { Confirm } from '../ui/confirm.tsx';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
+import { usePermit, Why, type Permit } from '../ui/permitted.tsx';
 import { sameJson } from '../ui/json.ts';
 import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
 import { useSentDraft } from '../ui/use-sent-draft.ts';
@@ -84,6 +85,7 @@ function RulePage({ id }: { id: string }) {
   const [savedNotice, setSavedNotice] = useState(false);
   const [conflict, setConflict] = useState(false);
   const [tab, setTab] = useState<Tab>('definition');
+  const permits = { save: usePermit('updateEntity'), delete: usePermit('deleteEntity') };
   // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
   const [editedSinceSave, setEditedSinceSave] = useState(false);
   const checked = useDraftCheck('rule', editedSinceSave && rule && draft ? { ...recordFields(rule), ...draft } : undefined);
@@ -191,15 +193,16 @@ function RulePage({ id }: { id: string }) {
           </p>
         </div>
         <div class="actions">
-          <button type="button" onClick={save} disabled={saving || !dirty}>
+          <button type="button" onClick={save} disabled={saving || !dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
             {saving ? 'Saving…' : 'Save'}
           </button>
           <button type="button" class="secondary" onClick={reload} disabled={loaded.loading}>
             Reload
           </button>
-          <DeleteRule id={id} />
+          <DeleteRule id={id} permit={permits.delete} />
         </div>
       </div>
+      <Why permits={[permits.save, permits.delete]} />
 
       {conflict && (
         <div class="failure conflict" role="alert">
@@ -304,12 +307,12 @@ function TabPanel({ id, selected, children }: { id: Tab; selected: Tab; children
   );
 }
 
-function DeleteRule({ id }: { id: string }) {
+function DeleteRule({ id, permit }: { id: string; permit: Permit }) {
   const { api } = useConsole();
   const [confirming, setConfirming] = useState(false);
   if (!confirming)
     return (
-      <button type="button" class="danger" onClick={() => setConfirming(true)}>
+      <button type="button" class="danger" disabled={!permit.allowed} aria-describedby={permit.describedBy} onClick={() => setConfirming(true)}>
         Delete
       </button>
     );

@@ -1,11 +1,14 @@
 /**
- * Sign in with a Service-API-Key. The key is checked with a call any key may
- * make (the branch list), then kept for this tab's session only. A local
- * runtime's start banner links here with a one-time code instead of the key,
- * which the page exchanges once and removes from the address bar.
+ * Sign in with a Service-API-Key. The key is checked with the call any key
+ * may make, whatever its role (GET /dev/v1/me), whose answer the console
+ * keeps: what the key may do, and where it starts (the workspace's default
+ * branch). The key is kept for this tab's session only. A local runtime's
+ * start banner links here with a one-time code instead of the key, which the
+ * page exchanges once and removes from the address bar.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api.ts';
+import type { Caller } from '../permissions.ts';
 import type { Session } from '../session.ts';
 import { Failure } from '../ui/failure.tsx';
 
@@ -13,7 +16,7 @@ interface Props {
   api: Api;
   code: string | undefined;
   reason: string | undefined;
-  onSignedIn(session: Session): void;
+  onSignedIn(session: Session, caller: Caller): void;
 }
 
 /** The local runtime's sign-in link: a one-time code for the demo key (lib/local/console-host.ts); deployed, this path does not exist. */
@@ -33,9 +36,11 @@ export function SignIn({ api, code, reason, onSignedIn }: Props) {
     setBusy(true);
     setError(undefined);
     try {
-      const session = { apiKey: key, branch: '' };
-      const branches = await api.data(api.client.GET('/dev/v1/branches', { headers: { 'Service-API-Key': key } }));
-      onSignedIn({ ...session, branch: branches.find((b) => b.default)?.name ?? '' });
+      const caller = await api.data(api.client.GET('/dev/v1/me', { headers: { 'Service-API-Key': key } }));
+      // A key limited to branches starts on one it may use.
+      const { defaultBranch } = caller.workspace;
+      const branch = !caller.branches || caller.branches.includes(defaultBranch) ? defaultBranch : caller.branches[0]!;
+      onSignedIn({ apiKey: key, branch }, caller);
     } catch (failure) {
       setError(failure);
     } finally {

@@ -19,6 +19,7 @@ import { hrefOf } from '../route.ts';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { Notice } from '../ui/notice.tsx';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
 import { useSentDraft } from '../ui/use-sent-draft.ts';
 import { useLoad } from '../ui/use-load.ts';
@@ -56,6 +57,7 @@ export function WorkflowEditor({ id }: { id: string }) {
   const [executionsRound, setExecutionsRound] = useState(0);
   // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
   const [editedSinceSave, setEditedSinceSave] = useState(false);
+  const permits = { save: usePermit('updateEntity'), publish: usePermit('publishEntity') };
   const loadedRecord = entity.value;
   const checked = useDraftCheck('workflow', editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined);
 
@@ -154,14 +156,22 @@ export function WorkflowEditor({ id }: { id: string }) {
           {loaded.name} <span class={`badge ${dirty ? 'draft' : loaded.status}`}>{dirty ? 'unsaved changes' : loaded.status}</span>
         </h1>
         <div class="actions">
-          <button type="button" onClick={save} disabled={!dirty}>
+          <button type="button" onClick={save} disabled={!dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
             Save draft
           </button>
-          <button type="button" class="secondary" onClick={publish} disabled={dirty} title={dirty ? 'Save the draft first' : undefined}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={publish}
+            disabled={dirty || !permits.publish.allowed}
+            aria-describedby={permits.publish.describedBy}
+            title={dirty ? 'Save the draft first' : undefined}
+          >
             Publish
           </button>
         </div>
       </div>
+      <Why permits={[permits.save, permits.publish]} />
       <p class="muted">
         {loaded.description && <>{loaded.description} · </>}
         {loaded.version ? `latest published version ${loaded.version}` : 'never published'}

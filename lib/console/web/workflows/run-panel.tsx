@@ -11,6 +11,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
 import { parseObject, pretty } from '../ui/json.ts';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import { taskEnded, useFollowTask } from '../ui/follow-task.ts';
 import { kindNames } from './model.ts';
 import type { Queued, Run, Task } from './types.ts';
@@ -32,6 +33,9 @@ export function RunPanel(props: {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const parsed = parseObject(params);
+  // The draft is tested, the published version executed: each needs its own permission.
+  const permits = { test: usePermit('testEntity'), execute: usePermit('executeEntity') };
+  const permit = target === 'draft' ? permits.test : permits.execute;
   const follow = useFollowTask(queued?.accepted.taskId, (task) => {
     const result = task.workflowRun?.result;
     if (!result || !queued) return;
@@ -90,10 +94,11 @@ export function RunPanel(props: {
       </fieldset>
       {props.unsaved && target === 'draft' && <p class="warning">The draft has unsaved changes: the run uses the saved draft.</p>}
       <div class="actions">
-        <button type="button" onClick={start} disabled={busy || following || !parsed.ok}>
+        <button type="button" onClick={start} disabled={busy || following || !parsed.ok || !permit.allowed} aria-describedby={permit.describedBy}>
           {busy ? 'Running…' : following ? 'Following the task…' : 'Run workflow'}
         </button>
       </div>
+      <Why permits={[permit]} />
       <Failure error={error} title="The workflow could not be run" />
       {queued && <QueuedTask accepted={queued.accepted} task={follow.task} />}
       {follow.error !== undefined && (

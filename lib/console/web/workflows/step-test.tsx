@@ -10,6 +10,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
 import { parseObject, pretty } from '../ui/json.ts';
+import { usePermit, Why } from '../ui/permitted.tsx';
 import type { StepTestResult } from './types.ts';
 
 export function StepTest(props: { workflowId: string; stepId: string; unsaved: boolean; startContext: string; lastRunContext: (() => string) | undefined }) {
@@ -20,6 +21,7 @@ export function StepTest(props: { workflowId: string; stepId: string; unsaved: b
   const [busy, setBusy] = useState(false);
   const parsed = parseObject(context);
   const lastRunContext = props.lastRunContext;
+  const permit = usePermit('testWorkflowStep');
 
   const test = async () => {
     if (!parsed.ok) return;
@@ -49,7 +51,7 @@ export function StepTest(props: { workflowId: string; stepId: string; unsaved: b
       {props.unsaved && <p class="warning">The draft has unsaved changes: save it to test them.</p>}
       <JsonField label="Context (JSON)" text={context} onText={setContext} object />
       <div class="actions">
-        <button type="button" onClick={test} disabled={busy || !parsed.ok}>
+        <button type="button" onClick={test} disabled={busy || !parsed.ok || !permit.allowed} aria-describedby={permit.describedBy}>
           {busy ? 'Testing…' : `Test step ${props.stepId}`}
         </button>
         {lastRunContext && (
@@ -58,6 +60,7 @@ export function StepTest(props: { workflowId: string; stepId: string; unsaved: b
           </button>
         )}
       </div>
+      <Why permits={[permit]} />
       <Failure error={error} title="The step could not be tested" />
       {result && (
         <div class="step-result" role="status" aria-live="polite">
