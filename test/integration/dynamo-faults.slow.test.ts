@@ -159,7 +159,7 @@ describe(`DynamoDB faults at the SDK client (seed ${seed})`, () => {
   it('records each change made once in the audit log, and nothing for an attempt that failed; the chain is whole', async () => {
     const records: { operation: string; target: { id?: string } }[] = [];
     for (let after: string | null = '0', parts = 0; after !== null && parts < 50; parts++) {
-      const part = await t.api<unknown>('/dev/v1/audit/export', { query: { after } });
+      const part: ApiResponse<unknown> = await t.api<unknown>('/dev/v1/audit/export', { query: { after } });
       expect(part.status).toBe(200);
       records.push(...(part.body as unknown as typeof records));
       after = part.headers.get('audit-next-after');
