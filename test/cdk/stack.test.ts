@@ -227,6 +227,21 @@ describe('functions', () => {
     );
   });
 
+  it('keeps audit records for the retention the deployer sets (context auditRetentionDays), 400 days unless told, and refuses one that is no whole number of days', () => {
+    const kept = new RulesServiceStack(fastApp({ auditRetentionDays: '30' }), stackId);
+    expect(kept.auditRetentionDays).toBe(30);
+    // Every function that writes an audit record: the route functions (writes and refusals) and the task worker (a pull's writes).
+    const keptResources = Template.fromStack(kept).toJSON().Resources as Record<string, { Properties: any }>;
+    const writers = [
+      ...routeList.filter((route) => route.tableAccess !== 'none').map((route) => kept.routeFunctions.get(route.operationId)!),
+      kept.tasks.worker,
+    ];
+    for (const fn of writers)
+      expect(keptResources[kept.resolve((fn.function.node.defaultChild as any).logicalId)]!.Properties.Environment.Variables.AUDIT_RETENTION_DAYS).toBe('30');
+    expect(stack.auditRetentionDays).toBe(400);
+    expect(() => new RulesServiceStack(fastApp({ auditRetentionDays: 'forever' }), stackId)).toThrow(/auditRetentionDays must be a whole number/);
+  });
+
   it("grants 'readWrite' write actions too (the helper later functions use)", () => {
     const other = new RulesServiceStack(fastApp(), stackId);
     const writer = new ServiceFunction(other, 'Writer', { handler: 'get-entity' });
