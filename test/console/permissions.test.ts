@@ -75,6 +75,18 @@ describe('permissionsFor', () => {
   });
 
   it('leaves an operation the document does not name to the API', () => {
-    expect(permissionsFor(callerWith('reader'), requirements, 'main')('approveChange' as OperationId)).toEqual({ allowed: true });
+    // An API older than the console: its document lacks the change requests.
+    const older = new Map([...requirements].filter(([operationId]) => operationId !== 'approveChange'));
+    expect(permissionsFor(callerWith('reader'), older, 'main')('approveChange')).toEqual({ allowed: true });
+  });
+
+  it('lets an editor propose a change but not approve it, as the roles say', () => {
+    const can = permissionsFor(callerWith('editor'), requirements, 'staging');
+    expect(can('proposeChange')).toEqual({ allowed: true });
+    expect(can('approveChange')).toEqual({
+      allowed: false,
+      reason: 'Your key (role editor) cannot approve a change request: that needs the permission approve.',
+    });
+    expect(permissionsFor(callerWith('publisher'), requirements, 'staging')('approveChange')).toEqual({ allowed: true });
   });
 });

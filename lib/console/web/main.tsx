@@ -13,12 +13,13 @@ import { useMemo, useState } from 'preact/hooks';
 import { createApi } from './api.ts';
 import { ConsoleContext } from './context.ts';
 import { permissionsFor, readRequirements, type Caller, type OperationId } from './permissions.ts';
-import { hrefOf, usePlace, type Place } from './route.ts';
+import { hrefOf, usePlace, type EntityType, type Place } from './route.ts';
 import { loadSession, saveSession, type Session } from './session.ts';
 import { Failure } from './ui/failure.tsx';
 import { useLoad } from './ui/use-load.ts';
 import { AuditView } from './views/audit.tsx';
 import { BranchSwitcher } from './views/branch-switcher.tsx';
+import { ChangeRequestView } from './views/change-request.tsx';
 import { AuthorizationView } from './views/authorization.tsx';
 import { EntityList } from './views/entity-list.tsx';
 import { KeysView } from './views/keys.tsx';
@@ -33,6 +34,8 @@ function View({ place }: { place: Place }) {
       return <RuleEditor id={place.id} />;
     case 'workflow':
       return <WorkflowEditor id={place.id} />;
+    case 'changeRequest':
+      return <ChangeRequestView entityType={place.entityType} entityId={place.id} changeRequestId={place.changeRequestId} />;
     case 'authorization':
       return <AuthorizationView />;
     case 'remote':
@@ -48,10 +51,13 @@ function View({ place }: { place: Place }) {
   }
 }
 
+/** Whether a place is in the rules' (or the workflows') section: their list, one of them, or one's change request. */
+const about = (entityType: EntityType) => (p: Place) => p.view === entityType || ('entityType' in p && p.entityType === entityType);
+
 /** The sections; one that names the operation it opens with is listed only to keys that may call it (the admin area). */
 const sections: { href: string; label: string; active(p: Place): boolean; opens?: OperationId }[] = [
-  { href: hrefOf.rules, label: 'Rules', active: (p) => p.view === 'rule' || (p.view === 'list' && p.entityType === 'rule') },
-  { href: hrefOf.workflows, label: 'Workflows', active: (p) => p.view === 'workflow' || (p.view === 'list' && p.entityType === 'workflow') },
+  { href: hrefOf.rules, label: 'Rules', active: about('rule') },
+  { href: hrefOf.workflows, label: 'Workflows', active: about('workflow') },
   { href: hrefOf.authorization, label: 'Authorization', active: (p) => p.view === 'authorization' },
   { href: hrefOf.remote, label: 'Remote', active: (p) => p.view === 'remote' },
   { href: hrefOf.keys, label: 'Keys', active: (p) => p.view === 'keys', opens: 'listKeys' },
@@ -85,6 +91,10 @@ function App() {
     () => (known && requirements.value ? permissionsFor(known, requirements.value, session?.branch ?? '') : undefined),
     [known, requirements.value, session?.branch],
   );
+  // Read again on each switch of branch, so that a protection set meanwhile holds on the branch a person moves to. A key that may not list
+  // branches (an executor) gets none, and no page waits on them: the API still refuses a direct publish on a protected branch, saying why.
+  const branches = useLoad(async () => (session ? api.data(api.client.GET('/dev/v1/branches')) : undefined), [session?.apiKey, session?.branch]);
+  const branchesRead = branches.value !== undefined || branches.error !== undefined;
 
   if (!session || place.view === 'signIn')
     return (
@@ -101,7 +111,12 @@ function App() {
       />
     );
 
-  const signedIn = known && can ? { api, session, caller: known, can } : undefined;
+  const listed = branches.value ?? [];
+  const onBranch = session.branch || known?.workspace.defaultBranch;
+  const signedIn =
+    known && can && branchesRead
+      ? { api, session, caller: known, can, branches: listed, requiredApprovals: listed.find((b) => b.name === onBranch)?.requiredApprovals ?? 0 }
+      : undefined;
   return (
     <ConsoleContext.Provider value={signedIn}>
       <a class="skip" href="#main">

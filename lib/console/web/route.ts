@@ -5,26 +5,37 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 
+export type EntityType = 'rule' | 'workflow';
+
 export type Place =
   | { view: 'signIn'; code?: string }
-  | { view: 'list'; entityType: 'rule' | 'workflow' }
+  | { view: 'list'; entityType: EntityType }
   | { view: 'rule'; id: string }
   | { view: 'workflow'; id: string }
+  | { view: 'changeRequest'; entityType: EntityType; id: string; changeRequestId: string }
   | { view: 'authorization' }
   | { view: 'remote' }
   | { view: 'keys' }
   | { view: 'audit' };
 
+/** The place under `#/rules/` or `#/workflows/`: the list, one rule or workflow, or one of its change requests. */
+function entityPlace(entityType: EntityType, rest: string[]): Place {
+  const [id, under, changeRequestId, ...beyond] = rest.map(decodeURIComponent);
+  if (id && under === 'change-requests' && changeRequestId && beyond.length === 0) return { view: 'changeRequest', entityType, id, changeRequestId };
+  if (id && under === undefined) return { view: entityType, id };
+  return { view: 'list', entityType };
+}
+
 export function placeOf(hash: string): Place {
-  const [first = '', second, ...rest] = hash.replace(/^#\/?/, '').split('/');
-  const id = second && rest.length === 0 ? decodeURIComponent(second) : undefined;
+  const [first = '', ...rest] = hash.replace(/^#\/?/, '').split('/');
+  const second = rest[0];
   switch (first) {
     case 'sign-in':
       return second ? { view: 'signIn', code: second } : { view: 'signIn' };
     case 'rules':
-      return id ? { view: 'rule', id } : { view: 'list', entityType: 'rule' };
+      return entityPlace('rule', rest);
     case 'workflows':
-      return id ? { view: 'workflow', id } : { view: 'list', entityType: 'workflow' };
+      return entityPlace('workflow', rest);
     case 'authorization':
       return { view: 'authorization' };
     case 'remote':
@@ -43,6 +54,9 @@ export const hrefOf = {
   rule: (id: string) => `#/rules/${encodeURIComponent(id)}`,
   workflows: '#/workflows',
   workflow: (id: string) => `#/workflows/${encodeURIComponent(id)}`,
+  entity: (entityType: EntityType, id: string): string => (entityType === 'rule' ? hrefOf.rule(id) : hrefOf.workflow(id)),
+  changeRequest: (entityType: EntityType, id: string, changeRequestId: string): string =>
+    `${hrefOf.entity(entityType, id)}/change-requests/${encodeURIComponent(changeRequestId)}`,
   authorization: '#/authorization',
   remote: '#/remote',
   keys: '#/keys',

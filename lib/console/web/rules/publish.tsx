@@ -1,23 +1,14 @@
 /**
- * Publishing the saved draft as the next version. The API runs the saved
- * cases first: when it refuses (409 tests_failed) every failing case is shown
- * with what it expected and what came; when it publishes, the new version.
+ * The rule's Publish panel: the saved draft published as the next version,
+ * its failing cases shown when the API refuses (`ui/publish.tsx`). On a
+ * protected branch the panel proposes the draft instead, as a change request
+ * that others approve before it is published (`changes/propose.tsx`).
  */
-import { useState } from 'preact/hooks';
-import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
-import { Failure } from '../ui/failure.tsx';
-import { compact } from '../ui/json.ts';
-import { Notice } from '../ui/notice.tsx';
+import { useProposal } from '../changes/propose.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
+import { PublishOutcome, usePublish } from '../ui/publish.tsx';
 import type { RuleRecord } from './model.ts';
-
-interface FailedCase {
-  name: string;
-  expected: unknown;
-  actual: unknown;
-  error?: string;
-}
 
 interface Props {
   rule: RuleRecord;
@@ -27,80 +18,39 @@ interface Props {
 }
 
 export function PublishPanel({ rule, dirty, onPublished, onConflict }: Props) {
-  const { api } = useConsole();
-  const [publishing, setPublishing] = useState(false);
-  const [published, setPublished] = useState<string>();
-  const [error, setError] = useState<unknown>();
+  const { requiredApprovals } = useConsole();
+  const { publish, publishing, published, error } = usePublish('rule', rule.id, { published: onPublished, conflict: onConflict });
+  const proposal = useProposal({ entityType: 'rule', entityId: rule.id, checksum: rule.checksum, dirty }, onConflict);
   const permit = usePermit('publishEntity');
+  const next = rule.version ? `after ${rule.version}` : 'the first';
 
-  const publish = async () => {
-    setPublishing(true);
-    setError(undefined);
-    setPublished(undefined);
-    try {
-      const answer = await api.data(
-        api.client.POST('/dev/v1/{entityType}/{entityId}/publish', {
-          params: { path: { entityType: 'rule', entityId: rule.id } },
-          body: { checksum: rule.checksum },
-        }),
-      );
-      setPublished(answer.version);
-      onPublished();
-    } catch (failure) {
-      setError(failure);
-      if (failure instanceof ApiFailure && failure.code === 'checksum_mismatch') onConflict();
-    } finally {
-      setPublishing(false);
-    }
-  };
-
-  const failures = error instanceof ApiFailure && error.code === 'tests_failed' ? ((error.data as { failures?: FailedCase[] }).failures ?? []) : [];
+  const proposing = requiredApprovals > 0;
 
   return (
     <section class="card" aria-labelledby="publish-title">
-      <h2 id="publish-title">Publish</h2>
+      <h2 id="publish-title">{proposing ? 'Propose' : 'Publish'}</h2>
       <p class="hint">
-        Freezes the saved draft as the next version ({rule.version ? `after ${rule.version}` : 'the first'}); executions run the latest published version. Every
-        saved case must pass.
+        {proposing
+          ? `This branch is protected: the saved draft becomes the next version (${next}) through a change request, once others approve it. Every saved case runs when it is proposed, and must pass when it is published.`
+          : `Freezes the saved draft as the next version (${next}); executions run the latest published version. Every saved case must pass.`}
       </p>
       <div class="actions">
-        <button type="button" onClick={publish} disabled={publishing || dirty || !permit.allowed} aria-describedby={permit.describedBy}>
-          {publishing ? 'Publishing…' : 'Publish draft'}
-        </button>
-        {dirty && <span class="hint">Save your changes first: only the saved draft is published.</span>}
+        {proposing ? (
+          proposal.button
+        ) : (
+          <button
+            type="button"
+            onClick={() => publish({ checksum: rule.checksum })}
+            disabled={publishing || dirty || !permit.allowed}
+            aria-describedby={permit.describedBy}
+          >
+            {publishing ? 'Publishing…' : 'Publish draft'}
+          </button>
+        )}
+        {dirty && <span class="hint">Save your changes first: only the saved draft is {proposing ? 'proposed' : 'published'}.</span>}
       </div>
-      <Why permits={[permit]} />
-      {published && (
-        <Notice>
-          Published as <strong>{published}</strong>.
-        </Notice>
-      )}
-      <Failure error={error} title="Not published" />
-      {failures.length > 0 && (
-        <div class="scroll">
-          <table class="failed-cases">
-            <caption>Failing cases</caption>
-            <thead>
-              <tr>
-                <th scope="col">Case</th>
-                <th scope="col">Expected</th>
-                <th scope="col">Actual</th>
-              </tr>
-            </thead>
-            <tbody>
-              {failures.map((failed) => (
-                <tr key={failed.name} class="failed-cell">
-                  <th scope="row">{failed.name}</th>
-                  <td>
-                    <pre>{compact(failed.expected)}</pre>
-                  </td>
-                  <td>{failed.error ? <p class="problem">Error: {failed.error}</p> : <pre>{compact(failed.actual)}</pre>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Why permits={[proposing ? proposal.permit : permit]} />
+      {proposing ? proposal.form : <PublishOutcome published={published} error={error} />}
     </section>
   );
 }

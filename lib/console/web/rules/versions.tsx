@@ -6,8 +6,8 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
+import { DiffRows, DiffTable, linesOf } from './diff-table.tsx';
 import { diffLines, sideBySide, type SideBySideRow } from './line-diff.ts';
-import { pretty } from '../ui/json.ts';
 import type { RuleRecord } from './model.ts';
 
 /** The saved draft, among the versions to compare. */
@@ -31,7 +31,7 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
   const definitionOf = async (label: string) => {
     const query = label === draft ? {} : { version: label };
     const record = await api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: rule.id }, query } }));
-    return pretty(record.definition).split('\n');
+    return linesOf(record.definition);
   };
 
   const compare = async (event: Event) => {
@@ -118,59 +118,15 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
               ? `${name(comparison.left)} and ${name(comparison.right)} have the same definition.`
               : `${changed} line${changed === 1 ? '' : 's'} differ between ${name(comparison.left)} and ${name(comparison.right)}.`}
           </p>
-          <div class="scroll">
-            <table class="diff">
-              <caption class="visually-hidden">
-                Definition of {name(comparison.left)} beside {name(comparison.right)}; changed lines are marked
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col" colSpan={2}>
-                    {name(comparison.left)}
-                  </th>
-                  <th scope="col" colSpan={2}>
-                    {name(comparison.right)}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {comparison.rows.map((row, at) => (
-                  <tr key={at} class={row.changed ? 'diff-changed' : undefined}>
-                    <DiffSide side={row.left} changed={row.changed} sign="−" what="removed" />
-                    <DiffSide side={row.right} changed={row.changed} sign="+" what="added" />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DiffTable
+            caption={`Definition of ${name(comparison.left)} beside ${name(comparison.right)}; changed lines are marked`}
+            left={name(comparison.left)}
+            right={name(comparison.right)}
+          >
+            <DiffRows rows={comparison.rows} />
+          </DiffTable>
         </>
       )}
     </section>
-  );
-}
-
-function DiffSide({ side, changed, sign, what }: { side: SideBySideRow['left']; changed: boolean; sign: string; what: string }) {
-  if (!side)
-    return (
-      <>
-        <td class="diff-number" />
-        <td class="diff-line diff-empty" />
-      </>
-    );
-  return (
-    <>
-      <td class="diff-number">{side.number}</td>
-      <td class={changed ? `diff-line diff-${what}` : 'diff-line'}>
-        {changed && (
-          <>
-            <span class="diff-sign" aria-hidden="true">
-              {sign}
-            </span>
-            <span class="visually-hidden">{what}: </span>
-          </>
-        )}
-        <code>{side.text}</code>
-      </td>
-    </>
   );
 }

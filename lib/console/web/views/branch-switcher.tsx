@@ -1,23 +1,32 @@
-/** The branch every view reads and writes: the workspace's branches, from the API. */
+/** The branch every view reads and writes: the workspace's branches, from the API, each protected one marked with the approvals a change needs there. */
+import { approvalsOf } from '../changes/model.ts';
 import { useConsole } from '../context.ts';
-import { useLoad } from '../ui/use-load.ts';
+
+/** "protected · 2 approvals": how a protected branch is marked. */
+const protectionLabel = (requiredApprovals: number) => `protected · ${approvalsOf(requiredApprovals)}`;
 
 export function BranchSwitcher({ branch, onChange }: { branch: string; onChange(branch: string): void }) {
-  const { api } = useConsole();
-  const branches = useLoad(() => api.data(api.client.GET('/dev/v1/branches')), []);
-  const names = branches.value?.map((b) => b.name) ?? [];
+  const { branches, requiredApprovals } = useConsole();
+  const names = branches.map((b) => b.name);
   if (branch && !names.includes(branch)) names.unshift(branch);
+  const facts = (name: string) => {
+    const listed = branches.find((b) => b.name === name);
+    return [listed?.default && 'default', listed?.requiredApprovals && protectionLabel(listed.requiredApprovals)].filter(Boolean);
+  };
   return (
-    <label class="branch">
-      Branch
-      <select value={branch} onChange={(e) => onChange(e.currentTarget.value)} disabled={names.length === 0}>
-        {names.map((name) => (
-          <option key={name} value={name}>
-            {name}
-            {branches.value?.find((b) => b.name === name)?.default ? ' (default)' : ''}
-          </option>
-        ))}
-      </select>
-    </label>
+    <span class="branch-area">
+      <label class="branch">
+        Branch
+        <select value={branch} onChange={(e) => onChange(e.currentTarget.value)} disabled={names.length === 0}>
+          {names.map((name) => (
+            <option key={name} value={name}>
+              {name}
+              {facts(name).length > 0 && ` (${facts(name).join(', ')})`}
+            </option>
+          ))}
+        </select>
+      </label>
+      {requiredApprovals > 0 && <span class="badge protected">{protectionLabel(requiredApprovals)}</span>}
+    </span>
   );
 }

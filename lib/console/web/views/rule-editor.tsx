@@ -2,7 +2,8 @@
  * A rule's page: its name, status and version; the editor of its kind, saved
  * with the checksum last read so that two people never overwrite each other
  * (a 409 says so and offers to reload); its test panel and saved cases;
- * publishing and the version history with differences; its schedule and
+ * publishing (on a protected branch, proposing, with the rule's change
+ * requests) and the version history with differences; its schedule and
  * executions. Edits stay in the page until saved; the panels that run the
  * rule run what is saved and say so. Once the draft changes, its fields show
  * what the save's own check says of it as it is typed.
@@ -11,6 +12,7 @@ import '../rules/rules.css';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
+import { ChangeRequestList } from '../changes/list.tsx';
 import { useConsole } from '../context.ts';
 import { hrefOf, navigate } from '../route.ts';
 import { kindLabels } from '../starters.ts';
@@ -75,7 +77,7 @@ export function RuleEditor({ id }: { id: string }) {
 }
 
 function RulePage({ id }: { id: string }) {
-  const { api } = useConsole();
+  const { api, requiredApprovals } = useConsole();
   const loaded = useLoad(() => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: id } } })), [id]);
   const rule = loaded.value;
   const [draft, setDraft] = useState<Draft>();
@@ -223,7 +225,13 @@ function RulePage({ id }: { id: string }) {
 
       <div class="tabs" role="tablist" aria-label="Rule sections">
         {tabs.map((each) => (
-          <TabButton key={each.id} id={each.id} label={each.label} selected={tab === each.id} onSelect={setTab} />
+          <TabButton
+            key={each.id}
+            id={each.id}
+            label={each.id === 'publish' && requiredApprovals > 0 ? 'Propose and versions' : each.label}
+            selected={tab === each.id}
+            onSelect={setTab}
+          />
         ))}
       </div>
 
@@ -254,6 +262,7 @@ function RulePage({ id }: { id: string }) {
       </TabPanel>
       <TabPanel id="publish" selected={tab}>
         <PublishPanel rule={rule} dirty={dirty} onPublished={loaded.reload} onConflict={() => setConflict(true)} />
+        <ChangeRequestList entityType="rule" entityId={id} />
         <VersionsPanel rule={rule} />
       </TabPanel>
       <TabPanel id="schedule" selected={tab}>

@@ -7,13 +7,17 @@
  * was read at, so that a change made meanwhile by someone else is refused
  * (409) rather than overwritten. Problems are shown in place by their
  * paths, and on the graph's nodes: what the save answered, and once the
- * draft changes, what the save's own check says of it as it is typed.
+ * draft changes, what the save's own check says of it as it is typed. On a
+ * protected branch, Propose stands in place of Publish, and the workflow's
+ * change requests are listed.
  */
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
 import { useEffect, useState } from 'preact/hooks';
 import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
 import { ApiFailure } from '../api.ts';
+import { ChangeRequestList } from '../changes/list.tsx';
+import { useProposal } from '../changes/propose.tsx';
 import { useConsole } from '../context.ts';
 import { hrefOf } from '../route.ts';
 import { ExecutionsPanel } from '../ui/executions.tsx';
@@ -35,7 +39,7 @@ import type { Run } from '../workflows/types.ts';
 const listed = { query: { pageSize: 100 } };
 
 export function WorkflowEditor({ id }: { id: string }) {
-  const { api } = useConsole();
+  const { api, requiredApprovals } = useConsole();
   const entity = useLoad(
     () => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } } })),
     [id],
@@ -58,6 +62,7 @@ export function WorkflowEditor({ id }: { id: string }) {
   // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
   const [editedSinceSave, setEditedSinceSave] = useState(false);
   const permits = { save: usePermit('updateEntity'), publish: usePermit('publishEntity') };
+  const proposal = useProposal({ entityType: 'workflow', entityId: id, checksum, dirty }, setSaveError);
   const loadedRecord = entity.value;
   const checked = useDraftCheck('workflow', editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined);
 
@@ -159,19 +164,24 @@ export function WorkflowEditor({ id }: { id: string }) {
           <button type="button" onClick={save} disabled={!dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
             Save draft
           </button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={publish}
-            disabled={dirty || !permits.publish.allowed}
-            aria-describedby={permits.publish.describedBy}
-            title={dirty ? 'Save the draft first' : undefined}
-          >
-            Publish
-          </button>
+          {requiredApprovals > 0 ? (
+            proposal.button
+          ) : (
+            <button
+              type="button"
+              class="secondary"
+              onClick={publish}
+              disabled={dirty || !permits.publish.allowed}
+              aria-describedby={permits.publish.describedBy}
+              title={dirty ? 'Save the draft first' : undefined}
+            >
+              Publish
+            </button>
+          )}
         </div>
       </div>
-      <Why permits={[permits.save, permits.publish]} />
+      <Why permits={[permits.save, requiredApprovals > 0 ? proposal.permit : permits.publish]} />
+      {proposal.form}
       <p class="muted">
         {loaded.description && <>{loaded.description} · </>}
         {loaded.version ? `latest published version ${loaded.version}` : 'never published'}
@@ -303,6 +313,7 @@ export function WorkflowEditor({ id }: { id: string }) {
             ),
         }}
       />
+      <ChangeRequestList entityType="workflow" entityId={id} />
     </section>
   );
 }
