@@ -1,14 +1,36 @@
 /**
- * Which tests a run takes: `npm test` the unit, integration and CDK suites,
+ * Which tests a run takes: `npm test` the unit and integration suites,
  * which stay within four minutes on a 2-core machine; `npm run test:slow` the
- * suites too slow for that: the console's browser suites (a real Chromium, about
- * three minutes of the six `npm test` took with them), the README walk-through,
- * which starts the whole service and runs every block, and every
- * `*.slow.test.ts`. `.ci/run` runs both.
+ * suites too slow for that, in two runs. First the heavy ones, which measure
+ * no time but cost much to set up (`TEST_SUITE=heavy`, two at a time): the CDK
+ * template assertions (each synthesises the stack), the bundle checks (each
+ * bundles functions) and the FEEL evaluation bounds. Then the slow ones
+ * (`TEST_SUITE=slow`, one at a time): the console's browser suites (a real
+ * Chromium), the README walk-through, which starts the whole service and runs
+ * every block, and every `*.slow.test.ts`. `.ci/run` runs both scripts, then
+ * `npm run test:ddb-local`, which runs the store and integration suites, heavy
+ * ones included (`TEST_SUITE=ddb-local`), against DynamoDB Local.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const slowSuites = ['test/console/*.browser.test.ts', 'test/docs/readme.test.ts', 'test/**/*.slow.test.ts'];
+const heavySuites = [
+  'test/cdk/**/*.test.ts',
+  'test/rules/bundles.test.ts',
+  'test/engine/feel/bounds.test.ts',
+  // The pulls' suites: each runs tasks through the queue and worker, with Git servers and redeliveries.
+  'test/integration/pull.test.ts',
+  'test/integration/pull-worker.test.ts',
+  'test/integration/pull-faults.test.ts',
+];
+const runs = {
+  slow: { include: slowSuites, maxWorkers: 1 },
+  heavy: { include: heavySuites, maxWorkers: 2 },
+  // test:ddb-local names its folders (the store's and the integration suites), heavy ones included.
+  'ddb-local': { exclude: [...configDefaults.exclude, ...slowSuites], maxWorkers: 2 },
+  default: { exclude: [...configDefaults.exclude, ...slowSuites, ...heavySuites], maxWorkers: 2 },
+};
+const run = process.env.TEST_SUITE;
 
 export default defineConfig({
   test: {
@@ -20,6 +42,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // npm test runs two files at a time: most of them wait on loopback servers, so two workers use two cores. The slow suites
     // measure time bounds under load of their own, and drive a browser that takes a core of its own, so they run one at a time.
-    ...(process.env.TEST_SUITE === 'slow' ? { include: slowSuites, maxWorkers: 1 } : { exclude: [...configDefaults.exclude, ...slowSuites], maxWorkers: 2 }),
+    ...(run && Object.hasOwn(runs, run) ? runs[run as keyof typeof runs] : runs.default),
   },
 });

@@ -150,7 +150,7 @@ async function checkAnswers(endpoint: string): Promise<void> {
 function runSuites(endpoint: string): Promise<number> {
   const vitest = spawn(join(repoRoot, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=default', '--reporter=./test/summary-reporter.ts', ...suites], {
     cwd: repoRoot,
-    env: { ...process.env, [sharedDynamoSetting]: endpoint },
+    env: { ...process.env, [sharedDynamoSetting]: endpoint, TEST_SUITE: 'ddb-local' },
     stdio: 'inherit',
   });
   const timer = setTimeout(() => {

@@ -68,12 +68,13 @@ it('runs every shell block of the README against a fresh npm start, each curl an
     `set -u
 ${namespaceWorks ? 'ip link set lo up' : ''}
 cd ${JSON.stringify(root)}
-npm start > ${JSON.stringify(join(dir, 'start.log'))} 2>&1 &
+# Its own process group, so that stopping it stops npm, tsx and node together: npm alone does not pass the signal on to all of them.
+setsid npm start > ${JSON.stringify(join(dir, 'start.log'))} 2>&1 &
 server=$!
 for i in $(seq 1 300); do curl -q -sf -o /dev/null http://127.0.0.1:3000/openapi.json && break; sleep 0.1; done
 bash ${JSON.stringify(script)}
 status=$?
-kill -TERM $server; wait $server
+kill -TERM -- -$server; wait $server
 exit $status
 `,
   );
