@@ -148,7 +148,11 @@ export function saveEntity(
     const warningsKept = options.warnings === undefined || sameWarnings(existing?.warnings, options.warnings);
     if (existing && existing.checksum === checksum && existing.countedAs === input.type && warningsKept) return { entity: existing, outcome: 'unchanged' };
     const entity = nextWorkingCopy(input, checksum, existing, actor, now(), options.warnings);
-    const audit = auditEvent(options.auditor, entityTarget(ref), { checksumBefore: existing?.checksum, checksumAfter: checksum });
+    // Recorded when the content changes: a write that only finishes the bookkeeping of an earlier one (its counters, after a retry) is no change of its own.
+    const audit =
+      existing?.checksum === checksum
+        ? undefined
+        : auditEvent(options.auditor, entityTarget(ref), { checksumBefore: existing?.checksum, checksumAfter: checksum });
     await store.putEntity(ref, entity, existing?.revision ?? 0, input.type, audit);
     return { entity, outcome: !existing ? 'created' : existing.checksum === checksum ? 'unchanged' : 'updated' };
   });
