@@ -6,10 +6,10 @@
  */
 import * as z from 'zod/mini';
 import { integer, optionalInteger } from '../http/paging.ts';
+import { instant } from '../http/queries.ts';
 import { chainBreak } from '../store/audit-chain.ts';
 import { auditOutcomes, auditRetentionDays, type AuditRecord, type AuditStore } from '../store/types.ts';
 
-const instant = z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time (ISO 8601)'));
 const field = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(256, 'must be at most 256 characters'));
 
 export const auditListQuery = z.object({

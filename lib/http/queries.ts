@@ -2,6 +2,9 @@
 import * as z from 'zod/mini';
 import { briefList } from '../engine/brief-list.ts';
 
+/** A date and time as ISO 8601 text (or any form Date.parse reads), kept as given. */
+export const instant = z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time (ISO 8601)'));
+
 /** For operations that take no query parameters: any given are ignored. */
 export const emptyQuery = z.object({});
 

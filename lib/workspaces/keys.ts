@@ -17,10 +17,10 @@ import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
 import { defaultRole, grants, roleNames, roles, type Role } from '../auth/permissions.ts';
 import { errors, type FieldIssue } from '../http/errors.ts';
 import { noControlCharacters } from '../http/patterns.ts';
+import { instant } from '../http/queries.ts';
 import type { ApiKey, ApiKeyChange, DirectoryStore } from '../store/types.ts';
 
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(noControlCharacters, 'must not contain control characters'));
-const instant = z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time (ISO 8601)'));
 const branchList = z.array(z.string().check(z.minLength(1), z.maxLength(255))).check(z.minLength(1), z.maxLength(50));
 const role = z.enum(roleNames as [Role, ...Role[]]);
 

@@ -14,17 +14,12 @@ import type { AuditRecord } from '../../lib/store/types.ts';
 import { json } from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import type { ApiResponse } from '../helpers/api.ts';
-import { expectFailure } from '../helpers/envelope.ts';
+import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { waitForTask } from '../helpers/workflows.ts';
 
 const t = useRuntime();
 
-/** The data of a successful answer, its status checked (200 unless told). */
-function ok<D>(answer: ApiResponse<D>, status = 200): D {
-  expect({ status: answer.status, code: answer.body.code }, JSON.stringify(answer.body).slice(0, 500)).toEqual({ status, code: '' });
-  return answer.body.data;
-}
 let admin: string;
 let adminKeyId: string;
 const workspaceId = 'audit-ws';
@@ -65,42 +60,42 @@ describe('every write leaves one record', () => {
   it('rules, publishes, schedules, deletes, keys, credentials, integrations and the remote: one each, in order, naming who, what and the checksums', async () => {
     const before = (await exported()).length;
     const a = as(admin);
-    const made = ok(await a.call<{ checksum: string }>('/dev/v1/rule', json('POST', simpleRule('fee', 'Fee'))), 201);
+    const made = expectUnpaged(await a.call<{ checksum: string }>('/dev/v1/rule', json('POST', simpleRule('fee', 'Fee'))), 201);
     // The same create again (a retry) changes nothing, and records nothing.
-    ok(await a.call('/dev/v1/rule', json('POST', simpleRule('fee', 'Fee'))));
-    const edited = ok(await a.call<{ checksum: string }>('/dev/v1/rule/fee', json('PATCH', { checksum: made.checksum, description: 'edited' })));
+    expectUnpaged(await a.call('/dev/v1/rule', json('POST', simpleRule('fee', 'Fee'))));
+    const edited = expectUnpaged(await a.call<{ checksum: string }>('/dev/v1/rule/fee', json('PATCH', { checksum: made.checksum, description: 'edited' })));
     // A stale edit fails (409) and records nothing.
     expectFailure(await a.call('/dev/v1/rule/fee', json('PATCH', { checksum: made.checksum, description: 'stale' })), 409, 'checksum_mismatch');
-    ok(await a.call('/dev/v1/rule/fee/publish', json('POST', { checksum: edited.checksum })), 201);
-    ok(await a.call('/dev/v1/rule/fee/schedule', json('POST', { unit: 'day', isEnabled: false })));
-    ok(await a.call('/dev/v1/rule/fee/schedule', json('POST', { isDelete: true })));
-    const key = ok(await a.call<{ keyId: string }>('/dev/v1/keys', json('POST', { label: 'ci', owner: 'ci-bot', role: 'editor' })), 201);
-    ok(await a.call(`/dev/v1/keys/${key.keyId}`, json('PATCH', { role: 'reader' })));
-    ok(await a.call(`/dev/v1/keys/${key.keyId}`, { method: 'DELETE' }));
-    const credential = ok(
+    expectUnpaged(await a.call('/dev/v1/rule/fee/publish', json('POST', { checksum: edited.checksum })), 201);
+    expectUnpaged(await a.call('/dev/v1/rule/fee/schedule', json('POST', { unit: 'day', isEnabled: false })));
+    expectUnpaged(await a.call('/dev/v1/rule/fee/schedule', json('POST', { isDelete: true })));
+    const key = expectUnpaged(await a.call<{ keyId: string }>('/dev/v1/keys', json('POST', { label: 'ci', owner: 'ci-bot', role: 'editor' })), 201);
+    expectUnpaged(await a.call(`/dev/v1/keys/${key.keyId}`, json('PATCH', { role: 'reader' })));
+    expectUnpaged(await a.call(`/dev/v1/keys/${key.keyId}`, { method: 'DELETE' }));
+    const credential = expectUnpaged(
       await a.call<{ id: string }>(
         '/dev/v1/credentials',
         json('POST', { name: 'risk', type: 'apiKey', key: 'X-Api-Key', value: 'audit-secret-value-1', allowedHosts: ['risk.example.com'] }),
       ),
       201,
     );
-    ok(await a.call(`/dev/v1/credentials/${credential.id}`, json('PATCH', { value: 'audit-secret-value-2' })));
-    const integration = ok(
+    expectUnpaged(await a.call(`/dev/v1/credentials/${credential.id}`, json('PATCH', { value: 'audit-secret-value-2' })));
+    const integration = expectUnpaged(
       await a.call<{ id: string }>('/dev/v1/integrations', json('POST', { name: 'risk', type: 'restApi', baseUrl: 'https://risk.example.com' })),
       201,
     );
-    ok(await a.call(`/dev/v1/integrations/${integration.id}`, json('PATCH', { timeoutMs: 2000 })));
-    ok(await a.call(`/dev/v1/integrations/${integration.id}`, { method: 'DELETE' }));
-    ok(await a.call(`/dev/v1/credentials/${credential.id}`, { method: 'DELETE' }));
+    expectUnpaged(await a.call(`/dev/v1/integrations/${integration.id}`, json('PATCH', { timeoutMs: 2000 })));
+    expectUnpaged(await a.call(`/dev/v1/integrations/${integration.id}`, { method: 'DELETE' }));
+    expectUnpaged(await a.call(`/dev/v1/credentials/${credential.id}`, { method: 'DELETE' }));
     // The runtime's own Git server on loopback: the pull that follows reaches nothing off this machine.
-    ok(await a.call('/dev/v1/remote', json('PUT', { url: `${t.runtime.gitUrl}/demo.git` })));
+    expectUnpaged(await a.call('/dev/v1/remote', json('PUT', { url: `${t.runtime.gitUrl}/demo.git` })));
     const pull = await a.call<{ taskId: string }>('/dev/v1/remote/pull', json('POST', {}, { branch: 'staging' }));
     expect(pull.status).toBe(200);
     const pulled = await waitForTask(t.api, pull.body.data.taskId, { key: admin });
     expect(pulled.taskState).toBe('completed');
-    ok(await a.call('/dev/v1/rule/fee', { method: 'DELETE' }));
+    expectUnpaged(await a.call('/dev/v1/rule/fee', { method: 'DELETE' }));
     // Deleting again changes nothing.
-    ok(await a.call('/dev/v1/rule/fee', { method: 'DELETE' }));
+    expectUnpaged(await a.call('/dev/v1/rule/fee', { method: 'DELETE' }));
 
     const records = (await exported()).slice(before);
     expect(records.map((r) => r.operation)).toEqual([
@@ -147,14 +142,17 @@ describe('every write leaves one record', () => {
   });
 
   it('records a refusal (403) with the permission the key lacked, and an owner other keys share', async () => {
-    const reader = ok(await as(admin).call<{ key: string; keyId: string }>('/dev/v1/keys', json('POST', { label: 'r', owner: 'ana', role: 'reader' })), 201);
+    const reader = expectUnpaged(
+      await as(admin).call<{ key: string; keyId: string }>('/dev/v1/keys', json('POST', { label: 'r', owner: 'ana', role: 'reader' })),
+      201,
+    );
     expectFailure(await as(reader.key).call('/dev/v1/rule', json('POST', simpleRule('nope', 'Nope'))), 403, 'forbidden');
-    const limited = ok(
+    const limited = expectUnpaged(
       await as(admin).call<{ key: string }>('/dev/v1/keys', json('POST', { label: 's', owner: 'ana', role: 'editor', branches: ['staging'] })),
       201,
     );
     expectFailure(await as(limited.key).call('/dev/v1/rule', { branch: 'main' }), 403, 'forbidden');
-    const refused = ok(await as(admin).list({ outcome: 'forbidden' })).records;
+    const refused = expectUnpaged(await as(admin).list({ outcome: 'forbidden' })).records;
     expect(refused.slice(0, 2)).toMatchObject([
       {
         operation: 'listEntities',
@@ -165,7 +163,7 @@ describe('every write leaves one record', () => {
       },
       { operation: 'createEntity', outcome: 'forbidden', actor: { keyId: reader.keyId, owner: 'ana', role: 'reader' }, detail: { permission: 'write' } },
     ]);
-    expect(ok(await as(admin).list({ owner: 'ana' })).records.length).toBe(2);
+    expect(expectUnpaged(await as(admin).list({ owner: 'ana' })).records.length).toBe(2);
     // The log itself needs manage.
     expectFailure(await as(reader.key).list(), 403, 'forbidden');
   });
@@ -186,26 +184,26 @@ describe('every write leaves one record', () => {
 describe('reading the log', () => {
   it('pages newest first with next, and filters by operation, target, key and time', async () => {
     const all = await exported();
-    const first = ok(await as(admin).list({ limit: 5 }));
+    const first = expectUnpaged(await as(admin).list({ limit: 5 }));
     expect(first.records.map((r) => r.seq)).toEqual(
       all
         .slice(-5)
         .reverse()
         .map((r) => r.seq),
     );
-    const second = ok(await as(admin).list({ limit: 5, before: first.next! }));
+    const second = expectUnpaged(await as(admin).list({ limit: 5, before: first.next! }));
     expect(second.records.map((r) => r.seq)).toEqual(
       all
         .slice(-10, -5)
         .reverse()
         .map((r) => r.seq),
     );
-    const publishes = ok(await as(admin).list({ operation: 'publishEntity' })).records;
+    const publishes = expectUnpaged(await as(admin).list({ operation: 'publishEntity' })).records;
     expect(publishes.map((r) => r.target.id)).toEqual(['fee']);
-    expect(ok(await as(admin).list({ targetType: 'rule', targetId: 'par-3' })).records).toHaveLength(1);
-    expect(ok(await as(admin).list({ keyId: 'key_nobody' })).records).toEqual([]);
+    expect(expectUnpaged(await as(admin).list({ targetType: 'rule', targetId: 'par-3' })).records).toHaveLength(1);
+    expect(expectUnpaged(await as(admin).list({ keyId: 'key_nobody' })).records).toEqual([]);
     const middle = all[Math.floor(all.length / 2)]!;
-    const upTo = ok(await as(admin).list({ to: middle.at, limit: 100 })).records;
+    const upTo = expectUnpaged(await as(admin).list({ to: middle.at, limit: 100 })).records;
     expect(upTo.every((r) => r.at < middle.at)).toBe(true);
     expect(upTo.length).toBe(all.filter((r) => r.at < middle.at).length);
     const since = await exported(admin, { from: middle.at });
@@ -217,7 +215,7 @@ describe('reading the log', () => {
     const records = await exported();
     const keptSince = new Date(0).toISOString();
     records.forEach((record, i) => expect(chainBreak(record, records[i - 1], keptSince)).toBeUndefined());
-    const listed = ok(await as(admin).list({ limit: 100 })).records;
+    const listed = expectUnpaged(await as(admin).list({ limit: 100 })).records;
     expect(listed).toEqual(records.slice(-listed.length).reverse());
   });
 });
@@ -240,12 +238,12 @@ describe('tampering', () => {
     const records = await exported();
     const victim = records[3]!;
     await setOperation(victim.seq, 'getEntity');
-    const edited = ok(await as(admin).verify());
+    const edited = expectUnpaged(await as(admin).verify());
     expect(edited).toMatchObject({ intact: false, break: { seq: victim.seq, reason: expect.stringMatching(/changed/) } });
     // Put back as it was, the chain holds again; then a record removed is named as missing.
     await setOperation(victim.seq, victim.operation);
-    expect(ok(await as(admin).verify()).intact).toBe(true);
+    expect(expectUnpaged(await as(admin).verify()).intact).toBe(true);
     await documents().send(new DeleteCommand({ TableName: t.runtime.tableName, Key: auditRecordKey(workspaceId, victim.seq + 1) }));
-    expect(ok(await as(admin).verify())).toMatchObject({ intact: false, break: { seq: victim.seq + 2, reason: expect.stringMatching(/missing/) } });
+    expect(expectUnpaged(await as(admin).verify())).toMatchObject({ intact: false, break: { seq: victim.seq + 2, reason: expect.stringMatching(/missing/) } });
   });
 });

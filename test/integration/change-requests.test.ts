@@ -7,10 +7,9 @@
  * request is closed; a pull may not delete what is published there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../helpers/api.ts';
 import { json } from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
-import { expectFailure } from '../helpers/envelope.ts';
+import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
 import { entityFiles, startRepositories, type Repositories } from '../helpers/pull.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { waitForTask } from '../helpers/workflows.ts';
@@ -28,11 +27,6 @@ interface Request {
   diff: { path: string; before?: unknown; after?: unknown }[];
   tests: { total: number; failed: number };
   publishedVersion?: string;
-}
-
-function ok<D>(answer: ApiResponse<D>, status = 200): D {
-  expect({ status: answer.status, code: answer.body.code }, JSON.stringify(answer.body).slice(0, 500)).toEqual({ status, code: '' });
-  return answer.body.data;
 }
 
 const as = (who: keyof typeof keys, branch = 'main') => {
@@ -57,19 +51,19 @@ beforeAll(async () => {
   repos = await startRepositories();
   keys.admin = (await createWorkspaceWithKey(t.runtime.store, { id: 'cr-ws', branches: ['staging'] })).key;
   const make = async (owner: string, role: string) =>
-    ok(await t.api<{ key: string }>('/dev/v1/keys', { ...json('POST', { label: `${owner} ${role}`, owner, role }), key: keys.admin }), 201).key;
+    expectUnpaged(await t.api<{ key: string }>('/dev/v1/keys', { ...json('POST', { label: `${owner} ${role}`, owner, role }), key: keys.admin }), 201).key;
   keys.bob = await make('bob', 'editor');
   keys.bobPublisher = await make('bob', 'publisher');
   keys.carol = await make('carol', 'publisher');
   keys.carolAgain = await make('carol', 'publisher');
   keys.dave = await make('dave', 'publisher');
-  const protectedMain = ok(await as('admin').call('/dev/v1/branches/main/protection', json('PUT', { requiredApprovals: 2 })));
+  const protectedMain = expectUnpaged(await as('admin').call('/dev/v1/branches/main/protection', json('PUT', { requiredApprovals: 2 })));
   expect(protectedMain).toMatchObject({ branch: 'main', protection: { requiredApprovals: 2 } });
 });
 
 describe('a protected branch', () => {
   it('shows its protection, needs manage to change it, and refuses a direct publish', async () => {
-    const branches = ok(await as('bob').call<{ name: string; requiredApprovals: number }[]>('/dev/v1/branches'));
+    const branches = expectUnpaged(await as('bob').call<{ name: string; requiredApprovals: number }[]>('/dev/v1/branches'));
     expect(branches.map((b) => [b.name, b.requiredApprovals])).toEqual([
       ['main', 2],
       ['staging', 0],
@@ -77,11 +71,11 @@ describe('a protected branch', () => {
     expectFailure(await as('carol').call('/dev/v1/branches/main/protection', { method: 'DELETE' }), 403, 'forbidden');
     expectFailure(await as('admin').call('/dev/v1/branches/main/protection', json('PUT', { requiredApprovals: 9 })), 400, 'invalid_request');
     expectFailure(await as('admin').call('/dev/v1/branches/nope/protection', json('PUT', { requiredApprovals: 1 })), 404, 'branch_not_found');
-    const saved = ok(await as('bob').save(simpleRule('fee', 'Fee')), 201);
+    const saved = expectUnpaged(await as('bob').save(simpleRule('fee', 'Fee')), 201);
     expectFailure(await as('carol').publish('fee', { checksum: saved.checksum }), 409, 'branch_protected');
     // An unprotected branch publishes as before.
-    const onStaging = ok(await as('bob', 'staging').save(simpleRule('fee', 'Fee')), 201);
-    ok(await as('carol', 'staging').publish('fee', { checksum: onStaging.checksum }), 201);
+    const onStaging = expectUnpaged(await as('bob', 'staging').save(simpleRule('fee', 'Fee')), 201);
+    expectUnpaged(await as('carol', 'staging').publish('fee', { checksum: onStaging.checksum }), 201);
   });
 });
 
@@ -90,11 +84,11 @@ describe('a change request', () => {
   let request: Request;
 
   it('is proposed with its diff and tests run; the same proposal again answers it', async () => {
-    checksum = ok(await as('bob').call<{ checksum: string }>('/dev/v1/rule/fee')).checksum;
-    request = ok(await as('bob').propose('fee', checksum), 201);
+    checksum = expectUnpaged(await as('bob').call<{ checksum: string }>('/dev/v1/rule/fee')).checksum;
+    request = expectUnpaged(await as('bob').propose('fee', checksum), 201);
     expect(request).toMatchObject({ state: 'open', stale: false, publishable: false, requiredApprovals: 2, approvals: [] });
     expect(request.diff.map((d) => d.path)).toContain('name');
-    expect(ok(await as('bob').propose('fee', checksum)).id).toBe(request.id);
+    expect(expectUnpaged(await as('bob').propose('fee', checksum)).id).toBe(request.id);
     expectFailure(await as('bob').propose('fee', 'f'.repeat(64)), 409, 'checksum_mismatch');
     // Proposing needs write; approving needs approve.
     expectFailure(await as('bob').approve('fee', request.id), 403, 'forbidden');
@@ -102,50 +96,50 @@ describe('a change request', () => {
 
   it('is not approved by its author, with any key; and counts one approval per person', async () => {
     expectFailure(await as('bobPublisher').approve('fee', request.id), 403, 'self_approval');
-    expect(ok(await as('carol').approve('fee', request.id)).approvals.map((a) => a.owner)).toEqual(['carol']);
-    expect(ok(await as('carolAgain').approve('fee', request.id)).approvals.map((a) => a.owner)).toEqual(['carol']);
+    expect(expectUnpaged(await as('carol').approve('fee', request.id)).approvals.map((a) => a.owner)).toEqual(['carol']);
+    expect(expectUnpaged(await as('carolAgain').approve('fee', request.id)).approvals.map((a) => a.owner)).toEqual(['carol']);
     const missing = await as('carol').publish('fee', { changeRequestId: request.id });
     expectFailure(missing, 409, 'approvals_missing');
     expect(missing.body.data).toEqual({ approvals: 1, required: 2 });
   });
 
   it('goes stale when the draft is edited after it: neither approved nor published until proposed again', async () => {
-    const edited = ok(await as('bob').edit('fee', checksum, 'changed after the proposal'));
-    expect(ok(await as('carol').get('fee', request.id))).toMatchObject({ stale: true, publishable: false });
+    const edited = expectUnpaged(await as('bob').edit('fee', checksum, 'changed after the proposal'));
+    expect(expectUnpaged(await as('carol').get('fee', request.id))).toMatchObject({ stale: true, publishable: false });
     expectFailure(await as('dave').approve('fee', request.id), 409, 'change_request_stale');
     expectFailure(await as('carol').publish('fee', { changeRequestId: request.id }), 409, 'change_request_stale');
     checksum = edited.checksum;
   });
 
   it('is published once enough people approved at once, each counted once, and is then closed', async () => {
-    request = ok(await as('bob').propose('fee', checksum), 201);
+    request = expectUnpaged(await as('bob').propose('fee', checksum), 201);
     const approvals = await Promise.all([
       as('carol').approve('fee', request.id),
       as('dave').approve('fee', request.id),
       as('carolAgain').approve('fee', request.id),
     ]);
     for (const answer of approvals) expect(answer.status).toBe(200);
-    const approved = ok(await as('bob').get('fee', request.id));
+    const approved = expectUnpaged(await as('bob').get('fee', request.id));
     expect(approved.approvals.map((a) => a.owner).sort()).toEqual(['carol', 'dave']);
     expect(approved.publishable).toBe(true);
     // Publishing needs publish: the editor who proposed cannot.
     expectFailure(await as('bob').publish('fee', { changeRequestId: request.id }), 403, 'forbidden');
-    expect(ok(await as('dave').publish('fee', { changeRequestId: request.id }), 201).version).toBe('v1');
-    expect(ok(await as('dave').get('fee', request.id))).toMatchObject({ state: 'published', publishedVersion: 'v1' });
+    expect(expectUnpaged(await as('dave').publish('fee', { changeRequestId: request.id }), 201).version).toBe('v1');
+    expect(expectUnpaged(await as('dave').get('fee', request.id))).toMatchObject({ state: 'published', publishedVersion: 'v1' });
     // A retry of that publish answers the version it made.
-    expect(ok(await as('dave').publish('fee', { changeRequestId: request.id })).version).toBe('v1');
+    expect(expectUnpaged(await as('dave').publish('fee', { changeRequestId: request.id })).version).toBe('v1');
     expectFailure(await as('carol').approve('fee', request.id), 409, 'change_request_closed');
     expectFailure(await as('bob').propose('fee', checksum), 409, 'nothing_to_propose');
   });
 
   it('is closed by a rejection; the audit log holds each step', async () => {
-    const next = ok(await as('bob').edit('fee', checksum, 'a second change'));
-    const second = ok(await as('bob').propose('fee', next.checksum), 201);
-    expect(ok(await as('carol').reject('fee', second.id))).toMatchObject({ state: 'rejected' });
+    const next = expectUnpaged(await as('bob').edit('fee', checksum, 'a second change'));
+    const second = expectUnpaged(await as('bob').propose('fee', next.checksum), 201);
+    expect(expectUnpaged(await as('carol').reject('fee', second.id))).toMatchObject({ state: 'rejected' });
     expectFailure(await as('dave').approve('fee', second.id), 409, 'change_request_closed');
     expectFailure(await as('dave').publish('fee', { changeRequestId: second.id }), 409, 'change_request_closed');
-    expect(ok(await as('bob').call<Request[]>('/dev/v1/rule/fee/change-requests')).map((r) => r.state)).toEqual(['rejected', 'published', 'open']);
-    const audit = ok(
+    expect(expectUnpaged(await as('bob').call<Request[]>('/dev/v1/rule/fee/change-requests')).map((r) => r.state)).toEqual(['rejected', 'published', 'open']);
+    const audit = expectUnpaged(
       await as('admin').call<{ records: { operation: string; actor: { owner: string }; detail?: Record<string, unknown> }[] }>('/dev/v1/audit', {
         query: { targetId: 'fee', branch: 'main' },
       }),
@@ -174,24 +168,24 @@ describe('what a protected branch keeps', () => {
   it('refuses a pull that would delete what is published there; an unprotected branch takes it', async () => {
     const pulled = simpleRule('pulled', 'Pulled');
     await repos.create('rules.git', { main: entityFiles([pulled]), staging: entityFiles([pulled]) });
-    ok(await as('admin').call('/dev/v1/remote', json('PUT', { url: repos.repoUrl('rules.git') })));
+    expectUnpaged(await as('admin').call('/dev/v1/remote', json('PUT', { url: repos.repoUrl('rules.git') })));
     const pull = async (branch: string) => {
-      const { taskId } = ok(await as('bob', branch).call<{ taskId: string }>('/dev/v1/remote/pull', json('POST', {})));
+      const { taskId } = expectUnpaged(await as('bob', branch).call<{ taskId: string }>('/dev/v1/remote/pull', json('POST', {})));
       return (await waitForTask(t.api, taskId, { key: keys.bob })) as unknown as { taskState: string; error?: string };
     };
     // A pull brings drafts: on a protected branch too; they are published through change requests.
     expect((await pull('main')).taskState).toBe('completed');
-    const { checksum } = ok(await as('bob').call<{ checksum: string }>('/dev/v1/rule/pulled'));
-    const request = ok(await as('bob').propose('pulled', checksum), 201);
+    const { checksum } = expectUnpaged(await as('bob').call<{ checksum: string }>('/dev/v1/rule/pulled'));
+    const request = expectUnpaged(await as('bob').propose('pulled', checksum), 201);
     await Promise.all([as('carol').approve('pulled', request.id), as('dave').approve('pulled', request.id)]);
-    ok(await as('dave').publish('pulled', { changeRequestId: request.id }), 201);
+    expectUnpaged(await as('dave').publish('pulled', { changeRequestId: request.id }), 201);
     // A commit that deletes it: refused whole on the protected branch, taken on the other.
     await repos.commit('rules.git', 'main', {}, ['rules/pulled.json']);
     const refused = await pull('main');
     expect(refused).toMatchObject({ taskState: 'failed', error: expect.stringMatching(/protected.*rule pulled/) });
     expect((await as('bob').call('/dev/v1/rule/pulled')).status).toBe(200);
     expect((await pull('staging')).taskState).toBe('completed');
-    ok(await as('carol', 'staging').publish('pulled'), 201);
+    expectUnpaged(await as('carol', 'staging').publish('pulled'), 201);
     await repos.commit('rules.git', 'staging', {}, ['rules/pulled.json']);
     expect((await pull('staging')).taskState).toBe('completed');
     expect((await as('bob', 'staging').call('/dev/v1/rule/pulled')).status).toBe(404);

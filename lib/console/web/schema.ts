@@ -4383,6 +4383,7 @@ export interface operations {
                     /** @enum {string} */
                     role: "reader" | "executor" | "editor" | "publisher" | "admin";
                     branches?: string[];
+                    /** @description records before this time */
                     expiresAt?: string;
                 };
             };
