@@ -13,8 +13,8 @@ import { auditOutcomes, auditRetentionDays, type AuditRecord, type AuditStore } 
 const field = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(256, 'must be at most 256 characters'));
 
 export const auditListQuery = z.object({
-  from: z.optional(instant.register(z.globalRegistry, { description: 'records at or after this time' })),
-  to: z.optional(instant.register(z.globalRegistry, { description: 'records before this time' })),
+  from: z.optional(instant().register(z.globalRegistry, { description: 'records at or after this time' })),
+  to: z.optional(instant().register(z.globalRegistry, { description: 'records before this time' })),
   owner: z.optional(field),
   keyId: z.optional(field),
   operation: z.optional(field),
@@ -28,8 +28,8 @@ export const auditListQuery = z.object({
 export type AuditListQuery = z.output<typeof auditListQuery>;
 
 export const auditExportQuery = z.object({
-  from: z.optional(instant.register(z.globalRegistry, { description: 'records at or after this time' })),
-  to: z.optional(instant.register(z.globalRegistry, { description: 'records before this time' })),
+  from: z.optional(instant().register(z.globalRegistry, { description: 'records at or after this time' })),
+  to: z.optional(instant().register(z.globalRegistry, { description: 'records before this time' })),
   after: optionalInteger(0, Number.MAX_SAFE_INTEGER, 'the Audit-Next-After of the part before: records after it'),
 });
 

@@ -2,8 +2,8 @@
 import * as z from 'zod/mini';
 import { briefList } from '../engine/brief-list.ts';
 
-/** A date and time as ISO 8601 text (or any form Date.parse reads), kept as given. */
-export const instant = z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time (ISO 8601)'));
+/** A date and time as ISO 8601 text (or any form Date.parse reads), kept as given: a new schema each call, so that each field registers its own description. */
+export const instant = () => z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be a date and time (ISO 8601)'));
 
 /** For operations that take no query parameters: any given are ignored. */
 export const emptyQuery = z.object({});

@@ -30,7 +30,7 @@ export const createKeyBody = z.strictObject({
   owner: text(200),
   role,
   branches: z.optional(branchList),
-  expiresAt: z.optional(instant),
+  expiresAt: z.optional(instant()),
 });
 
 export const updateKeyBody = z
@@ -39,7 +39,7 @@ export const updateKeyBody = z
     owner: z.optional(text(200)),
     role: z.optional(role),
     branches: z.optional(z.nullable(branchList)),
-    expiresAt: z.optional(z.nullable(instant)),
+    expiresAt: z.optional(z.nullable(instant())),
   })
   .check(z.refine((change) => Object.keys(change).length > 0, 'must change at least one of label, owner, role, branches, expiresAt'));
 

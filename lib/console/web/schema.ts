@@ -4383,7 +4383,6 @@ export interface operations {
                     /** @enum {string} */
                     role: "reader" | "executor" | "editor" | "publisher" | "admin";
                     branches?: string[];
-                    /** @description records before this time */
                     expiresAt?: string;
                 };
             };
@@ -9332,7 +9331,7 @@ export interface operations {
     listAudit: {
         parameters: {
             query?: {
-                /** @description records before this time */
+                /** @description records at or after this time */
                 from?: string;
                 /** @description records before this time */
                 to?: string;
@@ -9624,7 +9623,7 @@ export interface operations {
     exportAudit: {
         parameters: {
             query?: {
-                /** @description records before this time */
+                /** @description records at or after this time */
                 from?: string;
                 /** @description records before this time */
                 to?: string;
