@@ -14,6 +14,7 @@ import { versionLabelPattern, workflowKind } from './kinds.ts';
 import { workflowDefinitionSchema } from '../workflows/definition.ts';
 import { entityId, exactNumber, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
 import { unkeepableProblem, unstorableNumberProblem } from '../http/json-bounds.ts';
+import { canonicalOutputEntry } from './output-entry.ts';
 
 export * from './kinds.ts';
 export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
@@ -24,8 +25,17 @@ const text = (max: number, min = 0) =>
 
 const valueType = z.enum(valueTypes);
 
-/** An output entry: a number, boolean or null as it is; a string is FEEL, so a string literal is written in quotes ("gold"). */
-const outputEntry = z.union([z.string().check(z.maxLength(feelLimits.maxLength)), exactNumber, z.boolean(), z.null()]);
+/**
+ * An output entry: a number, boolean or null as it is; a string is FEEL, so a
+ * string literal is written in quotes ("gold"). FEEL text that is only a
+ * number, `true`, `false` or `null` is kept as that value (`"0.5"` becomes
+ * 0.5): the same answer, one way to write it. That is what makes a table read
+ * back from a format that holds only text (CSV, DMN) the very one written.
+ */
+const outputEntry = z.pipe(
+  z.union([z.string().check(z.maxLength(feelLimits.maxLength)), exactNumber, z.boolean(), z.null()]),
+  z.transform(canonicalOutputEntry),
+);
 
 /** The rule's inputs (its params), with types: checked and converted on the way in; FEEL may then name only these. */
 const parameters = z.optional(

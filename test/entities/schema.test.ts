@@ -26,6 +26,35 @@ const table = (rows: { when: string[]; then: unknown[] }[]) => ({
 });
 
 describe('entity input schema', () => {
+  it('keeps an output entry that is only a literal as that value, and FEEL text otherwise', () => {
+    const entries = ['0.5', ' -3 ', '007', '-0', 'true', 'false', 'null', '0.1234567890123456789012345', '1e3', '"5"', 'x + 1', `1${'0'.repeat(200)}`];
+    const parsed = entityInputSchema.parse({
+      ...table([]),
+      definition: {
+        ...table([]).definition,
+        outputs: [{ id: 'o', name: 'o', type: 'number', default: '2.50' }],
+        inputs: [{ id: 'a', expression: 'a', type: 'number' }],
+        rules: entries.map((e) => ({ when: ['-'], then: [e] })),
+      },
+    });
+    const kept = (parsed.definition as { rules: { then: unknown[] }[] }).rules.map((r) => r.then[0]);
+    expect(kept.map((v) => (typeof v === 'object' && v !== null ? `decimal ${String(v)}` : v))).toEqual([
+      0.5,
+      -3,
+      7,
+      0,
+      true,
+      false,
+      null,
+      'decimal 0.1234567890123456789012345',
+      '1e3',
+      '"5"',
+      'x + 1',
+      `1${'0'.repeat(200)}`,
+    ]);
+    expect((parsed.definition as { outputs: { default: unknown }[] }).outputs[0]!.default).toBe(2.5);
+  });
+
   it.each([...demoRules, ...demoWorkflows].map((e) => [e.id, e] as const))('accepts the demo entity %s', (_, entity) => {
     const result = entityInputSchema.safeParse(entity);
     expect(result.error?.issues).toBeUndefined();

@@ -1,0 +1,92 @@
+/**
+ * What every interchange format shares (DMN 1.5 XML, XLSX, CSV, GoRules
+ * JDM): how a file's reading is reported, how a written file is described,
+ * and the bounds an imported file is held to before it is parsed. The
+ * formats are pure (no I/O), so the API, the CLI, the pull and the console
+ * read and write files with the same code.
+ *
+ * A reading never drops anything silently: what refuses the file is a
+ * `problem`; what the file holds that the service cannot keep is listed in
+ * `notCarried`, element by element, with the reason. The records it yields are
+ * raw entity records (`{ id, name, description, tags, type, definition }`),
+ * validated afterwards by the one entity schema, as an API save is.
+ */
+import type { EntityInput } from '../entities/schema.ts';
+
+export const formatNames = ['dmn', 'xlsx', 'csv', 'jdm'] as const;
+export type FormatName = (typeof formatNames)[number];
+
+/** Where in the file a finding is: an element's id or path (`decision#discount`, `Sheet1!C7`, `nodes[2].content.rules[0]`). */
+export interface Finding {
+  element: string;
+  message: string;
+}
+
+export interface FileReading {
+  /** Raw entity records, one per table or rule the file holds. */
+  records: unknown[];
+  /** What makes the file unimportable as it is. */
+  problems: Finding[];
+  /** What the file holds that no record keeps, and why. */
+  notCarried: Finding[];
+}
+
+export interface WrittenFile {
+  fileName: string;
+  contentType: string;
+  body: Uint8Array;
+}
+
+/**
+ * The bounds an imported file is held to, each checked before the part it
+ * bounds is parsed. A file past `maxFileBytes` is 413; every other bound is
+ * a 400 naming it.
+ */
+export const importBounds = {
+  /** Bytes of one file: a Lambda request holds 6 MB, and API Gateway sends a binary body base64-encoded (4/3 larger). */
+  maxFileBytes: 4 * 1024 * 1024,
+  /** Rule rows of one table (as many as a decision table may hold). */
+  maxRows: 10_000,
+  /** Columns of one table: 50 inputs, 50 outputs, a row id and an annotation. */
+  maxColumns: 102,
+  /** Tables (decisions, sheets, nodes) one file may hold. */
+  maxTables: 100,
+  /** Nesting of XML elements or JSON values. */
+  maxDepth: 64,
+  /** XLSX: entries of the ZIP archive. */
+  maxZipEntries: 1_000,
+  /** XLSX: bytes of all entries once inflated. */
+  maxUnzippedBytes: 64 * 1024 * 1024,
+  /** XLSX: how much larger an entry may inflate than it is stored (zip bombs inflate by thousands). */
+  maxZipRatio: 200,
+} as const;
+
+/** A file refused for a bound: 413 when it is too large to read at all, 400 otherwise. */
+export class ImportBoundExceeded extends Error {
+  constructor(
+    readonly bound: keyof typeof importBounds | 'doctype' | 'encoding' | 'format',
+    message: string,
+    readonly status: 400 | 413 = 400,
+  ) {
+    super(message);
+    this.name = 'ImportBoundExceeded';
+  }
+}
+
+/** A format reads and writes files; `write` refuses (with a reason) an entity the format cannot hold. */
+export interface Format {
+  readonly name: FormatName;
+  /** The content type its files are sent with, and the types a request body may name. */
+  readonly contentType: string;
+  readonly acceptedContentTypes: readonly string[];
+  /** File extensions it reads (a pull tells formats by extension), lower case with the dot. */
+  readonly extensions: readonly string[];
+  /** Reads one file; throws ImportBoundExceeded for a bound, reports everything else in the reading. */
+  read(body: Uint8Array, origin: string): Promise<FileReading>;
+  /** Why this format cannot hold the entity, or undefined when it can. */
+  cannotHold(entity: EntityInput): string | undefined;
+  write(entity: EntityInput): Promise<WrittenFile>;
+}
+
+/** A file name from an entity id: ids are letters, digits, '.', '_' and '-', so they are safe as they are. */
+export const fileNameOf = (entity: { id: string }, extension: string) => `${entity.id}${extension}`;
