@@ -24,7 +24,7 @@ import dmnPackage from 'dmn-moddle/resources/dmn/json/dmn13.json' with { type: '
 import dmndiPackage from 'dmn-moddle/resources/dmn/json/dmndi13.json' with { type: 'json' };
 import type { Aggregation, HitPolicy, OutputEntry, ValueType } from '../engine/definitions.ts';
 import { entityIdPattern } from '../entities/kinds.ts';
-import { feelString, outputEntryText } from './feel-literals.ts';
+import { feelStringLiteral, outputEntryText } from './feel-literals.ts';
 
 export const dmn15 = {
   model: 'https://www.omg.org/spec/DMN/20230324/MODEL/',
@@ -187,7 +187,7 @@ interface SimpleRuleShape {
 
 const contextText = (outputs: Record<string, OutputEntry>) =>
   `{${Object.entries(outputs)
-    .map(([name, entry]) => `${feelString(name)}: ${outputEntryText(entry)}`)
+    .map(([name, entry]) => `${feelStringLiteral(name)}: ${outputEntryText(entry)}`)
     .join(', ')}}`;
 
 /** A simple rule as one FEEL expression, for tools that run DMN: its outputs as a context when the condition holds, the otherwise outputs (or null) when not. */

@@ -74,7 +74,7 @@ import {
   type CarriedFields,
   type ExactValues,
 } from './dmn-model.ts';
-import { readLiteralList } from './feel-literals.ts';
+import { parseLiteralList } from './feel-literals.ts';
 import { ImportBoundExceeded, importBounds, type FileReading, type Finding } from './format.ts';
 import { scanXml, utf8Text } from './xml-scan.ts';
 
@@ -566,10 +566,12 @@ class Reading {
     const variableName = count === 1 ? (single?.name ?? decision.name) : undefined;
     const id = this.idOf(output, where, `output${o + 1}`);
     const values = output.outputValues && this.textOf(output.outputValues);
-    const allowedValues = values ? readLiteralList(values) : undefined;
+    const list = values ? parseLiteralList(values) : undefined;
+    const allowedValues = list && 'values' in list && list.values.length ? list.values : undefined;
     if (output.outputValues) {
       this.leftovers(output.outputValues, `${where}/outputValues`, ['id', 'text']);
-      if (values && !allowedValues) this.left(`${where}/outputValues`, `${quoted(values)} is not a list of literals: the output values are not carried`);
+      if (list && 'problem' in list)
+        this.left(`${where}/outputValues`, `${quoted(values!)} is not a list of literals (${list.problem}): the output values are not carried`);
     }
     const fallback = output.defaultOutputEntry;
     if (fallback) {

@@ -53,7 +53,7 @@ import {
   type CarriedFields,
   type ExactValues,
 } from './dmn-model.ts';
-import { literalText, outputEntryText } from './feel-literals.ts';
+import { feelLiteral, outputEntryText } from './feel-literals.ts';
 import { fileNameOf, type Format, type WrittenFile } from './format.ts';
 
 type DecisionTableEntity = Extract<EntityInput, { type: 'decisionTable' }>;
@@ -169,7 +169,7 @@ function decisionTable(doc: DmnDocument, decisionId: string, d: DecisionTableEnt
         name: output.name,
         typeRef: doc.typeRef(id, output.type),
         ...(output.allowedValues && {
-          outputValues: doc.create('dmn:UnaryTests', { id: doc.id(`${id}_values`), text: output.allowedValues.map(literalText).join(',') }),
+          outputValues: doc.create('dmn:UnaryTests', { id: doc.id(`${id}_values`), text: output.allowedValues.map(feelLiteral).join(',') }),
         }),
         ...(output.default !== undefined && { defaultOutputEntry: doc.literal(doc.id(`${id}_default`), outputEntryText(output.default)) }),
       });
