@@ -189,7 +189,14 @@ class Findings {
 }
 
 /** The carried FEEL of a cell, when the zen text beside it is unchanged. */
-function carriedCell(carried: Carried | undefined, rule: number | undefined, column: string, zen: string, findings: Findings, element: string): OutputEntry | undefined {
+function carriedCell(
+  carried: Carried | undefined,
+  rule: number | undefined,
+  column: string,
+  zen: string,
+  findings: Findings,
+  element: string,
+): OutputEntry | undefined {
   const cell = carried?.cells?.find((c) => c.rule === rule && c.column === column);
   if (!cell) return undefined;
   if (cell.zen === zen) return cell.feel;
@@ -238,8 +245,10 @@ function checkTableBounds(content: Json, element: string) {
 
 /** Transform attributes change what a node reads and answers: not carried. */
 function reportTransforms(content: Json, element: string, findings: Findings) {
-  if (text(content.inputField)?.trim()) findings.left(`${element}.inputField`, `zen runs the node on the input's "${content.inputField}" only; here it reads the whole input`);
-  if (text(content.outputPath)?.trim()) findings.left(`${element}.outputPath`, `zen puts the node's answer under "${content.outputPath}"; here it is the answer`);
+  if (text(content.inputField)?.trim())
+    findings.left(`${element}.inputField`, `zen runs the node on the input's "${content.inputField}" only; here it reads the whole input`);
+  if (text(content.outputPath)?.trim())
+    findings.left(`${element}.outputPath`, `zen puts the node's answer under "${content.outputPath}"; here it is the answer`);
   if (content.executionMode === 'loop') findings.left(`${element}.executionMode`, 'zen runs the node once per item of its input; here it runs once');
 }
 
@@ -314,7 +323,8 @@ function readTable(content: Json, element: string, carried: Carried | undefined,
     const name = text(column.field) ?? '';
     if (!name.trim()) findings.problem(`${path}.field`, 'an output needs a field to be named');
     if (name.endsWith('[]')) findings.problem(`${path}.field`, `zen collects "${name}" into a list across the matching rules; a table here has no such output`);
-    else if (name.includes('.')) findings.left(`${path}.field`, `zen puts the value at the path ${name}; here the output is named "${name}" at the top of the answer`);
+    else if (name.includes('.'))
+      findings.left(`${path}.field`, `zen puts the value at the path ${name}; here the output is named "${name}" at the top of the answer`);
     const entries = ruleObjects.map((rule, r) => readOutputCell(rule, r, zenId, path, element, carried, findings));
     const editorType = isObject(column.outputFieldType) ? editorOutputTypes[text(column.outputFieldType.type) ?? ''] : undefined;
     let type = kept?.type ?? editorType ?? outputTypeOfEntries(entries);
@@ -343,7 +353,8 @@ function readTable(content: Json, element: string, carried: Carried | undefined,
     findings.left(`${element}.rules`, 'an empty output cell sets nothing in zen; here the output is null');
 
   const hitPolicy = text(content.hitPolicy) ?? 'first';
-  if (hitPolicy !== 'first' && hitPolicy !== 'collect') findings.problem(`${element}.hitPolicy`, `zen's hit policies are first and collect, not ${JSON.stringify(content.hitPolicy)}`);
+  if (hitPolicy !== 'first' && hitPolicy !== 'collect')
+    findings.problem(`${element}.hitPolicy`, `zen's hit policies are first and collect, not ${JSON.stringify(content.hitPolicy)}`);
   const ruleIds = ruleObjects.map((rule, r) => {
     if (rule._id === undefined || validId(rule._id)) return rule._id as string | undefined;
     findings.left(`${element}.rules[${r}]._id`, `${JSON.stringify(rule._id)} is not an id this service keeps: the rule has none here`);
@@ -364,7 +375,17 @@ function readTable(content: Json, element: string, carried: Carried | undefined,
   };
 }
 
-function readInputCell(rule: Json, r: number, column: string, field: string, path: string, element: string, carried: Carried | undefined, findings: Findings, type: ValueType | undefined) {
+function readInputCell(
+  rule: Json,
+  r: number,
+  column: string,
+  field: string,
+  path: string,
+  element: string,
+  carried: Carried | undefined,
+  findings: Findings,
+  type: ValueType | undefined,
+) {
   const zen = cellText(rule, column);
   const at = `${element}.rules[${r}].${column}`;
   const kept = carriedCell(carried, r, column, zen, findings, at);
@@ -487,7 +508,11 @@ class GraphReader {
     const zenWhen = text(statements[0]!.condition)?.trim() ?? '';
     const at = `${switchNode.element}.content.statements[0].condition`;
     let when = carried?.when && carried.when.zen === zenWhen ? carried.when.feel : undefined;
-    if (carried?.when && when === undefined) this.findings.left(at, `edited since it was exported: its zen text was read, and the FEEL text kept beside it (${JSON.stringify(carried.when.feel)}) was not used`);
+    if (carried?.when && when === undefined)
+      this.findings.left(
+        at,
+        `edited since it was exported: its zen text was read, and the FEEL text kept beside it (${JSON.stringify(carried.when.feel)}) was not used`,
+      );
     when ??= this.findings.converted(at, zenExpressionToFeel(zenWhen), 'the condition') ?? 'false';
     const thenCarried = readCarried(then.content, `${then.element}.content`, this.findings);
     const otherwiseCarried = otherwise && readCarried(otherwise.content, `${otherwise.element}.content`, this.findings);
@@ -564,7 +589,8 @@ function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: Graph
   const otherwise = statements[1] && target(statements[1].id);
   const output = nodes.find((node) => node.type === 'outputNode');
   const input = nodes.find((node) => node.type === 'inputNode');
-  const leads = (from: GraphNode | undefined, to: GraphNode | undefined) => !!from && !!to && edges.some((edge) => edge.sourceId === from.id && edge.targetId === to.id);
+  const leads = (from: GraphNode | undefined, to: GraphNode | undefined) =>
+    !!from && !!to && edges.some((edge) => edge.sourceId === from.id && edge.targetId === to.id);
   const branches = [then, ...(statements[1] ? [otherwise] : [])];
   if (!then || (statements[1] && !otherwise) || !leads(input, switchNode) || !branches.every((branch) => leads(branch, output))) return undefined;
   if (edges.length !== 1 + 2 * branches.length) return undefined;
@@ -633,7 +659,8 @@ async function read(body: Uint8Array, origin: string): Promise<FileReading> {
   for (const node of nodes) {
     if (node.type === 'inputNode' || node.type === 'outputNode') {
       const schema = node.content.schema;
-      if (schema !== undefined && schema !== null && schema !== '') findings.left(`${node.element}.content.schema`, 'zen checks the data against this JSON schema; here the rules declare parameters instead');
+      if (schema !== undefined && schema !== null && schema !== '')
+        findings.left(`${node.element}.content.schema`, 'zen checks the data against this JSON schema; here the rules declare parameters instead');
     }
   }
 
@@ -648,14 +675,18 @@ async function read(body: Uint8Array, origin: string): Promise<FileReading> {
   const ids = rules.map((node) => reader.readRule(node, rules.length === 1));
   for (const node of nodes)
     if (nodeKinds[node.type]) findings.left(node.element, `${JSON.stringify(node.name)} is ${nodeKinds[node.type]}`);
-    else if (!['inputNode', 'outputNode', 'decisionTableNode', 'expressionNode'].includes(node.type)) findings.left(node.element, `zen has no node of type "${node.type}"`);
+    else if (!['inputNode', 'outputNode', 'decisionTableNode', 'expressionNode'].includes(node.type))
+      findings.left(node.element, `zen has no node of type "${node.type}"`);
   if (chain && chain.length > 1)
     reader.ruleSet(
       chain.map((node) => ids[rules.indexOf(node)]!),
       chain,
     );
   else if (!chain && rules.length)
-    findings.left('edges', 'the graph is not one chain of decision tables and expression nodes from its input to its output: each table and expression node is imported on its own');
+    findings.left(
+      'edges',
+      'the graph is not one chain of decision tables and expression nodes from its input to its output: each table and expression node is imported on its own',
+    );
   return { records: reader.records, problems: findings.problems, notCarried: findings.notCarried };
 }
 
@@ -677,7 +708,10 @@ const sameEntry = (a: OutputEntry, b: OutputEntry) => a === b || (a instanceof D
 function zenValue(entry: OutputEntry, names: string[], column: string, rule?: number): { zen: string; carried?: CarriedCell } {
   const feel = typeof entry === 'string' ? entry : entry === null ? 'null' : String(entry);
   const conversion = feelExpressionToZen(feel, names);
-  const carry = (zen: string, zenCannotRun?: string) => ({ zen, carried: { ...(rule !== undefined && { rule }), column, zen, feel: entry, ...(zenCannotRun && { zenCannotRun }) } });
+  const carry = (zen: string, zenCannotRun?: string) => ({
+    zen,
+    carried: { ...(rule !== undefined && { rule }), column, zen, feel: entry, ...(zenCannotRun && { zenCannotRun }) },
+  });
   if (!conversion.ok) return carry(feel.trim(), conversion.reason);
   const back = zenExpressionToFeel(conversion.text);
   return back.ok && sameEntry(canonicalOutputEntry(back.text), entry) ? { zen: conversion.text } : carry(conversion.text);
@@ -755,7 +789,10 @@ function tableNode(entity: EntityInput & { type: 'decisionTable' }) {
     return { id, name: label, field: output.name, outputFieldType: { type: editorType ?? 'auto' } };
   });
   const rules = table.rules.map((rule, r) => {
-    const zenRule: Record<string, string> = { ...(rule.id !== undefined && { _id: rule.id }), ...(rule.description !== undefined && { _description: rule.description }) };
+    const zenRule: Record<string, string> = {
+      ...(rule.id !== undefined && { _id: rule.id }),
+      ...(rule.description !== undefined && { _description: rule.description }),
+    };
     table.inputs.forEach((input, c) => {
       const { zen, carried } = zenCell(rule.when[c]!, names, input.type, r, input.id);
       zenRule[input.id] = zen;

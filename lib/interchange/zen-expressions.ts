@@ -504,8 +504,7 @@ const feelPrecedence = (e: Expr): number => {
 };
 
 /** A FEEL string literal: quotes, backslashes and line breaks escaped. */
-const feelString = (text: string) =>
-  `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
+const feelString = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
 
 /** FEEL text of the expressions zen converts to. */
 function printFeel(e: Expr): string {
@@ -580,7 +579,14 @@ const sameFunctions: [string, string][] = [
   ['number', 'number'],
 ];
 const feelOfZenFunction = new Map(sameFunctions);
-const zenOfFeelFunction = new Map([...sameFunctions.map(([zen, feel]) => [feel, zen] as const), ['string length', 'len'], ['count', 'len'], ['list contains', 'contains'], ['contains', 'contains'], ['date and time', 'date']]);
+const zenOfFeelFunction = new Map([
+  ...sameFunctions.map(([zen, feel]) => [feel, zen] as const),
+  ['string length', 'len'],
+  ['count', 'len'],
+  ['list contains', 'contains'],
+  ['contains', 'contains'],
+  ['date and time', 'date'],
+]);
 
 /** What a zen value is known to be, for the functions whose FEEL name depends on it (`len`, `contains`). */
 type Kind = 'string' | 'list' | 'unknown';
@@ -604,7 +610,12 @@ class ZenToFeel {
   private byKind(of: ZenNode, args: Expr[], forString: string, forList: string): Expr {
     const kind = this.kindOf(of);
     if (kind !== 'unknown') return { k: 'call', fn: kind === 'string' ? forString : forList, args };
-    return { k: 'if', cond: { k: 'instanceOf', of: args[0]!, type: 'string' }, then: { k: 'call', fn: forString, args }, else: { k: 'call', fn: forList, args } };
+    return {
+      k: 'if',
+      cond: { k: 'instanceOf', of: args[0]!, type: 'string' },
+      then: { k: 'call', fn: forString, args },
+      else: { k: 'call', fn: forList, args },
+    };
   }
 
   expr(node: ZenNode): Expr {
@@ -843,7 +854,8 @@ class FeelToZen {
       case 'path':
         return { k: 'member', of: this.node(e.of), name: e.name };
       case 'filter':
-        if (e.by.k === 'num' && Number.isInteger(e.by.v) && (e.by.v as number) >= 1) return { k: 'index', of: this.node(e.of), by: { k: 'num', v: (e.by.v as number) - 1 } };
+        if (e.by.k === 'num' && Number.isInteger(e.by.v) && (e.by.v as number) >= 1)
+          return { k: 'index', of: this.node(e.of), by: { k: 'num', v: (e.by.v as number) - 1 } };
         throw new NoEquivalent('a filter other than a whole-number index from 1 has no zen equivalent here');
       case 'call':
         return this.call(e.fn, e.args);
@@ -856,9 +868,7 @@ class FeelToZen {
       case 'between':
         return { k: 'binary', op: 'in', l: this.node(e.of), r: { k: 'interval', lo: this.node(e.lo), hi: this.node(e.hi), loClosed: true, hiClosed: true } };
       case 'in':
-        return e.tests
-          .map((test) => this.membership(this.node(e.of), test))
-          .reduce((l, r) => ({ k: 'paren', of: { k: 'binary', op: 'or', l, r } }));
+        return e.tests.map((test) => this.membership(this.node(e.of), test)).reduce((l, r) => ({ k: 'paren', of: { k: 'binary', op: 'or', l, r } }));
       case 'and':
       case 'or':
         return e.items.map((item) => this.node(item)).reduce((l, r) => ({ k: 'binary', op: e.k, l, r }));
@@ -878,7 +888,8 @@ class FeelToZen {
 
   private call(fn: string, args: Expr[]): ZenNode {
     if (fn === 'not' && args.length === 1) return { k: 'unary', op: 'not', of: this.node(args[0]!) };
-    if (listArgument.has(fn) && args.length !== 1) throw new NoEquivalent(`zen's ${zenOfFeelFunction.get(fn)}() takes one list, not ${fn}()'s ${args.length} values`);
+    if (listArgument.has(fn) && args.length !== 1)
+      throw new NoEquivalent(`zen's ${zenOfFeelFunction.get(fn)}() takes one list, not ${fn}()'s ${args.length} values`);
     if (fn === 'round half up' && args.length === 2 && args[1]!.k === 'num' && args[1]!.v === 0) return { k: 'call', fn: 'round', args: [this.node(args[0]!)] };
     const zen = zenOfFeelFunction.get(fn);
     if (!zen) throw new NoEquivalent(`zen has no equivalent of FEEL's ${fn}()`);
