@@ -91,7 +91,7 @@ interface Carried {
   settings?: DecisionTable['settings'];
   hitPolicy?: DecisionTable['hitPolicy'];
   aggregation?: DecisionTable['aggregation'];
-  inputs?: Record<string, { expression?: string; type?: ValueType; label?: string }>;
+  inputs?: Record<string, { expression?: string; type?: ValueType }>;
   outputs?: Record<string, Partial<DecisionTable['outputs'][number]>>;
   cells?: CarriedCell[];
   /** A simple rule's condition, when its zen text does not read back as it. */
@@ -311,7 +311,7 @@ function readTable(content: Json, element: string, carried: Carried | undefined,
     }
     if (column.defaultValue !== undefined && column.defaultValue !== null && column.defaultValue !== '')
       findings.left(`${path}.defaultValue`, "jdm-editor's value for new rows is not kept");
-    const label = kept && 'label' in kept ? kept.label : text(column.name);
+    const label = text(column.name);
     return { column: { id: columnId(column, i, 'input'), ...(label !== undefined && { label }), expression: expression ?? 'null', type }, cells };
   });
 

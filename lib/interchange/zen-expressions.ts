@@ -474,7 +474,7 @@ function zenTestKind(node: ZenNode): 'equal' | 'in' | 'condition' {
       return 'equal';
   }
 }
-const conditionFunctions = new Set(['contains', 'startsWith', 'endsWith', 'matches', 'isNumeric', 'all', 'some', 'none', 'one', 'not']);
+const conditionFunctions = new Set(['contains', 'startsWith', 'endsWith', 'matches', 'isNumeric', 'all', 'some', 'none', 'one']);
 const listFunctions = new Set(['flatten', 'merge', 'mergeDeep', 'extract', 'split', 'keys', 'values', 'filter', 'map', 'flatMap']);
 
 // ---------------------------------------------------------------------------
@@ -790,7 +790,8 @@ export function zenExpressionToFeel(text: string): Conversion {
 /**
  * A zen cell as FEEL unary tests: `-` for an empty cell; tests joined by `,`
  * or `or` as FEEL's list of tests; negations joined by `and` as `not(...)`;
- * anything else as one condition on `?`, the joins grouped left to right as
+ * anything else as one condition (reading `?` or not: the engine takes a
+ * boolean as the answer, as zen takes a condition), the joins grouped left to right as
  * zen takes them.
  */
 export function zenCellToFeel(text: string, inputType: ValueType | undefined): Conversion {
@@ -808,12 +809,12 @@ export function zenCellToFeel(text: string, inputType: ValueType | undefined): C
       if ('test' in t) return asCondition(t.test);
       return { k: 'call', fn: 'not', args: [asCondition(t.negated)] };
     });
-    const condition = conditions.slice(1).reduce<Expr>((left, right, i) => {
-      const join = cell.joins[i]!;
-      return { k: join, items: [...(left.k === join ? left.items : [left]), right] };
-    }, conditions[0]!);
-    if (!readsInput(condition)) throw new NoEquivalent("a condition that does not read the column's value ($): FEEL would compare the value with it");
-    return printFeel(condition);
+    return printFeel(
+      conditions.slice(1).reduce<Expr>((left, right, i) => {
+        const join = cell.joins[i]!;
+        return { k: join, items: [...(left.k === join ? left.items : [left]), right] };
+      }, conditions[0]!),
+    );
   });
 }
 
@@ -873,7 +874,7 @@ class FeelToZen {
       case 'or':
         return e.items.map((item) => this.node(item)).reduce((l, r) => ({ k: 'binary', op: e.k, l, r }));
       case 'if':
-        return { k: 'cond', c: this.node(e.cond), t: this.node(e.then), f: this.node(e.else) };
+        return this.byKind(e) ?? { k: 'cond', c: this.node(e.cond), t: this.node(e.then), f: this.node(e.else) };
       case 'list':
         return { k: 'array', items: e.items.map((item) => this.node(item)) };
       case 'context':
@@ -884,6 +885,17 @@ class FeelToZen {
       default:
         throw new NoEquivalent(`zen has no equivalent of FEEL's ${e.k === 'callNamed' ? 'named arguments' : e.k === 'instanceOf' ? 'instance of' : e.k}`);
     }
+  }
+
+  /** zen's `len` or `contains`, written in FEEL as a choice by the argument's type (what zen reads as `len(x)` is read so when x's type is unknown). */
+  private byKind(e: Extract<Expr, { k: 'if' }>): ZenNode | undefined {
+    const { cond, then, else: otherwise } = e;
+    if (cond.k !== 'instanceOf' || cond.type !== 'string' || then.k !== 'call' || otherwise.k !== 'call') return undefined;
+    const zen = zenOfFeelFunction.get(then.fn);
+    const same = (a: Expr[], b: Expr[]) => a.length === b.length && a.every((arg, i) => printFeel(arg) === printFeel(b[i]!));
+    if (!zen || zen !== zenOfFeelFunction.get(otherwise.fn) || !same(then.args, otherwise.args) || printFeel(then.args[0]!) !== printFeel(cond.of))
+      return undefined;
+    return { k: 'call', fn: zen, args: then.args.map((arg) => this.node(arg)) };
   }
 
   private call(fn: string, args: Expr[]): ZenNode {
@@ -962,8 +974,8 @@ class CellToZen {
     if (test.k === 'cmp') return single(`${test.op === '=' ? '==' : test.op} ${this.operand(test.r)}`);
     // An expression using `?` is a condition when it is one; otherwise FEEL compares the input with its value, as zen does with a value.
     if (readsInput(test.e)) return test.e.k === 'and' || test.e.k === 'or' ? this.condition(test.e) : single(this.print(this.convert.node(test.e)));
-    const value = this.convert.node(test.e);
-    return single(zenTestKind(value) !== 'condition' ? this.print(value) : `== ${this.operand(test.e)}`);
+    // The engine takes a value that is a boolean as the test's answer, and zen a condition as one: either way, written as it is.
+    return single(this.print(this.convert.node(test.e)));
   }
 
   negative(test: Test): Chain {
