@@ -1,0 +1,903 @@
+/**
+ * GoRules JDM: the JSON decision graphs of zen-engine and jdm-editor
+ * (`{contentType, nodes, edges}`), read into rule records and written from
+ * them. Cells and expressions are converted between zen's language and FEEL
+ * by `./zen-expressions.ts`.
+ *
+ * How records and nodes meet:
+ * - A decision table is the graph `inputNode → decisionTableNode → outputNode`.
+ *   Inputs' `field` is the column's expression (a date column's is wrapped in
+ *   zen's `date(...)`, as zen tables compare dates), `name` its label and
+ *   jdm-editor's `fieldType` its type; outputs' `field` is the output's name;
+ *   rules are keyed by column id, with `_id` and `_description`.
+ * - A simple rule whose condition is `true` is an expression node (each output
+ *   a key and its expression); another is a switch node whose condition leads
+ *   to the `then` expression node and whose default leads to the `otherwise` one.
+ * - zen's hit policies are `first` and `collect`. The others are written as the
+ *   nearest zen has, and zen answers so: `unique`, `any` and `priority` as
+ *   `first` (the first matching row: the same answer as unique's and any's
+ *   when the table is right, and priority's only when the rows are in priority
+ *   order); `ruleOrder` as `collect` (the same answer); `outputOrder` as
+ *   `collect` (rule order, not output order); `collect` with an aggregation as
+ *   `collect` (the list, not its sum, min, max or count).
+ *
+ * Lossless round trips: what zen's model has no place for is kept in the
+ * node's content under `rulesService`, which zen ignores (jdm-editor drops it
+ * when it re-saves a file): the real hit policy and aggregation, column types
+ * zen has no name for, allowed values and defaults, the record's id,
+ * description, tags, parameters, tests and settings, and the FEEL text of every
+ * cell or expression whose zen text does not read back as the very FEEL
+ * written (`{rule, column, zen, feel}`, with `zenCannotRun` and the reason when
+ * the FEEL has no zen equivalent: that cell is written as its FEEL text, which
+ * zen fails to compile, so zen never matches that row or set that output). A
+ * carried cell is used only while the zen text beside it is unchanged; a cell
+ * edited since is read from its zen text, and that is reported.
+ *
+ * Reading a graph of several nodes: a chain of decision tables and expression
+ * nodes from the input to the output becomes one record per node and a rule
+ * set that refers to them in order. Anything else (a switch other than a
+ * simple rule's, JavaScript function nodes, decision nodes that run other
+ * files, custom nodes, a graph that branches or loops) is reported: each table
+ * and expression node is still read on its own, the rest listed as not
+ * carried with the reason. Where zen and this service answer differently
+ * (an empty output cell sets nothing in zen and null here; a chain passes only
+ * the last output on in zen) the difference is listed too.
+ */
+import { Decimal } from '../decimal/decimal.ts';
+import { parseJson } from '../decimal/json.ts';
+import type { OutputEntry, ValueType } from '../engine/definitions.ts';
+import { FeelSyntaxError, parseExpression, parseUnaryTests } from '../engine/feel/parse.ts';
+import type { Expr } from '../engine/feel/ast.ts';
+import { entityIdPattern } from '../entities/kinds.ts';
+import { canonicalOutputEntry } from '../entities/output-entry.ts';
+import type { EntityInput } from '../entities/schema.ts';
+import { fileNameOf, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format, type WrittenFile } from './format.ts';
+import { feelCellToZen, feelExpressionToZen, zenCellToFeel, zenExpressionToFeel, type Conversion } from './zen-expressions.ts';
+
+type DecisionTable = Extract<EntityInput, { type: 'decisionTable' }>['definition'];
+type SimpleRule = Extract<EntityInput, { type: 'simpleRule' }>['definition'];
+type Json = Record<string, unknown>;
+
+export const decisionContentType = 'application/vnd.gorules.decision';
+
+/** Whether parsed JSON is a JDM graph (its `nodes` and `edges`) rather than one of this service's records. */
+export const isJdmDocument = (value: unknown): value is { nodes: unknown[]; edges: unknown[] } =>
+  isObject(value) && Array.isArray(value.nodes) && Array.isArray(value.edges);
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+// ---------------------------------------------------------------------------
+// What zen's model has no place for, kept under `rulesService`
+
+/** The FEEL text of a cell (or an expression node's value) whose zen text does not read back as it. */
+interface CarriedCell {
+  /** The rule's index; absent for an expression node's value. */
+  rule?: number;
+  /** The column id, or the expression's key. */
+  column: string;
+  zen: string;
+  feel: OutputEntry;
+  /** Why zen cannot run the FEEL: the zen text is the FEEL text as it is. */
+  zenCannotRun?: string;
+}
+
+interface Carried {
+  id?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: DecisionTable['parameters'];
+  tests?: DecisionTable['tests'];
+  settings?: DecisionTable['settings'];
+  hitPolicy?: DecisionTable['hitPolicy'];
+  aggregation?: DecisionTable['aggregation'];
+  inputs?: Record<string, { expression?: string; type?: ValueType }>;
+  outputs?: Record<string, Partial<DecisionTable['outputs'][number]>>;
+  cells?: CarriedCell[];
+  /** A simple rule's condition, when its zen text does not read back as it. */
+  when?: { zen: string; feel: string; zenCannotRun?: string };
+}
+
+/** What is carried, or undefined when nothing is, so that a file carries only what it must. */
+function compact(carried: Carried): Carried | undefined {
+  const kept = Object.entries(carried).filter(([, value]) => value !== undefined);
+  return kept.length ? (Object.fromEntries(kept) as Carried) : undefined;
+}
+
+/** A list or map of carried parts, or undefined when there is none. */
+const unlessEmpty = <T extends object>(parts: T): T | undefined => (Object.keys(parts).length ? parts : undefined);
+
+// ---------------------------------------------------------------------------
+// Types: jdm-editor's names, zen's date wrapping
+
+/** Column types jdm-editor names (`fieldType`, `outputFieldType`); the others are carried. */
+const editorTypes = new Set<ValueType>(['number', 'string', 'boolean', 'date']);
+/** Types zen compares as dates: the column's expression is wrapped in `date(...)`. */
+const dateTypes = new Set<ValueType>(['date', 'datetime']);
+/** jdm-editor's output types (`outputFieldType`): its `string-array` is a list. */
+const editorOutputTypes: Record<string, ValueType> = { string: 'string', number: 'number', boolean: 'boolean', date: 'date', 'string-array': 'list' };
+
+/** A column's type from the literals of its FEEL cells, or undefined when they tell none. */
+function typeOfLiterals(exprs: Expr[]): ValueType | undefined {
+  for (const e of exprs) {
+    const literal = e.k === 'neg' ? e.of : e;
+    if (literal.k === 'num') return 'number';
+    if (literal.k === 'str') return 'string';
+    if (literal.k === 'bool') return 'boolean';
+    if (literal.k === 'list') return 'list';
+    if (literal.k === 'context') return 'context';
+    if (literal.k === 'call' && literal.fn === 'date and time') return 'datetime';
+    if (literal.k === 'call' && literal.fn === 'date') return 'date';
+    if (literal.k === 'range') return typeOfLiterals([literal.lo, literal.hi].filter((end): end is Expr => end !== null));
+  }
+  return undefined;
+}
+
+function inputTypeOfCells(cells: string[]): ValueType | undefined {
+  const exprs = cells.flatMap((cell) => {
+    try {
+      const tests = parseUnaryTests(cell);
+      return tests.k === 'any' ? [] : tests.tests.map((test) => (test.k === 'cmp' ? test.r : test.e.k === 'cmp' ? test.e.r : test.e));
+    } catch (error) {
+      if (error instanceof FeelSyntaxError) return [];
+      throw error;
+    }
+  });
+  return typeOfLiterals(exprs);
+}
+
+function outputTypeOfEntries(entries: OutputEntry[]): ValueType | undefined {
+  const exprs = entries.flatMap((entry): Expr[] => {
+    if (typeof entry === 'boolean') return [{ k: 'bool', v: entry }];
+    if (entry === null) return [];
+    if (typeof entry !== 'string') return [{ k: 'num', v: entry }];
+    try {
+      return [parseExpression(entry)];
+    } catch (error) {
+      if (error instanceof FeelSyntaxError) return [];
+      throw error;
+    }
+  });
+  return typeOfLiterals(exprs);
+}
+
+/** zen's `date(x)`, the way zen tables read a date column: x, or undefined. */
+const unwrapDate = (field: string): string | undefined => /^\s*date\s*\(([\s\S]*)\)\s*$/.exec(field)?.[1];
+
+// ---------------------------------------------------------------------------
+// Reading
+
+/** What reading found, shared by every node of a file. */
+class Findings {
+  readonly problems: Finding[] = [];
+  readonly notCarried: Finding[] = [];
+  problem(element: string, message: string) {
+    this.problems.push({ element, message });
+  }
+  left(element: string, message: string) {
+    this.notCarried.push({ element, message });
+  }
+  /** A conversion's text, with its notes listed; undefined (and a problem) when there is none. */
+  converted(element: string, conversion: Conversion, what: string): string | undefined {
+    if (!conversion.ok) {
+      this.problem(element, `${what} has no FEEL equivalent: ${conversion.reason}`);
+      return undefined;
+    }
+    for (const note of conversion.notes) this.left(element, note);
+    return conversion.text;
+  }
+}
+
+/** The carried FEEL of a cell, when the zen text beside it is unchanged. */
+function carriedCell(
+  carried: Carried | undefined,
+  rule: number | undefined,
+  column: string,
+  zen: string,
+  findings: Findings,
+  element: string,
+): OutputEntry | undefined {
+  const cell = carried?.cells?.find((c) => c.rule === rule && c.column === column);
+  if (!cell) return undefined;
+  if (cell.zen === zen) return cell.feel;
+  findings.left(element, `edited since it was exported: its zen text was read, and the FEEL text kept beside it (${JSON.stringify(cell.feel)}) was not used`);
+  return undefined;
+}
+
+const validId = (id: unknown): id is string => typeof id === 'string' && entityIdPattern.test(id);
+
+/** The zen text of a rule's cell: zen reads a missing cell as empty, and trims each. */
+const cellText = (rule: Json, column: string) => (typeof rule[column] === 'string' ? (rule[column] as string).trim() : '');
+
+function readCarried(content: Json, element: string, findings: Findings): Carried | undefined {
+  const carried = content.rulesService;
+  if (carried === undefined) return undefined;
+  if (!isObject(carried)) {
+    findings.problem(`${element}.rulesService`, 'must be an object, as this service writes it');
+    return undefined;
+  }
+  return carried as Carried;
+}
+
+/** The record fields carried for any node. */
+function recordFields(carried: Carried | undefined) {
+  return {
+    ...(carried?.description !== undefined && { description: carried.description }),
+    ...(carried?.tags !== undefined && { tags: carried.tags }),
+  };
+}
+function definitionExtras(carried: Carried | undefined) {
+  return {
+    ...(carried?.parameters !== undefined && { parameters: carried.parameters }),
+    ...(carried?.tests !== undefined && { tests: carried.tests }),
+    ...(carried?.settings !== undefined && { settings: carried.settings }),
+  };
+}
+
+function checkTableBounds(content: Json, element: string) {
+  const inputs = Array.isArray(content.inputs) ? content.inputs.length : 0;
+  const outputs = Array.isArray(content.outputs) ? content.outputs.length : 0;
+  if (inputs + outputs > importBounds.maxColumns)
+    throw new ImportBoundExceeded('maxColumns', `${element} has ${inputs + outputs} columns; a table may have at most ${importBounds.maxColumns}`);
+  const rows = Array.isArray(content.rules) ? content.rules.length : 0;
+  if (rows > importBounds.maxRows) throw new ImportBoundExceeded('maxRows', `${element} has ${rows} rules; a table may have at most ${importBounds.maxRows}`);
+}
+
+/** Transform attributes change what a node reads and answers: not carried. */
+function reportTransforms(content: Json, element: string, findings: Findings) {
+  if (text(content.inputField)?.trim())
+    findings.left(`${element}.inputField`, `zen runs the node on the input's "${content.inputField}" only; here it reads the whole input`);
+  if (text(content.outputPath)?.trim())
+    findings.left(`${element}.outputPath`, `zen puts the node's answer under "${content.outputPath}"; here it is the answer`);
+  if (content.executionMode === 'loop') findings.left(`${element}.executionMode`, 'zen runs the node once per item of its input; here it runs once');
+}
+
+/** A decision-table node as a decision table definition. */
+function readTable(content: Json, element: string, carried: Carried | undefined, findings: Findings): DecisionTable {
+  checkTableBounds(content, element);
+  reportTransforms(content, element, findings);
+  const columns = (key: 'inputs' | 'outputs') => {
+    const list = content[key];
+    if (!Array.isArray(list) || (key === 'outputs' && !list.length) || !list.every(isObject)) {
+      findings.problem(`${element}.${key}`, `must be a list of columns${key === 'outputs' ? ', at least one' : ''}`);
+      return [];
+    }
+    return list;
+  };
+  const zenInputs = columns('inputs');
+  const zenOutputs = columns('outputs');
+  const rules = Array.isArray(content.rules) ? content.rules : [];
+  if (!Array.isArray(content.rules)) findings.problem(`${element}.rules`, 'must be a list of rules');
+  rules.forEach((rule, r) => {
+    if (!isObject(rule)) findings.problem(`${element}.rules[${r}]`, 'must be an object of cells by column id');
+    else
+      for (const [key, value] of Object.entries(rule))
+        if (typeof value !== 'string' && value !== null) findings.problem(`${element}.rules[${r}].${key}`, 'zen reads only text in a rule');
+  });
+  const ruleObjects = rules.filter(isObject);
+
+  const columnId = (column: Json, i: number, side: string) => {
+    if (validId(column.id)) return column.id;
+    const id = `${side}${i + 1}`;
+    findings.left(`${element}.${side}s[${i}].id`, `${JSON.stringify(column.id)} is not an id this service keeps: the column is "${id}" here`);
+    return id;
+  };
+
+  const inputs = zenInputs.map((column, i) => {
+    const path = `${element}.inputs[${i}]`;
+    const zenId = text(column.id) ?? '';
+    const kept = carried?.inputs?.[zenId];
+    const field = text(column.field)?.trim() ?? '';
+    const editorType = isObject(column.fieldType) ? text(column.fieldType.type) : undefined;
+    let type: ValueType | undefined = kept?.type ?? (editorType && editorTypes.has(editorType as ValueType) ? (editorType as ValueType) : undefined);
+    const cells = ruleObjects.map((rule, r) => readInputCell(rule, r, zenId, field, path, element, carried, findings, type));
+    let expression: string | undefined;
+    if (!field) {
+      // zen runs each cell of a column with no field as a condition: here, each is compared with `true`.
+      expression = 'true';
+      type = 'boolean';
+    } else {
+      const inner = unwrapDate(field);
+      const dated = inner !== undefined && (type === undefined || dateTypes.has(type));
+      if (dated && type === undefined) type = 'date';
+      expression = kept?.expression ?? findings.converted(`${path}.field`, zenExpressionToFeel(dated ? inner : field), 'the field');
+    }
+    if (type === undefined) {
+      type = inputTypeOfCells(cells.filter((cell): cell is string => cell !== undefined));
+      if (type === undefined) {
+        type = 'string';
+        findings.left(`${path}`, 'zen columns have no type and its cells tell none: it is a string column here');
+      }
+    }
+    if (column.defaultValue !== undefined && column.defaultValue !== null && column.defaultValue !== '')
+      findings.left(`${path}.defaultValue`, "jdm-editor's value for new rows is not kept");
+    const label = text(column.name);
+    return { column: { id: columnId(column, i, 'input'), ...(label !== undefined && { label }), expression: expression ?? 'null', type }, cells };
+  });
+
+  const outputs = zenOutputs.map((column, i) => {
+    const path = `${element}.outputs[${i}]`;
+    const zenId = text(column.id) ?? '';
+    const kept = carried?.outputs?.[zenId];
+    // zen trims the field when it writes the answer; the name is kept as written.
+    const name = text(column.field) ?? '';
+    if (!name.trim()) findings.problem(`${path}.field`, 'an output needs a field to be named');
+    if (name.endsWith('[]')) findings.problem(`${path}.field`, `zen collects "${name}" into a list across the matching rules; a table here has no such output`);
+    else if (name.includes('.'))
+      findings.left(`${path}.field`, `zen puts the value at the path ${name}; here the output is named "${name}" at the top of the answer`);
+    const entries = ruleObjects.map((rule, r) => readOutputCell(rule, r, zenId, path, element, carried, findings));
+    const editorType = isObject(column.outputFieldType) ? editorOutputTypes[text(column.outputFieldType.type) ?? ''] : undefined;
+    let type = kept?.type ?? editorType ?? outputTypeOfEntries(entries);
+    if (type === undefined) {
+      type = 'string';
+      findings.left(path, 'zen outputs have no type and its cells tell none: it is a string output here');
+    }
+    if (column.defaultValue !== undefined && column.defaultValue !== null && column.defaultValue !== '')
+      findings.left(`${path}.defaultValue`, "jdm-editor's value for new rows is not kept");
+    const zenName = text(column.name);
+    const label = kept && 'label' in kept ? kept.label : zenName === name ? undefined : zenName;
+    return {
+      column: {
+        id: kept?.id ?? columnId(column, i, 'output'),
+        ...(label !== undefined && { label }),
+        name,
+        type,
+        ...(kept?.allowedValues !== undefined && { allowedValues: kept.allowedValues }),
+        ...(kept?.default !== undefined && { default: kept.default }),
+      },
+      entries,
+    };
+  });
+
+  if (ruleObjects.some((rule) => zenOutputs.some((column) => cellText(rule, text(column.id) ?? '') === '')))
+    findings.left(`${element}.rules`, 'an empty output cell sets nothing in zen; here the output is null');
+
+  const hitPolicy = text(content.hitPolicy) ?? 'first';
+  if (hitPolicy !== 'first' && hitPolicy !== 'collect')
+    findings.problem(`${element}.hitPolicy`, `zen's hit policies are first and collect, not ${JSON.stringify(content.hitPolicy)}`);
+  const ruleIds = ruleObjects.map((rule, r) => {
+    if (rule._id === undefined || validId(rule._id)) return rule._id as string | undefined;
+    findings.left(`${element}.rules[${r}]._id`, `${JSON.stringify(rule._id)} is not an id this service keeps: the rule has none here`);
+    return undefined;
+  });
+  return {
+    hitPolicy: carried?.hitPolicy ?? (hitPolicy === 'collect' ? 'collect' : 'first'),
+    ...(carried?.aggregation !== undefined && { aggregation: carried.aggregation }),
+    inputs: inputs.map((input) => input.column),
+    outputs: outputs.map((output) => output.column),
+    rules: ruleObjects.map((rule, r) => ({
+      ...(ruleIds[r] !== undefined && { id: ruleIds[r] }),
+      ...(typeof rule._description === 'string' && { description: rule._description }),
+      when: inputs.map((input) => input.cells[r] ?? '-'),
+      then: outputs.map((output) => output.entries[r] ?? null),
+    })),
+    ...definitionExtras(carried),
+  };
+}
+
+function readInputCell(
+  rule: Json,
+  r: number,
+  column: string,
+  field: string,
+  path: string,
+  element: string,
+  carried: Carried | undefined,
+  findings: Findings,
+  type: ValueType | undefined,
+) {
+  const zen = cellText(rule, column);
+  const at = `${element}.rules[${r}].${column}`;
+  const kept = carriedCell(carried, r, column, zen, findings, at);
+  if (typeof kept === 'string') return kept;
+  if (!field) return zen ? findings.converted(at, zenExpressionToFeel(zen), `the condition in ${path}`) : '-';
+  return findings.converted(at, zenCellToFeel(zen, type), 'the cell');
+}
+
+function readOutputCell(rule: Json, r: number, column: string, path: string, element: string, carried: Carried | undefined, findings: Findings): OutputEntry {
+  const zen = cellText(rule, column);
+  const at = `${element}.rules[${r}].${column}`;
+  const kept = carriedCell(carried, r, column, zen, findings, at);
+  if (kept !== undefined) return kept;
+  if (!zen) return null;
+  const feel = findings.converted(at, zenExpressionToFeel(zen), `the output of ${path}`);
+  return feel === undefined ? null : canonicalOutputEntry(feel);
+}
+
+/** An expression node's expressions as a simple rule's outputs. */
+function readExpressions(content: Json, element: string, carried: Carried | undefined, findings: Findings): Record<string, OutputEntry> {
+  reportTransforms(content, element, findings);
+  const expressions = Array.isArray(content.expressions) ? content.expressions : [];
+  if (!Array.isArray(content.expressions)) findings.problem(`${element}.expressions`, 'must be a list of expressions');
+  if (expressions.length > importBounds.maxColumns)
+    throw new ImportBoundExceeded('maxColumns', `${element} has ${expressions.length} expressions; at most ${importBounds.maxColumns} are allowed`);
+  const then: Record<string, OutputEntry> = {};
+  expressions.forEach((expression, i) => {
+    const at = `${element}.expressions[${i}]`;
+    const key = isObject(expression) ? text(expression.key) : undefined;
+    const zen = isObject(expression) ? text(expression.value)?.trim() : undefined;
+    if (!key || !zen) {
+      findings.left(at, 'zen skips an expression without a key or a value');
+      return;
+    }
+    if (key in then) findings.left(at, `a second expression for "${key}": zen keeps the last, and so does this rule`);
+    if (key.includes('.')) findings.left(at, `zen puts the value at the path ${key}; here the output is named "${key}" at the top of the answer`);
+    const kept = carriedCell(carried, undefined, key, zen, findings, at);
+    if (kept !== undefined) {
+      then[key] = kept;
+      return;
+    }
+    const feel = findings.converted(at, zenExpressionToFeel(zen), 'the expression');
+    then[key] = feel === undefined ? null : canonicalOutputEntry(feel);
+  });
+  return then;
+}
+
+interface GraphNode {
+  index: number;
+  id: string;
+  type: string;
+  name: string;
+  content: Json;
+  element: string;
+}
+
+/** The file's name without folders or extension, when it makes an id. */
+function baseIdOf(origin: string): string | undefined {
+  const stem = origin
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.json$/i, '');
+  return validId(stem) ? stem : undefined;
+}
+
+const nodeKinds: Record<string, string> = {
+  functionNode: 'a JavaScript function node: JavaScript does not run here',
+  decisionNode: 'a decision node runs another JDM file: import that file on its own',
+  customNode: 'a custom node runs only in the application that defines it',
+  switchNode: 'a switch node branches the graph: a rule set here runs its rules in one line',
+};
+
+class GraphReader {
+  readonly findings = new Findings();
+  readonly records: unknown[] = [];
+  private readonly usedIds = new Set<string>();
+
+  constructor(private readonly base: string | undefined) {}
+
+  /** A record id: the carried one, the file's name for a file of one rule, else the file's name and the node's. */
+  private idFor(node: GraphNode, carried: Carried | undefined, alone: boolean): string {
+    let id = validId(carried?.id) ? carried?.id : alone && this.base ? this.base : undefined;
+    if (!id) {
+      const slug = node.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '');
+      const candidate = [this.base, slug].filter(Boolean).join('.');
+      id = validId(candidate) ? candidate : validId(node.id) ? node.id : `node-${node.index + 1}`;
+    }
+    for (let n = 2; this.usedIds.has(id); n++) id = `${id.replace(/-\d+$/, '')}-${n}`;
+    this.usedIds.add(id);
+    return id;
+  }
+
+  private nameOf(node: GraphNode, id: string) {
+    const name = node.name.trim().slice(0, 200).trim();
+    return name || id;
+  }
+
+  /** A table or expression node as its record; returns the record's id. */
+  readRule(node: GraphNode, alone: boolean): string {
+    const carried = readCarried(node.content, `${node.element}.content`, this.findings);
+    const id = this.idFor(node, carried, alone);
+    const common = { id, name: this.nameOf(node, id), ...recordFields(carried) };
+    if (node.type === 'decisionTableNode') {
+      this.records.push({ ...common, type: 'decisionTable', definition: readTable(node.content, `${node.element}.content`, carried, this.findings) });
+    } else {
+      const then = readExpressions(node.content, `${node.element}.content`, carried, this.findings);
+      this.records.push({ ...common, type: 'simpleRule', definition: { when: 'true', then, ...definitionExtras(carried) } });
+    }
+    return id;
+  }
+
+  /** The switch of a simple rule: a condition and perhaps a default, each leading to an expression node, both to the output. */
+  readSimpleRule(switchNode: GraphNode, then: GraphNode, otherwise: GraphNode | undefined) {
+    const carried = readCarried(switchNode.content, `${switchNode.element}.content`, this.findings);
+    const id = this.idFor(switchNode, carried, true);
+    const statements = switchNode.content.statements as Json[];
+    const zenWhen = text(statements[0]!.condition)?.trim() ?? '';
+    const at = `${switchNode.element}.content.statements[0].condition`;
+    let when = carried?.when && carried.when.zen === zenWhen ? carried.when.feel : undefined;
+    if (carried?.when && when === undefined)
+      this.findings.left(
+        at,
+        `edited since it was exported: its zen text was read, and the FEEL text kept beside it (${JSON.stringify(carried.when.feel)}) was not used`,
+      );
+    when ??= this.findings.converted(at, zenExpressionToFeel(zenWhen), 'the condition') ?? 'false';
+    const thenCarried = readCarried(then.content, `${then.element}.content`, this.findings);
+    const otherwiseCarried = otherwise && readCarried(otherwise.content, `${otherwise.element}.content`, this.findings);
+    this.records.push({
+      id,
+      name: this.nameOf(switchNode, id),
+      ...recordFields(carried),
+      type: 'simpleRule',
+      definition: {
+        when,
+        then: readExpressions(then.content, `${then.element}.content`, thenCarried, this.findings),
+        ...(otherwise && { otherwise: readExpressions(otherwise.content, `${otherwise.element}.content`, otherwiseCarried, this.findings) }),
+        ...definitionExtras(carried),
+      },
+    });
+  }
+
+  ruleSet(ids: string[], nodes: GraphNode[]) {
+    const id = this.idFor({ index: -1, id: 'graph', type: 'graph', name: '', content: {}, element: 'nodes' }, undefined, true);
+    this.records.push({
+      id,
+      name: this.base ?? 'JDM graph',
+      type: 'ruleSet',
+      definition: { strategy: 'allMatch', rules: ids.map((ruleId) => ({ id: ruleId, ruleId })) },
+    });
+    this.findings.left(
+      'edges',
+      `the chain ${nodes.map((node) => JSON.stringify(node.name)).join(' → ')} is the rule set "${id}": each rule here sees the params and every output before it, and the rule set answers all outputs; zen passes each node only the one before's answer (merged with its input where passThrough is on) and answers the last node's`,
+    );
+  }
+}
+
+/** Nodes in the order of the chain from the input to the output, or undefined when the graph is not one chain. */
+function chainOf(nodes: GraphNode[], edges: Json[]): GraphNode[] | undefined {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const outgoing = new Map<string, string[]>();
+  const incoming = new Map<string, number>();
+  for (const edge of edges) {
+    const source = text(edge.sourceId) ?? '';
+    const target = text(edge.targetId) ?? '';
+    outgoing.set(source, [...(outgoing.get(source) ?? []), target]);
+    incoming.set(target, (incoming.get(target) ?? 0) + 1);
+  }
+  const inputs = nodes.filter((node) => node.type === 'inputNode');
+  const outputs = nodes.filter((node) => node.type === 'outputNode');
+  if (inputs.length !== 1 || outputs.length !== 1 || edges.length !== nodes.length - 1) return undefined;
+  if (nodes.some((node) => !['inputNode', 'outputNode', 'decisionTableNode', 'expressionNode'].includes(node.type))) return undefined;
+  const chain: GraphNode[] = [];
+  let at = inputs[0]!;
+  while (at !== outputs[0]) {
+    const next = outgoing.get(at.id) ?? [];
+    const node = next.length === 1 ? byId.get(next[0]!) : undefined;
+    if (!node || incoming.get(node.id) !== 1 || chain.includes(node)) return undefined;
+    if (node !== outputs[0]) chain.push(node);
+    at = node;
+  }
+  return chain.length === nodes.length - 2 ? chain : undefined;
+}
+
+/** A simple rule's graph: input → switch → then [and otherwise] → output. */
+function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: GraphNode; then: GraphNode; otherwise?: GraphNode } | undefined {
+  const switches = nodes.filter((node) => node.type === 'switchNode');
+  const expressions = nodes.filter((node) => node.type === 'expressionNode');
+  if (switches.length !== 1 || !expressions.length || expressions.length > 2 || nodes.length !== 3 + expressions.length) return undefined;
+  const switchNode = switches[0]!;
+  const statements = Array.isArray(switchNode.content.statements) ? switchNode.content.statements.filter(isObject) : [];
+  if ((switchNode.content.hitPolicy ?? 'first') !== 'first' || statements.length !== expressions.length) return undefined;
+  if (statements.slice(1).some((statement) => text(statement.condition)?.trim())) return undefined;
+  const target = (handle: unknown) => {
+    const found = edges.filter((edge) => edge.sourceId === switchNode.id && edge.sourceHandle === handle);
+    return found.length === 1 ? expressions.find((node) => node.id === found[0]!.targetId) : undefined;
+  };
+  const then = target(statements[0]!.id);
+  const otherwise = statements[1] && target(statements[1].id);
+  const output = nodes.find((node) => node.type === 'outputNode');
+  const input = nodes.find((node) => node.type === 'inputNode');
+  const leads = (from: GraphNode | undefined, to: GraphNode | undefined) =>
+    !!from && !!to && edges.some((edge) => edge.sourceId === from.id && edge.targetId === to.id);
+  const branches = [then, ...(statements[1] ? [otherwise] : [])];
+  if (!then || (statements[1] && !otherwise) || !leads(input, switchNode) || !branches.every((branch) => leads(branch, output))) return undefined;
+  if (edges.length !== 1 + 2 * branches.length) return undefined;
+  return { switchNode, then, ...(otherwise && { otherwise }) };
+}
+
+/** The deepest nesting of brackets in JSON text, outside strings: checked before the text is parsed. */
+function jsonDepth(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '"') {
+      for (i++; i < source.length && source[i] !== '"'; i++) if (source[i] === '\\') i++;
+    } else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
+}
+
+function parseDocument(body: Uint8Array): Json {
+  if (body.byteLength > importBounds.maxFileBytes)
+    throw new ImportBoundExceeded('maxFileBytes', `the file has ${body.byteLength} bytes; at most ${importBounds.maxFileBytes} are allowed`, 413);
+  let source: string;
+  try {
+    source = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
+  } catch {
+    throw new ImportBoundExceeded('encoding', 'a JDM file is UTF-8 text');
+  }
+  if (jsonDepth(source) > importBounds.maxDepth) throw new ImportBoundExceeded('maxDepth', `the JSON nests deeper than ${importBounds.maxDepth} levels`);
+  let document: unknown;
+  try {
+    document = parseJson(source);
+  } catch (error) {
+    throw new ImportBoundExceeded('format', `not JSON: ${(error as Error).message}`);
+  }
+  if (!isJdmDocument(document)) throw new ImportBoundExceeded('format', 'not a JDM graph: it has no "nodes" and "edges" lists');
+  if (document.nodes.length > importBounds.maxTables)
+    throw new ImportBoundExceeded('maxTables', `the graph has ${document.nodes.length} nodes; at most ${importBounds.maxTables} are allowed`);
+  return document as Json;
+}
+
+const knownKeys = new Set(['contentType', 'nodes', 'edges']);
+
+async function read(body: Uint8Array, origin: string): Promise<FileReading> {
+  const document = parseDocument(body);
+  const reader = new GraphReader(baseIdOf(origin));
+  const { findings } = reader;
+  for (const key of Object.keys(document)) if (!knownKeys.has(key)) findings.left(key, 'not read: a JDM graph is its nodes and edges');
+  const nodes: GraphNode[] = [];
+  (document.nodes as unknown[]).forEach((node, index) => {
+    const element = `nodes[${index}]`;
+    if (!isObject(node) || typeof node.id !== 'string' || typeof node.type !== 'string') {
+      findings.problem(element, 'a node needs an id and a type');
+      return;
+    }
+    const content = node.content === undefined ? {} : node.content;
+    if (!isObject(content) && node.type !== 'functionNode') {
+      findings.problem(`${element}.content`, 'must be an object');
+      return;
+    }
+    nodes.push({ index, id: node.id, type: node.type, name: text(node.name) ?? '', content: isObject(content) ? content : {}, element });
+  });
+  const edges = (document.edges as unknown[]).filter(isObject);
+  if (edges.length !== (document.edges as unknown[]).length) findings.problem('edges', 'every edge must be an object');
+  for (const node of nodes) {
+    if (node.type === 'inputNode' || node.type === 'outputNode') {
+      const schema = node.content.schema;
+      if (schema !== undefined && schema !== null && schema !== '')
+        findings.left(`${node.element}.content.schema`, 'zen checks the data against this JSON schema; here the rules declare parameters instead');
+    }
+  }
+
+  const simple = simpleRuleShape(nodes, edges);
+  if (simple) {
+    reader.readSimpleRule(simple.switchNode, simple.then, simple.otherwise);
+    return { records: reader.records, problems: findings.problems, notCarried: findings.notCarried };
+  }
+  const rules = nodes.filter((node) => node.type === 'decisionTableNode' || node.type === 'expressionNode');
+  if (!rules.length) findings.problem('nodes', 'no decision table or expression node: nothing to import');
+  const chain = chainOf(nodes, edges);
+  const ids = rules.map((node) => reader.readRule(node, rules.length === 1));
+  for (const node of nodes)
+    if (nodeKinds[node.type]) findings.left(node.element, `${JSON.stringify(node.name)} is ${nodeKinds[node.type]}`);
+    else if (!['inputNode', 'outputNode', 'decisionTableNode', 'expressionNode'].includes(node.type))
+      findings.left(node.element, `zen has no node of type "${node.type}"`);
+  if (chain && chain.length > 1)
+    reader.ruleSet(
+      chain.map((node) => ids[rules.indexOf(node)]!),
+      chain,
+    );
+  else if (!chain && rules.length)
+    findings.left(
+      'edges',
+      'the graph is not one chain of decision tables and expression nodes from its input to its output: each table and expression node is imported on its own',
+    );
+  return { records: reader.records, problems: findings.problems, notCarried: findings.notCarried };
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+/** The zen text of a FEEL cell, and the carried FEEL when the zen text does not read back as it. */
+function zenCell(feel: string, names: string[], type: ValueType, rule: number, column: string): { zen: string; carried?: CarriedCell } {
+  const conversion = feelCellToZen(feel, names);
+  if (!conversion.ok) return { zen: feel.trim(), carried: { rule, column, zen: feel.trim(), feel, zenCannotRun: conversion.reason } };
+  const back = zenCellToFeel(conversion.text, type);
+  return back.ok && back.text === feel ? { zen: conversion.text } : { zen: conversion.text, carried: { rule, column, zen: conversion.text, feel } };
+}
+
+/** Output entries alike: a number has one form, a double or a Decimal. */
+const sameEntry = (a: OutputEntry, b: OutputEntry) => a === b || (a instanceof Decimal && b instanceof Decimal && a.toString() === b.toString());
+
+/** The zen text of an output entry or expression, and the carried FEEL when it does not read back as it. */
+function zenValue(entry: OutputEntry, names: string[], column: string, rule?: number): { zen: string; carried?: CarriedCell } {
+  const feel = typeof entry === 'string' ? entry : entry === null ? 'null' : String(entry);
+  const conversion = feelExpressionToZen(feel, names);
+  const carry = (zen: string, zenCannotRun?: string) => ({
+    zen,
+    carried: { ...(rule !== undefined && { rule }), column, zen, feel: entry, ...(zenCannotRun && { zenCannotRun }) },
+  });
+  if (!conversion.ok) return carry(feel.trim(), conversion.reason);
+  const back = zenExpressionToFeel(conversion.text);
+  return back.ok && sameEntry(canonicalOutputEntry(back.text), entry) ? { zen: conversion.text } : carry(conversion.text);
+}
+
+/** The id a column has in zen's rules: an output sharing an input's id gets another, as rules key both by id. */
+const outputColumnId = (id: string, inputIds: Set<string>) => (inputIds.has(id) ? `output:${id}` : id);
+
+const position = (x: number, y: number) => ({ x, y });
+const ioNode = (kind: 'input' | 'output', owner: string, x: number) => ({
+  id: `${kind}:${owner}`,
+  type: `${kind}Node`,
+  name: kind === 'input' ? 'Request' : 'Response',
+  position: position(x, 150),
+  content: { schema: '' },
+});
+const edge = (sourceId: string, targetId: string, sourceHandle?: string) => ({
+  id: `${sourceId}->${targetId}`,
+  sourceId,
+  targetId,
+  ...(sourceHandle && { sourceHandle }),
+  type: 'edge',
+});
+const transforms = { passThrough: false, inputField: null, outputPath: null, executionMode: 'single' };
+
+/** What every record carries beyond its definition's native part. */
+function entityCarried(entity: EntityInput, definition: Pick<DecisionTable, 'parameters' | 'tests' | 'settings'>): Carried {
+  return {
+    id: entity.id,
+    ...(entity.description && { description: entity.description }),
+    ...(entity.tags.length && { tags: entity.tags }),
+    ...(definition.parameters !== undefined && { parameters: definition.parameters }),
+    ...(definition.tests !== undefined && { tests: definition.tests }),
+    ...(definition.settings !== undefined && { settings: definition.settings }),
+  };
+}
+
+function tableNode(entity: EntityInput & { type: 'decisionTable' }) {
+  const table = entity.definition;
+  const names = (table.parameters ?? []).map((p) => p.name);
+  const inputIds = new Set(table.inputs.map((input) => input.id));
+  const cells: CarriedCell[] = [];
+  const carriedInputs: NonNullable<Carried['inputs']> = {};
+  const carriedOutputs: NonNullable<Carried['outputs']> = {};
+
+  const inputs = table.inputs.map((input) => {
+    const kept: NonNullable<Carried['inputs']>[string] = {};
+    if (!editorTypes.has(input.type)) kept.type = input.type;
+    const field = feelExpressionToZen(input.expression, names);
+    const wrapped = field.ok && dateTypes.has(input.type) ? `date(${field.text})` : field.ok ? field.text : input.expression;
+    const inner = dateTypes.has(input.type) ? unwrapDate(wrapped) : wrapped;
+    const back = inner === undefined ? undefined : zenExpressionToFeel(inner);
+    if (!field.ok || !back?.ok || back.text !== input.expression) kept.expression = input.expression;
+    if (Object.keys(kept).length) carriedInputs[input.id] = kept;
+    return {
+      id: input.id,
+      ...(input.label !== undefined && { name: input.label }),
+      field: wrapped,
+      fieldType: { type: editorTypes.has(input.type) ? input.type : 'any' },
+    };
+  });
+  const outputs = table.outputs.map((output) => {
+    const id = outputColumnId(output.id, inputIds);
+    const editorType = editorTypes.has(output.type) ? output.type : undefined;
+    const label = output.label ?? output.name;
+    const kept: NonNullable<Carried['outputs']>[string] = {
+      ...(id !== output.id && { id: output.id }),
+      // jdm-editor needs a name: the output's own when it has no label, so a label that is the name is carried to be told apart.
+      ...(output.label !== undefined && output.label === output.name && { label: output.label }),
+      ...(!editorType && { type: output.type }),
+      ...(output.allowedValues !== undefined && { allowedValues: output.allowedValues }),
+      ...(output.default !== undefined && { default: output.default }),
+    };
+    if (Object.keys(kept).length) carriedOutputs[id] = kept;
+    return { id, name: label, field: output.name, outputFieldType: { type: editorType ?? 'auto' } };
+  });
+  const rules = table.rules.map((rule, r) => {
+    const zenRule: Record<string, string> = {
+      ...(rule.id !== undefined && { _id: rule.id }),
+      ...(rule.description !== undefined && { _description: rule.description }),
+    };
+    table.inputs.forEach((input, c) => {
+      const { zen, carried } = zenCell(rule.when[c]!, names, input.type, r, input.id);
+      zenRule[input.id] = zen;
+      if (carried) cells.push(carried);
+    });
+    table.outputs.forEach((_, c) => {
+      const column = outputs[c]!.id;
+      const { zen, carried } = zenValue(rule.then[c]!, names, column, r);
+      zenRule[column] = zen;
+      if (carried) cells.push(carried);
+    });
+    return zenRule;
+  });
+  const zenHitPolicy = table.hitPolicy === 'collect' || table.hitPolicy === 'ruleOrder' || table.hitPolicy === 'outputOrder' ? 'collect' : 'first';
+  const carried = compact({
+    ...entityCarried(entity, table),
+    ...((table.hitPolicy !== zenHitPolicy || table.aggregation) && { hitPolicy: table.hitPolicy }),
+    ...(table.aggregation && { aggregation: table.aggregation }),
+    inputs: unlessEmpty(carriedInputs),
+    outputs: unlessEmpty(carriedOutputs),
+    cells: unlessEmpty(cells),
+  });
+  return {
+    id: entity.id,
+    type: 'decisionTableNode',
+    name: entity.name,
+    position: position(400, 150),
+    content: { hitPolicy: zenHitPolicy, inputs, outputs, rules, ...transforms, ...(carried && { rulesService: carried }) },
+  };
+}
+
+function expressionNode(id: string, name: string, outputs: Record<string, OutputEntry>, names: string[], x: number, y: number, carried: Carried) {
+  const cells: CarriedCell[] = [];
+  const expressions = Object.entries(outputs).map(([key, entry], i) => {
+    const { zen, carried: cell } = zenValue(entry, names, key);
+    if (cell) cells.push(cell);
+    return { id: `${id}:${i + 1}`, key, value: zen };
+  });
+  const kept = compact({ ...carried, cells: unlessEmpty(cells) });
+  return { id, type: 'expressionNode', name, position: position(x, y), content: { expressions, ...transforms, ...(kept && { rulesService: kept }) } };
+}
+
+function simpleRuleGraph(entity: EntityInput & { type: 'simpleRule' }) {
+  const rule: SimpleRule = entity.definition;
+  const names = (rule.parameters ?? []).map((p) => p.name);
+  const input = ioNode('input', entity.id, 100);
+  const unconditional = rule.when === 'true' && !rule.otherwise;
+  const output = ioNode('output', entity.id, unconditional ? 700 : 1000);
+  const carried = entityCarried(entity, rule);
+  if (unconditional) {
+    const node = expressionNode(entity.id, entity.name, rule.then, names, 400, 150, carried);
+    return { nodes: [input, node, output], edges: [edge(input.id, node.id), edge(node.id, output.id)] };
+  }
+  const condition = feelExpressionToZen(rule.when, names);
+  const back = condition.ok ? zenExpressionToFeel(condition.text) : undefined;
+  const zenWhen = condition.ok ? condition.text : rule.when.trim();
+  const when = back?.ok && back.text === rule.when ? undefined : { zen: zenWhen, feel: rule.when, ...(!condition.ok && { zenCannotRun: condition.reason }) };
+  const switchNode = {
+    id: entity.id,
+    type: 'switchNode',
+    name: entity.name,
+    position: position(400, 150),
+    content: {
+      hitPolicy: 'first',
+      statements: [{ id: 'when', condition: zenWhen, isDefault: false }, ...(rule.otherwise ? [{ id: 'otherwise', condition: '', isDefault: true }] : [])],
+      rulesService: compact({ ...carried, when }),
+    },
+  };
+  const then = expressionNode(`then:${entity.id}`, 'then', rule.then, names, 700, 50, {});
+  const otherwise = rule.otherwise && expressionNode(`otherwise:${entity.id}`, 'otherwise', rule.otherwise, names, 700, 250, {});
+  return {
+    nodes: [input, switchNode, then, ...(otherwise ? [otherwise] : []), output],
+    edges: [
+      edge(input.id, switchNode.id),
+      edge(switchNode.id, then.id, 'when'),
+      edge(then.id, output.id),
+      ...(otherwise ? [edge(switchNode.id, otherwise.id, 'otherwise'), edge(otherwise.id, output.id)] : []),
+    ],
+  };
+}
+
+function cannotHold(entity: EntityInput): string | undefined {
+  if (entity.type === 'decisionTable' || entity.type === 'simpleRule') return undefined;
+  return `a JDM file holds decision tables and expressions; a ${entity.type === 'ruleSet' ? 'rule set' : 'workflow'} runs other rules and steps, which JDM would need each in its own file`;
+}
+
+async function write(entity: EntityInput): Promise<WrittenFile> {
+  const reason = cannotHold(entity);
+  if (reason) throw new Error(reason);
+  let graph: { nodes: unknown[]; edges: unknown[] };
+  if (entity.type === 'decisionTable') {
+    const input = ioNode('input', entity.id, 100);
+    const output = ioNode('output', entity.id, 700);
+    graph = { nodes: [input, tableNode(entity), output], edges: [edge(input.id, entity.id), edge(entity.id, output.id)] };
+  } else graph = simpleRuleGraph(entity as EntityInput & { type: 'simpleRule' });
+  const json = JSON.stringify({ contentType: decisionContentType, ...graph }, null, 2);
+  return { fileName: fileNameOf(entity, '.json'), contentType: 'application/json', body: new TextEncoder().encode(`${json}\n`) };
+}
+
+export const jdmFormat: Format = {
+  name: 'jdm',
+  contentType: 'application/json',
+  acceptedContentTypes: ['application/json', decisionContentType],
+  extensions: ['.json'],
+  read,
+  cannotHold,
+  write,
+};
