@@ -209,14 +209,21 @@ const validId = (id: unknown): id is string => typeof id === 'string' && entityI
 /** The zen text of a rule's cell: zen reads a missing cell as empty, and trims each. */
 const cellText = (rule: Json, column: string) => (typeof rule[column] === 'string' ? (rule[column] as string).trim() : '');
 
+/** The parts of `rulesService` reading relies on the shape of; the others are record fields, which the entity schema checks. */
+const carriedShapes: Record<string, (value: unknown) => boolean> = {
+  inputs: (value) => isObject(value) && Object.values(value).every(isObject),
+  outputs: (value) => isObject(value) && Object.values(value).every(isObject),
+  cells: (value) => Array.isArray(value) && value.every((cell) => isObject(cell) && typeof cell.zen === 'string' && typeof cell.column === 'string'),
+  when: (value) => isObject(value) && typeof value.zen === 'string' && typeof value.feel === 'string',
+};
+
 function readCarried(content: Json, element: string, findings: Findings): Carried | undefined {
   const carried = content.rulesService;
   if (carried === undefined) return undefined;
-  if (!isObject(carried)) {
-    findings.problem(`${element}.rulesService`, 'must be an object, as this service writes it');
-    return undefined;
-  }
-  return carried as Carried;
+  const malformed = isObject(carried) ? Object.keys(carriedShapes).find((key) => carried[key] !== undefined && !carriedShapes[key]!(carried[key])) : '';
+  if (malformed === undefined) return carried as Carried;
+  findings.problem(`${element}.rulesService${malformed ? `.${malformed}` : ''}`, 'is not as this service writes it');
+  return undefined;
 }
 
 /** The record fields carried for any node. */
@@ -501,11 +508,9 @@ class GraphReader {
   }
 
   /** The switch of a simple rule: a condition and perhaps a default, each leading to an expression node, both to the output. */
-  readSimpleRule(switchNode: GraphNode, then: GraphNode, otherwise: GraphNode | undefined) {
+  readSimpleRule({ switchNode, condition: zenWhen, then, otherwise }: NonNullable<ReturnType<typeof simpleRuleShape>>) {
     const carried = readCarried(switchNode.content, `${switchNode.element}.content`, this.findings);
     const id = this.idFor(switchNode, carried, true);
-    const statements = switchNode.content.statements as Json[];
-    const zenWhen = text(statements[0]!.condition)?.trim() ?? '';
     const at = `${switchNode.element}.content.statements[0].condition`;
     let when = carried?.when && carried.when.zen === zenWhen ? carried.when.feel : undefined;
     if (carried?.when && when === undefined)
@@ -573,7 +578,7 @@ function chainOf(nodes: GraphNode[], edges: Json[]): GraphNode[] | undefined {
 }
 
 /** A simple rule's graph: input → switch → then [and otherwise] → output. */
-function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: GraphNode; then: GraphNode; otherwise?: GraphNode } | undefined {
+function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: GraphNode; condition: string; then: GraphNode; otherwise?: GraphNode } | undefined {
   const switches = nodes.filter((node) => node.type === 'switchNode');
   const expressions = nodes.filter((node) => node.type === 'expressionNode');
   if (switches.length !== 1 || !expressions.length || expressions.length > 2 || nodes.length !== 3 + expressions.length) return undefined;
@@ -594,7 +599,7 @@ function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: Graph
   const branches = [then, ...(statements[1] ? [otherwise] : [])];
   if (!then || (statements[1] && !otherwise) || !leads(input, switchNode) || !branches.every((branch) => leads(branch, output))) return undefined;
   if (edges.length !== 1 + 2 * branches.length) return undefined;
-  return { switchNode, then, ...(otherwise && { otherwise }) };
+  return { switchNode, condition: text(statements[0]!.condition)?.trim() ?? '', then, ...(otherwise && { otherwise }) };
 }
 
 /** The deepest nesting of brackets in JSON text, outside strings: checked before the text is parsed. */
@@ -666,7 +671,7 @@ async function read(body: Uint8Array, origin: string): Promise<FileReading> {
 
   const simple = simpleRuleShape(nodes, edges);
   if (simple) {
-    reader.readSimpleRule(simple.switchNode, simple.then, simple.otherwise);
+    reader.readSimpleRule(simple);
     return { records: reader.records, problems: findings.problems, notCarried: findings.notCarried };
   }
   const rules = nodes.filter((node) => node.type === 'decisionTableNode' || node.type === 'expressionNode');
