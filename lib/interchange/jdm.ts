@@ -9,7 +9,12 @@
  *   Inputs' `field` is the column's expression (a date column's is wrapped in
  *   zen's `date(...)`, as zen tables compare dates), `name` its label and
  *   jdm-editor's `fieldType` its type; outputs' `field` is the output's name;
- *   rules are keyed by column id, with `_id` and `_description`.
+ *   rules are keyed by column id, with `_id` and `_description`. zen's
+ *   columns have no type: a column read is of jdm-editor's `fieldType`, else
+ *   of the type its cells' literals tell, else a string column (listed).
+ * - A record's id is the one carried, else the file's name for a file of one
+ *   rule (`rules/discount.json` is `discount`), else the file's name and the
+ *   node's (`pricing.tier`).
  * - A simple rule whose condition is `true` is an expression node (each output
  *   a key and its expression); another is a switch node whose condition leads
  *   to the `then` expression node and whose default leads to the `otherwise` one.
@@ -39,7 +44,10 @@
  * simple rule's, JavaScript function nodes, decision nodes that run other
  * files, custom nodes, a graph that branches or loops) is reported: each table
  * and expression node is still read on its own, the rest listed as not
- * carried with the reason. Where zen and this service answer differently
+ * carried with the reason. A chain is a rule set rather than a workflow:
+ * its rules run in order over the params and the outputs so far, as a chain's
+ * nodes do, with nothing to wire; branches would need a workflow's steps and
+ * are listed instead. Where zen and this service answer differently
  * (an empty output cell sets nothing in zen and null here; a chain passes only
  * the last output on in zen) the difference is listed too.
  */
