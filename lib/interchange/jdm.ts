@@ -9,7 +9,12 @@
  *   Inputs' `field` is the column's expression (a date column's is wrapped in
  *   zen's `date(...)`, as zen tables compare dates), `name` its label and
  *   jdm-editor's `fieldType` its type; outputs' `field` is the output's name;
- *   rules are keyed by column id, with `_id` and `_description`.
+ *   rules are keyed by column id, with `_id` and `_description`. zen's
+ *   columns have no type: a column read is of jdm-editor's `fieldType`, else
+ *   of the type its cells' literals tell, else a string column (listed).
+ * - A record's id is the one carried, else the file's name for a file of one
+ *   rule (`rules/discount.json` is `discount`), else the file's name and the
+ *   node's (`pricing.tier`).
  * - A simple rule whose condition is `true` is an expression node (each output
  *   a key and its expression); another is a switch node whose condition leads
  *   to the `then` expression node and whose default leads to the `otherwise` one.
@@ -39,7 +44,10 @@
  * simple rule's, JavaScript function nodes, decision nodes that run other
  * files, custom nodes, a graph that branches or loops) is reported: each table
  * and expression node is still read on its own, the rest listed as not
- * carried with the reason. Where zen and this service answer differently
+ * carried with the reason. A chain is a rule set rather than a workflow:
+ * its rules run in order over the params and the outputs so far, as a chain's
+ * nodes do, with nothing to wire; branches would need a workflow's steps and
+ * are listed instead. Where zen and this service answer differently
  * (an empty output cell sets nothing in zen and null here; a chain passes only
  * the last output on in zen) the difference is listed too.
  */
@@ -209,14 +217,21 @@ const validId = (id: unknown): id is string => typeof id === 'string' && entityI
 /** The zen text of a rule's cell: zen reads a missing cell as empty, and trims each. */
 const cellText = (rule: Json, column: string) => (typeof rule[column] === 'string' ? (rule[column] as string).trim() : '');
 
+/** The parts of `rulesService` reading relies on the shape of; the others are record fields, which the entity schema checks. */
+const carriedShapes: Record<string, (value: unknown) => boolean> = {
+  inputs: (value) => isObject(value) && Object.values(value).every(isObject),
+  outputs: (value) => isObject(value) && Object.values(value).every(isObject),
+  cells: (value) => Array.isArray(value) && value.every((cell) => isObject(cell) && typeof cell.zen === 'string' && typeof cell.column === 'string'),
+  when: (value) => isObject(value) && typeof value.zen === 'string' && typeof value.feel === 'string',
+};
+
 function readCarried(content: Json, element: string, findings: Findings): Carried | undefined {
   const carried = content.rulesService;
   if (carried === undefined) return undefined;
-  if (!isObject(carried)) {
-    findings.problem(`${element}.rulesService`, 'must be an object, as this service writes it');
-    return undefined;
-  }
-  return carried as Carried;
+  const malformed = isObject(carried) ? Object.keys(carriedShapes).find((key) => carried[key] !== undefined && !carriedShapes[key]!(carried[key])) : '';
+  if (malformed === undefined) return carried as Carried;
+  findings.problem(`${element}.rulesService${malformed ? `.${malformed}` : ''}`, 'is not as this service writes it');
+  return undefined;
 }
 
 /** The record fields carried for any node. */
@@ -501,11 +516,9 @@ class GraphReader {
   }
 
   /** The switch of a simple rule: a condition and perhaps a default, each leading to an expression node, both to the output. */
-  readSimpleRule(switchNode: GraphNode, then: GraphNode, otherwise: GraphNode | undefined) {
+  readSimpleRule({ switchNode, condition: zenWhen, then, otherwise }: NonNullable<ReturnType<typeof simpleRuleShape>>) {
     const carried = readCarried(switchNode.content, `${switchNode.element}.content`, this.findings);
     const id = this.idFor(switchNode, carried, true);
-    const statements = switchNode.content.statements as Json[];
-    const zenWhen = text(statements[0]!.condition)?.trim() ?? '';
     const at = `${switchNode.element}.content.statements[0].condition`;
     let when = carried?.when && carried.when.zen === zenWhen ? carried.when.feel : undefined;
     if (carried?.when && when === undefined)
@@ -573,7 +586,7 @@ function chainOf(nodes: GraphNode[], edges: Json[]): GraphNode[] | undefined {
 }
 
 /** A simple rule's graph: input → switch → then [and otherwise] → output. */
-function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: GraphNode; then: GraphNode; otherwise?: GraphNode } | undefined {
+function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: GraphNode; condition: string; then: GraphNode; otherwise?: GraphNode } | undefined {
   const switches = nodes.filter((node) => node.type === 'switchNode');
   const expressions = nodes.filter((node) => node.type === 'expressionNode');
   if (switches.length !== 1 || !expressions.length || expressions.length > 2 || nodes.length !== 3 + expressions.length) return undefined;
@@ -594,7 +607,7 @@ function simpleRuleShape(nodes: GraphNode[], edges: Json[]): { switchNode: Graph
   const branches = [then, ...(statements[1] ? [otherwise] : [])];
   if (!then || (statements[1] && !otherwise) || !leads(input, switchNode) || !branches.every((branch) => leads(branch, output))) return undefined;
   if (edges.length !== 1 + 2 * branches.length) return undefined;
-  return { switchNode, then, ...(otherwise && { otherwise }) };
+  return { switchNode, condition: text(statements[0]!.condition)?.trim() ?? '', then, ...(otherwise && { otherwise }) };
 }
 
 /** The deepest nesting of brackets in JSON text, outside strings: checked before the text is parsed. */
@@ -666,7 +679,7 @@ async function read(body: Uint8Array, origin: string): Promise<FileReading> {
 
   const simple = simpleRuleShape(nodes, edges);
   if (simple) {
-    reader.readSimpleRule(simple.switchNode, simple.then, simple.otherwise);
+    reader.readSimpleRule(simple);
     return { records: reader.records, problems: findings.problems, notCarried: findings.notCarried };
   }
   const rules = nodes.filter((node) => node.type === 'decisionTableNode' || node.type === 'expressionNode');

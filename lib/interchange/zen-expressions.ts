@@ -37,6 +37,7 @@ import { negate, parseNumber, toDecimal, type Num } from '../decimal/decimal.ts'
 import type { ValueType } from '../engine/definitions.ts';
 import type { CompareOp, Expr, Test, UnaryTests } from '../engine/feel/ast.ts';
 import { freeNames, plainName } from '../engine/feel/names.ts';
+import { feelLimits } from '../engine/feel/limits.ts';
 import { FeelSyntaxError, parseExpression, parseUnaryTests } from '../engine/feel/parse.ts';
 
 /** A conversion: the text in the other language, with what differs in meaning noted; or why there is none. */
@@ -113,11 +114,15 @@ const notPrecedence = 50;
 const signPrecedence = 200;
 const primaryPrecedence = 300;
 
+/** zen text is held to FEEL's bounds (`lib/engine/feel/limits.ts`) before it is read: its length, and nesting, which reading spends stack on. */
+const maxNesting = 4 * feelLimits.maxDepth;
+
 const numberToken = /[0-9][0-9_]*(?:\.(?!\.)[0-9_]*)?(?:[eE][+-]?[0-9]+)?/y;
 const wordToken = /[A-Za-z$_#][A-Za-z0-9$_#]*/y;
 const operatorToken = /\.\.|\?\?|==|!=|<=|>=|[-+*/%^<>!=?:,.()[\]{}]/y;
 
 function tokenize(text: string): Token[] {
+  if (text.length > feelLimits.maxLength) throw new NoEquivalent(`is ${text.length} characters long; at most ${feelLimits.maxLength} are read`);
   const tokens: Token[] = [];
   let at = 0;
   const match = (pattern: RegExp) => {
@@ -155,6 +160,8 @@ class ZenParser {
   private position = 0;
   /** While reading an interval's upper end, `[` closes the interval (`]1..5[`) rather than indexing. */
   private closingInterval = false;
+  /** Expressions being read, one inside another: bounded, so that no text exhausts the stack. */
+  private nesting = 0;
   private constructor(
     private readonly tokens: Token[],
     private readonly text: string,
@@ -225,7 +232,16 @@ class ZenParser {
 
   /** An expression of operators binding at least `min`; in a cell, `and`, `or` and `,` end it. */
   private expression(min: number, cell: boolean): ZenNode {
-    let left = this.prefix(cell);
+    if (++this.nesting > maxNesting) this.fail(`nests deeper than ${maxNesting} levels`);
+    try {
+      return this.operators(this.prefix(cell), min, cell);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private operators(first: ZenNode, min: number, cell: boolean): ZenNode {
+    let left = first;
     for (;;) {
       const operator = this.binaryOperator();
       if (!operator || (cell && (operator.op === 'and' || operator.op === 'or'))) break;
@@ -270,12 +286,7 @@ class ZenParser {
       case 'word':
         return this.word(token.v);
     }
-    if (token.v === '[' || token.v === '(' || token.v === ']') {
-      this.position--;
-      const interval = this.interval();
-      if (interval) return interval;
-      this.position++;
-    }
+    if ((token.v === '[' || token.v === '(' || token.v === ']') && this.rangeAhead()) return this.interval(token.v);
     if (token.v === '(') {
       const of = this.expression(0, false);
       this.expect(')');
@@ -316,25 +327,32 @@ class ZenParser {
     return [key.v, this.expression(0, false)];
   }
 
-  /** `[a..b]`, `(a..b)`, `]a..b[` and their mixtures, or undefined (the cursor back where it was). */
-  private interval(): ZenNode | undefined {
-    const start = this.position;
-    const open = this.next()!.v;
-    try {
-      const lo = this.expression(0, false);
-      this.expect('..');
-      this.closingInterval = true;
-      const hi = this.expression(0, false);
-      const close = this.next();
-      if (close && (close.v === ']' || close.v === ')' || close.v === '[') && close.k === 'op')
-        return { k: 'interval', lo, hi, loClosed: open === '[', hiClosed: close.v === ']' };
-    } catch (error) {
-      if (!(error instanceof NoEquivalent)) throw error;
-    } finally {
-      this.closingInterval = false;
+  /** Whether the bracket just read opens an interval: a `..` comes before its contents close (so nothing is read twice). */
+  private rangeAhead(): boolean {
+    let depth = 0;
+    for (let at = this.position; at < this.tokens.length; at++) {
+      const token = this.tokens[at]!;
+      if (token.k !== 'op') continue;
+      if (token.v === '..' && depth === 0) return true;
+      if (token.v === '(' || token.v === '[' || token.v === '{') depth++;
+      else if (token.v === ')' || token.v === ']' || token.v === '}') if (depth-- === 0) return false;
     }
-    this.position = start;
-    return undefined;
+    return false;
+  }
+
+  /** `[a..b]`, `(a..b)`, `]a..b[` and their mixtures, the opening bracket read. */
+  private interval(open: string): ZenNode {
+    const lo = this.expression(0, false);
+    this.expect('..');
+    this.closingInterval = true;
+    const hi = this.expression(0, false);
+    this.closingInterval = false;
+    const close = this.next();
+    if (close?.k !== 'op' || (close.v !== ']' && close.v !== ')' && close.v !== '[')) {
+      this.position--;
+      this.fail('expected the end of the interval');
+    }
+    return { k: 'interval', lo, hi, loClosed: open === '[', hiClosed: close.v === ']' };
   }
 
   private postfix(node: ZenNode): ZenNode {

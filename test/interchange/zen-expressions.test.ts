@@ -124,6 +124,11 @@ describe('cells, zen to FEEL', () => {
     ['trim($) == "x"', "zen's function trim()"],
     ["'open", 'not closed'],
     ['a ; b', 'zen has no ";"'],
+    ['('.repeat(1000) + '1' + ')'.repeat(1000), 'nests deeper than 256 levels'],
+    ['-'.repeat(1000) + '1', 'nests deeper than 256 levels'],
+    ['1 + '.repeat(2000) + '1', 'at most 4000 are read'],
+    // Brackets deep and a ".." after them: read once, not once per way of reading each bracket.
+    ['['.repeat(60) + '1' + ']'.repeat(60) + ', 1..2', '".." cannot join'],
   ])('refuses %s', (zen, reason) => {
     expect(text(zenCellToFeel(zen, 'string'))).toContain(reason);
   });
