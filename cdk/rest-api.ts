@@ -7,6 +7,7 @@
 import { Duration } from 'aws-cdk-lib';
 import {
   AccessLogField,
+  ContentHandling,
   AccessLogFormat,
   EndpointType,
   LambdaIntegration,
@@ -64,6 +65,9 @@ export function serviceRestApi(scope: Construct, id: string, throttles: StageThr
   const api = new RestApi(scope, id, {
     description: 'Rule and workflow management',
     endpointTypes: [EndpointType.REGIONAL],
+    // Every type is binary: an imported spreadsheet reaches its function intact (base64-encoded, as every body then is:
+    // lib/http/input.ts decodes), and an exported one is sent as bytes whatever Accept header the client sends.
+    binaryMediaTypes: ['*/*'],
     // Execution logging needs the account-level role that lets API Gateway write to CloudWatch Logs.
     cloudWatchRole: true,
     deployOptions: {
@@ -135,6 +139,8 @@ export function addMethodNotAllowed(api: RestApi, paths: Iterable<string>, answe
     requestTemplates: { [jsonContentType]: JSON.stringify({ statusCode: 200 }) },
     // A body of another content type goes to the mock as is; the one (default) response below answers whatever comes back.
     passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+    // Every body is binary to this API (binaryMediaTypes above): as text, the template applies to it as to any JSON body.
+    contentHandling: ContentHandling.CONVERT_TO_TEXT,
     integrationResponses: [
       {
         statusCode: status,

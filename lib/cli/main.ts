@@ -3,6 +3,7 @@
  * against the local runtime's table or a deployed one. `rules help` lists the
  * commands.
  */
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEntity, publishDraft, updateEntity } from '../entities/authoring.ts';
@@ -13,7 +14,9 @@ import { ApiError } from '../http/errors.ts';
 import { getRemote, putRemote } from '../pull/remote.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
-import { readImportSources, readJsonFile } from './files.ts';
+import { readImportSources, readInterchangeFiles, readJsonFile } from './files.ts';
+import { formatNames, type FormatName } from '../interchange/format.ts';
+import { exportEntity, importFiles, parseChecksums } from '../interchange/transfer.ts';
 import { defaultLocalEndpoint, explainRefusal, resolveTarget } from './target.ts';
 
 export const usage = `Usage: rules <command> [options]
@@ -41,6 +44,12 @@ Commands:
   rule publish <workspace> <branch> <id> [--checksum SUM]          the draft as the next version, once its checks and
                                                                    test cases pass
   rule delete <workspace> <branch> <id>                            the draft and its versions
+  rule import <workspace> <branch> <file-or-dir>... [--dry-run] [--checksum ID:SUM,...]
+                                                  drafts from DMN (.dmn, .xml), Excel (.xlsx), CSV (.csv) or GoRules
+                                                  JDM / JSON records (.json), all checked before any is written; a draft
+                                                  with other content is replaced only with its checksum
+  rule export <workspace> <branch> <id> --format dmn|xlsx|csv|jdm [--version vN] [--out FILE]
+                                                  the draft or a version as a file (default: its own name, here)
   workflow create|update|publish|delete ...                        the same, for workflows
 
 Target (default: the local runtime, ${defaultLocalEndpoint}, table rules-local):
@@ -68,6 +77,10 @@ const options = {
   publish: { type: 'boolean' },
   credential: { type: 'string' },
   checksum: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  format: { type: 'string' },
+  version: { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -140,6 +153,23 @@ async function command(store: Store, positionals: string[], values: Values, from
       return json(await putRemote(store, arg(1, 'workspace'), { url: arg(2, 'url'), credentialId: values.credential }));
     case 'remote show':
       return json(await getRemote(store, arg(1, 'workspace')));
+    case 'rule import': {
+      const [workspaceId, branch, ...paths] = rest;
+      if (!workspaceId || !branch || paths.length === 0) throw new UsageError(`rule import needs <workspace> <branch> <file-or-dir>...\n\n${usage}`);
+      if (!(await store.getBranch(workspaceId, branch))) throw new Error(`workspace "${workspaceId}" has no branch "${branch}"`);
+      const files = await readInterchangeFiles(paths.map((path) => resolve(from, path)));
+      const request = { files, dryRun: values['dry-run'], checksums: parseChecksums(values.checksum) };
+      return json(await importFiles(store, { workspaceId, branch }, request, cliActor));
+    }
+    case 'rule export': {
+      const format = values.format as FormatName;
+      if (!formatNames.includes(format)) throw new UsageError(`rule export needs --format ${formatNames.join('|')}\n\n${usage}`);
+      const ref = { workspaceId: arg(1, 'workspace'), branch: arg(2, 'branch'), entityType: 'rule' as const, id: arg(3, 'id') };
+      const file = await exportEntity(store, ref, format, values.version);
+      const out = resolve(from, values.out ?? file.fileName);
+      await writeFile(out, file.body);
+      return `wrote ${out} (${file.body.length} bytes, ${file.contentType})`;
+    }
     default:
       if (entityTypes.includes(group as EntityType) && authoringVerbs.includes(action as AuthoringVerb))
         return json(await author(store, group as EntityType, action as AuthoringVerb, arg, { from, checksum: values.checksum }));

@@ -148,8 +148,11 @@ const simpleRule = z.strictObject({
   ...ruleCommon,
 });
 
+/** Ids the API's paths take for operations (POST /dev/v1/rule/import): no rule or workflow may have one. */
+export const reservedEntityIds: ReadonlySet<string> = new Set(['import']);
+
 const common = {
-  id: entityId,
+  id: entityId.check(z.refine((id) => !reservedEntityIds.has(id), 'is reserved for an operation of the API (/dev/v1/rule/import): choose another id')),
   name: text(200, 1).check(z.refine((n) => n.trim() === n, 'must not start or end with whitespace')),
   description: z._default(text(2000), ''),
   tags: z._default(z.array(text(64, 1)).check(z.maxLength(50)), []),

@@ -32,6 +32,13 @@ export interface Call<Q, B = unknown> {
   store: Store;
   /** Who acts, for the audit records of the call's writes. */
   auditor: Auditor;
+  /** For an operation that takes a file (`upload` in its route): the body's bytes and its content type (lower case, without parameters). */
+  upload?: Upload;
+}
+
+export interface Upload {
+  contentType: string;
+  bytes: Uint8Array;
 }
 
 export interface Reply {
@@ -39,8 +46,8 @@ export interface Reply {
   paging?: Paging;
   /** 200 unless said otherwise, e.g. 201 for a create. */
   status?: number;
-  /** A body that is not the envelope (an export): sent as it is, with its type and headers. */
-  file?: { contentType: string; text: string; headers?: Record<string, string> };
+  /** A body that is not the envelope (an export): sent as it is, with its type and headers; bytes go base64-encoded, as API Gateway expects of binary answers. */
+  file?: { contentType: string; body: string | Uint8Array; headers?: Record<string, string> };
 }
 
 interface CallContext extends Context {
@@ -129,11 +136,13 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
     after: (request) => {
       const reply = request.response as unknown as Reply;
       if (reply.file) {
-        const { contentType, text, headers } = reply.file;
+        const { contentType, body, headers } = reply.file;
+        const binary = typeof body !== 'string';
         finish(request, {
           statusCode: reply.status ?? 200,
           headers: { ...headers, 'content-type': contentType, [requestIdHeader]: requestIdOf(request) },
-          body: text,
+          body: binary ? Buffer.from(body).toString('base64') : body,
+          ...(binary && { isBase64Encoded: true }),
         });
         return;
       }
@@ -153,6 +162,13 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
   };
 };
 
+/** A file sent as the body: API Gateway hands over every body base64-encoded (the stack's binary media types are all types), the local runtime too. */
+function uploadOf(event: APIGatewayProxyEvent): Upload {
+  const bytes = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  const contentType = (event.headers?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return { contentType, bytes };
+}
+
 /** A public operation (no key) is served without this stack: naming one here is a mistake in the route table. */
 const missingPermission = (options: { path?: string }): never => {
   throw new Error(`${options.path ?? 'an operation'} is public: it is not served through endpoint()`);
@@ -166,6 +182,8 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   query: Q;
   /** Absent: the operation takes no body, and any body is ignored. */
   body?: B;
+  /** The operation takes a file as its body, of these content types (decided by the operation): handed over as bytes in `call.upload`. */
+  upload?: { contentTypes: readonly string[] };
   branch: BranchMode;
   /** The permission a key needs to call it (lib/auth/permissions.ts). */
   permission: Requirement | 'public';
@@ -188,6 +206,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
       if (options.path?.startsWith(strictPathPrefix)) refuseUnknownQueryParameters(options.query, parameters);
       const query = parseInput(options.query, parameters, 'query');
       const body = options.body ? parseInput(options.body, jsonBody(event.body, event.isBase64Encoded), 'body') : (undefined as output<B>);
+      const upload = options.upload && uploadOf(event);
       const reply = await run({
         query,
         body,
@@ -196,6 +215,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
         branch: context.branch ?? '',
         store: storeFromEnv().store,
         auditor: auditorOf(context.principal!, options.operationId, requestIdOf({ event, context } as Request)),
+        ...(upload && { upload }),
       });
       return reply as unknown as APIGatewayProxyResult;
     });

@@ -246,6 +246,30 @@ export const errors = {
       `The ${what} was changed by other requests at the same moment, again and again while this one was written: retry after a short delay.`,
     ),
   taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${shownId(id)}" in this workspace.`),
+  fileTooLarge: (message: string) => new ApiError(413, 'file_too_large', message),
+  fileRefused: (bound: string, message: string) => new ApiError(400, 'file_refused', message, { bound }),
+  unsupportedFile: (contentType: string, accepted: readonly string[]) =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      `A file of the type "${clipped(contentType || 'none')}" cannot be imported: send DMN XML, an XLSX workbook, CSV or GoRules JDM JSON, with its Content-Type (${accepted.join(', ')}), or name the format with ?format=.`,
+      { accepted: [...accepted] },
+    ),
+  importRefused: (problems: PathProblem[], notCarried: PathProblem[]) =>
+    new ApiError(400, 'import_refused', `Nothing was imported: ${listed(problems)}.`, {
+      problems: shownPathProblems(problems),
+      notCarried: shownPathProblems(notCarried),
+    }),
+  /** An import over a draft that exists with other content, without the draft's checksum. */
+  importWouldReplace: (type: string, id: string) =>
+    new ApiError(
+      409,
+      'checksum_required',
+      `The branch has a draft of the ${type} "${id}" with other content: to replace it, send the draft's checksum (?checksum=${id}:<checksum>), as an edit does. A dry run (?dryRun=true) shows what would change.`,
+      { id },
+    ),
+  formatCannotHold: (format: string, id: string, reason: string) =>
+    new ApiError(400, 'format_cannot_hold', `The rule "${shownId(id)}" cannot be written as ${format}: ${reason}`, { format }),
   internal: () => new ApiError(500, 'internal_error', 'The service failed unexpectedly. Retry after a delay, backing off exponentially.'),
 };
 

@@ -28,6 +28,8 @@ export interface Route {
   query: z.ZodMiniObject;
   /** The JSON body it takes, if any. */
   body?: z.ZodMiniType;
+  /** Or the file it takes as its body, of these content types (`call.upload`), described in the API document. */
+  upload?: { contentTypes: readonly string[]; description: string };
   /** What the function may do to the table; the stack grants exactly this (and, for 'none', does not name the table). */
   tableAccess: 'none' | 'read' | 'readWrite';
   /** What it may do with the credentials key: seal values, open them, or both. */

@@ -13,6 +13,7 @@ import { credentialRoutes } from '../credentials/routes.ts';
 import { authoringRoutes } from '../entities/authoring-routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
 import { integrationRoutes } from '../integrations/routes.ts';
+import { interchangeRoutes } from '../interchange/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
@@ -24,6 +25,7 @@ const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ..
 
 export const routes = {
   ...entityAreaRoutes,
+  ...interchangeRoutes,
   ...workspaceRoutes,
   ...credentialRoutes,
   ...integrationRoutes,
@@ -39,6 +41,11 @@ export const areas = [
     name: 'Rules and workflows',
     description: 'The rules and workflows of a workspace branch: read, write and publish them, test, execute and schedule rules, and list their executions.',
     routes: entityAreaRoutes,
+  },
+  {
+    name: 'Import and export',
+    description: 'Rules from and to files of other tools: DMN 1.5 XML (Camunda, Drools), Excel and CSV, and GoRules JDM, with lossless round trips.',
+    routes: interchangeRoutes,
   },
   { name: 'Workspace', description: "The key's workspace: its branches.", routes: workspaceRoutes },
   {

@@ -25,10 +25,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { EntityInput } from '../entities/schema.ts';
 import { feelNumberText } from './feel-literals.ts';
-import { fileNameOf, importBounds, ImportBoundExceeded, type FileReading, type Format } from './format.ts';
+import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Format } from './format.ts';
 import { maxSheetRows, readSheet, sheetCannotHold, tableToSheet, type SheetRow } from './sheet-layout.ts';
-
-export const csvContentType = 'text/csv';
 
 /** Characters of one record: the layout's longest rows are the service's JSON parts (a rule's tests); no sheet a person writes comes near. */
 const maxRecordCharacters = 1024 * 1024;
@@ -107,12 +105,10 @@ function writeCsv(entity: EntityInput): Uint8Array {
 
 export const csvFormat: Format = {
   name: 'csv',
-  contentType: csvContentType,
-  acceptedContentTypes: [csvContentType, 'application/csv'],
-  extensions: ['.csv'],
+  ...formatFiles.csv,
   read: readCsv,
   cannotHold: sheetCannotHold,
   async write(entity) {
-    return { fileName: fileNameOf(entity, '.csv'), contentType: csvContentType, body: writeCsv(entity) };
+    return { fileName: fileNameOf(entity, '.csv'), contentType: formatFiles.csv.contentType, body: writeCsv(entity) };
   },
 };

@@ -32,6 +32,12 @@ export const dmn15 = {
   dc: 'http://www.omg.org/spec/DMN/20180521/DC/',
 } as const;
 
+/** DMN 1.3's namespaces, which Camunda Modeler and dmn-js read (the export's `dmnVersion=1.3`). */
+export const dmn13 = {
+  model: 'https://www.omg.org/spec/DMN/20191111/MODEL/',
+  dmndi: 'https://www.omg.org/spec/DMN/20191111/DMNDI/',
+} as const;
+
 /** The service's extension namespace. */
 export const serviceNamespace = 'urn:rules-service:dmn:1';
 
@@ -40,10 +46,10 @@ const namespacesReadAs15: Record<string, string> = {
   'http://www.omg.org/spec/DMN/20151101/dmn.xsd': dmn15.model,
   'http://www.omg.org/spec/DMN/20151101/dmn11.xsd': dmn15.model,
   'http://www.omg.org/spec/DMN/20180521/MODEL/': dmn15.model,
-  'https://www.omg.org/spec/DMN/20191111/MODEL/': dmn15.model,
+  [dmn13.model]: dmn15.model,
   'https://www.omg.org/spec/DMN/20211108/MODEL/': dmn15.model,
   'http://www.omg.org/spec/DMN/20180521/DMNDI/': dmn15.dmndi,
-  'https://www.omg.org/spec/DMN/20191111/DMNDI/': dmn15.dmndi,
+  [dmn13.dmndi]: dmn15.dmndi,
 };
 export const namespaceReadAs15 = (uri: string): string | undefined => namespacesReadAs15[uri];
 

@@ -41,6 +41,7 @@ import { readDmn } from './dmn-read.ts';
 import {
   aggregationNames,
   builtInType,
+  dmn13,
   dmn15,
   dmnModdle,
   hitPolicyNames,
@@ -54,7 +55,7 @@ import {
   type ExactValues,
 } from './dmn-model.ts';
 import { feelLiteral, outputEntryText } from './feel-literals.ts';
-import { fileNameOf, type Format, type WrittenFile } from './format.ts';
+import { fileNameOf, formatFiles, type Format, type WriteOptions, type WrittenFile } from './format.ts';
 
 type DecisionTableEntity = Extract<EntityInput, { type: 'decisionTable' }>;
 type SimpleRuleEntity = Extract<EntityInput, { type: 'simpleRule' }>;
@@ -220,7 +221,15 @@ function extension(doc: DmnDocument, entity: DecisionTableEntity | SimpleRuleEnt
   return doc.create('dmn:ExtensionElements', { values: [doc.create(serviceExtensionType, { json: JSON.stringify(fields) })] });
 }
 
-async function writeDmn(entity: EntityInput): Promise<WrittenFile> {
+/**
+ * DMN 1.5 with 1.3's namespaces: what Camunda Modeler and dmn-js open (their
+ * model is 1.3's). A decision table or literal expression is written alike in
+ * both versions, so only the declarations differ.
+ */
+const asDmn13 = (xml: string) =>
+  xml.replace(`xmlns="${dmn15.model}"`, `xmlns="${dmn13.model}"`).replace(`xmlns:dmndi="${dmn15.dmndi}"`, `xmlns:dmndi="${dmn13.dmndi}"`);
+
+async function writeDmn(entity: EntityInput, options: WriteOptions = {}): Promise<WrittenFile> {
   const refusal = cannotHold(entity);
   if (refusal) throw new Error(`cannot write ${entity.id} as DMN: ${refusal}`);
   const holdable = entity as DecisionTableEntity | SimpleRuleEntity;
@@ -256,14 +265,13 @@ async function writeDmn(entity: EntityInput): Promise<WrittenFile> {
   // moddle writes tabs and carriage returns as they are, which XML readers normalise (a tab in an attribute becomes a space,
   // a carriage return a line feed); its own formatting has neither, so every one here is the text's and is made a reference.
   const exactXml = xml.replace(/[\t\r]/g, (c) => (c === '\t' ? '&#9;' : '&#13;'));
-  return { fileName: fileNameOf(entity, '.dmn'), contentType: dmnFormat.contentType, body: new TextEncoder().encode(exactXml) };
+  const versioned = options.dmnVersion === '1.3' ? asDmn13(exactXml) : exactXml;
+  return { fileName: fileNameOf(entity, '.dmn'), contentType: dmnFormat.contentType, body: new TextEncoder().encode(versioned) };
 }
 
 export const dmnFormat: Format = {
   name: 'dmn',
-  contentType: 'application/xml',
-  acceptedContentTypes: ['application/xml', 'text/xml', 'application/dmn+xml'],
-  extensions: ['.dmn'],
+  ...formatFiles.dmn,
   read: readDmn,
   cannotHold,
   write: writeDmn,

@@ -16,6 +16,35 @@ import type { EntityInput } from '../entities/schema.ts';
 export const formatNames = ['dmn', 'xlsx', 'csv', 'jdm'] as const;
 export type FormatName = (typeof formatNames)[number];
 
+/**
+ * How each format's files are told: the content type an export is sent with,
+ * the types an import accepts, and the file extensions the CLI, the pull and
+ * the console's file picker go by. Each format module spreads its entry.
+ */
+export const formatFiles = {
+  dmn: { contentType: 'application/xml', acceptedContentTypes: ['application/xml', 'text/xml', 'application/dmn+xml'], extensions: ['.dmn', '.xml'] },
+  xlsx: {
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    acceptedContentTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    extensions: ['.xlsx'],
+  },
+  csv: { contentType: 'text/csv', acceptedContentTypes: ['text/csv', 'application/csv'], extensions: ['.csv'] },
+  jdm: { contentType: 'application/json', acceptedContentTypes: ['application/json', 'application/vnd.gorules.decision'], extensions: ['.json'] },
+} as const satisfies Record<FormatName, { contentType: string; acceptedContentTypes: readonly string[]; extensions: readonly string[] }>;
+
+/** Every content type an import takes, for the API document and the 415's list. */
+export const importContentTypes: readonly string[] = [...new Set(Object.values(formatFiles).flatMap((format) => format.acceptedContentTypes))];
+
+/** The format a request body's content type (lower case, without parameters) says. */
+export const formatOfContentType = (contentType: string): FormatName | undefined =>
+  formatNames.find((format) => (formatFiles[format].acceptedContentTypes as readonly string[]).includes(contentType));
+
+/** The format a file name says, by its extension (`.json` is JDM or this service's own records, told by content). */
+export const formatOfExtension = (name: string): FormatName | undefined => {
+  const lower = name.toLowerCase();
+  return formatNames.find((format) => formatFiles[format].extensions.some((extension) => lower.endsWith(extension)));
+};
+
 /** Where in the file a finding is: an element's id or path (`decision#discount`, `Sheet1!C7`, `nodes[2].content.rules[0]`). */
 export interface Finding {
   element: string;
@@ -73,6 +102,12 @@ export class ImportBoundExceeded extends Error {
   }
 }
 
+/** How a file is written, where a format offers a choice. */
+export interface WriteOptions {
+  /** DMN: 1.5 (the default), or 1.3's namespaces for Camunda Modeler and dmn-js, whose model is DMN 1.3's. */
+  dmnVersion?: '1.3' | '1.5';
+}
+
 /** A format reads and writes files; `write` refuses (with a reason) an entity the format cannot hold. */
 export interface Format {
   readonly name: FormatName;
@@ -85,7 +120,7 @@ export interface Format {
   read(body: Uint8Array, origin: string): Promise<FileReading>;
   /** Why this format cannot hold the entity, or undefined when it can. */
   cannotHold(entity: EntityInput): string | undefined;
-  write(entity: EntityInput): Promise<WrittenFile>;
+  write(entity: EntityInput, options?: WriteOptions): Promise<WrittenFile>;
 }
 
 /** A file name from an entity id: ids are letters, digits, '.', '_' and '-', so they are safe as they are. */

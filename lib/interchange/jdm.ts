@@ -59,7 +59,7 @@ import type { Expr } from '../engine/feel/ast.ts';
 import { entityIdPattern } from '../entities/kinds.ts';
 import { canonicalOutputEntry } from '../entities/output-entry.ts';
 import type { EntityInput } from '../entities/schema.ts';
-import { fileNameOf, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format, type WrittenFile } from './format.ts';
+import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format, type WrittenFile } from './format.ts';
 import { feelCellToZen, feelExpressionToZen, zenCellToFeel, zenExpressionToFeel, type Conversion } from './zen-expressions.ts';
 
 type DecisionTable = Extract<EntityInput, { type: 'decisionTable' }>['definition'];
@@ -907,9 +907,7 @@ async function write(entity: EntityInput): Promise<WrittenFile> {
 
 export const jdmFormat: Format = {
   name: 'jdm',
-  contentType: 'application/json',
-  acceptedContentTypes: ['application/json', decisionContentType],
-  extensions: ['.json'],
+  ...formatFiles.jdm,
   read,
   cannotHold,
   write,

@@ -32,7 +32,7 @@
 import type { Cell, CellValue as ExcelValue, Worksheet } from 'exceljs';
 import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
-import { fileNameOf, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format } from './format.ts';
+import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format } from './format.ts';
 import { hitPolicies } from '../engine/definitions.ts';
 import {
   cellAddress,
@@ -49,8 +49,6 @@ import {
   type WrittenSheet,
 } from './sheet-layout.ts';
 import { checkZipBounds } from './zip-bounds.ts';
-
-export const xlsxContentType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const loadExcel = async () => (await import('exceljs')).default;
 
@@ -255,12 +253,10 @@ async function writeWorkbook(entity: EntityInput) {
 
 export const xlsxFormat: Format = {
   name: 'xlsx',
-  contentType: xlsxContentType,
-  acceptedContentTypes: [xlsxContentType],
-  extensions: ['.xlsx'],
+  ...formatFiles.xlsx,
   read: readWorkbook,
   cannotHold: xlsxCannotHold,
   async write(entity) {
-    return { fileName: fileNameOf(entity, '.xlsx'), contentType: xlsxContentType, body: await writeWorkbook(entity) };
+    return { fileName: fileNameOf(entity, '.xlsx'), contentType: formatFiles.xlsx.contentType, body: await writeWorkbook(entity) };
   },
 };

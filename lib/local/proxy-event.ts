@@ -35,8 +35,9 @@ export function toProxyEvent(request: IncomingMessage, url: URL, route: Route, p
     multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
     pathParameters: hasPathParameters ? pathParameters : null,
     stageVariables: null,
-    body: body.length > 0 ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // The stack declares every media type binary (cdk/rest-api.ts), so API Gateway hands over every body base64-encoded.
+    body: body.length > 0 ? body.toString('base64') : null,
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',

@@ -38,7 +38,7 @@ export function handlerOf(fn: Pick<Route, 'handler'>): Promise<Handler> {
 const headersTooLarge: GatewayAnswer = { status: 431, code: 'request_headers_too_large', message: 'The request headers are larger than 16 KiB.' };
 const malformedRequest: GatewayAnswer = { status: 400, code: 'bad_request', message: 'The request is not valid HTTP.' };
 
-function send(response: ServerResponse, status: number, headers: Record<string, string | number | boolean>, body: string) {
+function send(response: ServerResponse, status: number, headers: Record<string, string | number | boolean>, body: string | Buffer) {
   response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }
@@ -85,7 +85,8 @@ export async function startLocalApi(options: { port?: number; host?: string; con
       const handler = await handlerOf(found.route);
       const event = toProxyEvent(request, url, found.route, found.pathParameters, body);
       const result = (await handler(event, lambdaContext(found.route), () => undefined)) as APIGatewayProxyResult;
-      send(response, result.statusCode, { ...result.headers }, result.body);
+      // A binary answer (an export) comes base64-encoded; API Gateway sends its bytes.
+      send(response, result.statusCode, { ...result.headers }, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
       // The functions answer their own failures; this is the gateway's 502 for a function that crashed.
       console.error('local gateway: function failed', error);

@@ -16,6 +16,7 @@ import type { FailedCase, FieldIssue, PathProblem } from '../http/errors.ts';
 import { strictPathPrefix } from '../http/input.ts';
 import { gatewayResponses, methodNotAllowed, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
 import { areas, routeList } from '../http/routes.ts';
+import { formatNames } from '../interchange/format.ts';
 import type { Route } from '../http/route.ts';
 import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../workspaces/branch-name.ts';
 import { raisedErrors, type RaisedError } from './raised-errors.ts';
@@ -95,6 +96,22 @@ const requestState = z.object({ state: z.enum(['rejected', 'published']) });
 /** `data` of approvals_missing: the approvals it has and the branch requires. */
 const approvalCount = z.object({ approvals: z.number().int(), required: z.number().int() });
 
+/** `data` of import_refused: the file's problems and what it holds that no record keeps, each by file and element. */
+const importProblems = z.object({
+  problems: pathProblems.shape.problems,
+  notCarried: z.array(z.object({ path: z.string(), message: z.string() })).describe('elements of the file no record keeps, and why'),
+});
+/** `data` of file_refused: the bound the file passed (lib/interchange/format.ts). */
+const fileBound = z.object({
+  bound: z.string().describe('maxRows, maxColumns, maxTables, maxDepth, maxZipEntries, maxUnzippedBytes, maxZipRatio, doctype, encoding or format'),
+});
+/** `data` of format_cannot_hold: the format asked. */
+const fileFormat = z.object({ format: z.enum(formatNames) });
+/** `data` of unsupported_media_type: the content types an import takes. */
+const acceptedTypes = z.object({ accepted: z.array(z.string()) });
+/** `data` of checksum_required: the draft an import would replace. */
+const draftId = z.object({ id: z.string() });
+
 const schemaRef = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
 const componentSchemas = {
   ErrorEnvelope: jsonSchema(errorEnvelope, 'output'),
@@ -107,12 +124,19 @@ const componentSchemas = {
   RequestAuthor: jsonSchema(requestAuthor, 'output'),
   RequestState: jsonSchema(requestState, 'output'),
   ApprovalCount: jsonSchema(approvalCount, 'output'),
+  ImportProblems: jsonSchema(importProblems, 'output'),
+  FileBound: jsonSchema(fileBound, 'output'),
+  FileFormat: jsonSchema(fileFormat, 'output'),
+  AcceptedTypes: jsonSchema(acceptedTypes, 'output'),
+  DraftId: jsonSchema(draftId, 'output'),
   Empty: jsonSchema(z.strictObject({}).describe('{}'), 'output'),
 };
 
 /** The component that describes an error's details, by the one field its `data` has. */
 const detailSchemas = {
   errors: 'FieldIssues',
+  // Before problems: an import's refusal lists what was not carried beside its problems.
+  notCarried: 'ImportProblems',
   problems: 'PathProblems',
   failures: 'FailedCases',
   permission: 'MissingPermission',
@@ -122,6 +146,10 @@ const detailSchemas = {
   owner: 'RequestAuthor',
   state: 'RequestState',
   approvals: 'ApprovalCount',
+  bound: 'FileBound',
+  format: 'FileFormat',
+  accepted: 'AcceptedTypes',
+  id: 'DraftId',
 } as const satisfies Record<string, keyof typeof componentSchemas>;
 
 const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };
@@ -265,7 +293,9 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
       ? {
           description: response.file.description,
           headers: { ...requestIdHeaders, ...response.file.headers },
-          content: { [response.file.contentType]: { schema: jsonSchema(response.file.schema, 'output') } },
+          content: Object.fromEntries(
+            ([] as string[]).concat(response.file.contentType).map((type) => [type, { schema: jsonSchema(response.file.schema, 'output') }]),
+          ),
         }
       : {
           description: 'success',
@@ -289,6 +319,13 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
     // An operation that cannot answer 401 never looks at the key.
     ...(!raised.some((error) => error.status === 401) && { security: [] }),
     parameters: [...pathParameters, ...branch, ...queryParameters],
+    ...(route.upload && {
+      requestBody: {
+        required: true,
+        description: route.upload.description,
+        content: Object.fromEntries(route.upload.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+      },
+    }),
     ...(route.body && {
       requestBody: {
         required: !safeParse(route.body, undefined).success,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/records.ts';
 import type { routes } from '../http/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
+import { formatFiles } from '../interchange/format.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
 import { credentialPlacements, stepStatuses } from '../store/types.ts';
 import { permissions, roleNames, type Role } from '../auth/permissions.ts';
@@ -298,6 +299,40 @@ export const responses = {
   createEntity: { data: savedSchema, created: true },
   updateEntity: { data: savedSchema },
   publishEntity: { data: z.object({ id: z.string(), version: z.string(), checksum: z.string() }), created: true },
+  importRules: {
+    data: z.object({
+      dryRun: z.boolean(),
+      records: z.array(
+        z.object({
+          entityType: z.enum(['rule', 'workflow']),
+          id: z.string(),
+          type: z.string().describe('the kind: decisionTable, simpleRule, ruleSet (or workflow, from a JDM graph)'),
+          name: z.string(),
+          action: z.enum(['create', 'replace', 'unchanged']).describe('what the import does (or, in a dry run, would do) with the draft of this id'),
+          checksum: z.string().describe('the checksum the draft has once imported'),
+          previousChecksum: z.string().optional().describe('the checksum of the draft it replaces'),
+          checksumRequired: z.boolean().optional().describe("a dry run's replacement the request gave no checksum for: the import itself would answer 409"),
+          warnings: z.array(z.object({ path: z.string(), message: z.string() })),
+          record: z.unknown().optional().describe('in a dry run: the record as it would be saved, to compare with the draft'),
+        }),
+      ),
+      problems: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .describe('in a dry run, what would refuse the import, by file and element (a real import with problems is refused: 400 import_refused)'),
+      notCarried: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .describe('what the file holds that no record keeps, by element, and why (boxed contexts, BKMs, unknown types, extra sheets, ...)'),
+    }),
+    created: true,
+  },
+  exportRule: {
+    file: {
+      contentType: Object.values(formatFiles).map((format) => format.contentType),
+      description: 'the file: DMN 1.5 XML, an XLSX workbook, CSV, or GoRules JDM JSON, as the format asked',
+      schema: z.unknown(),
+      headers: { 'Content-Disposition': { description: "attachment, with the file name: the rule id and the format's extension", schema: { type: 'string' } } },
+    },
+  },
   deleteEntity: { data: z.object({ id: z.string(), deleted: z.boolean().describe('false when there was nothing to delete') }) },
   testEntity: {
     data: z.union([z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }).describe('a rule'), workflowRunSchema.describe('a workflow')]),
@@ -403,5 +438,12 @@ export const responses = {
   keyof typeof routes,
   | { data: z.ZodType; created?: boolean; accepted?: z.ZodType }
   | { body: z.ZodType }
-  | { file: { contentType: string; description: string; schema: z.ZodType; headers: Record<string, { description: string; schema: { type: string } }> } }
+  | {
+      file: {
+        contentType: string | readonly string[];
+        description: string;
+        schema: z.ZodType;
+        headers: Record<string, { description: string; schema: { type: string } }>;
+      };
+    }
 >;

@@ -276,6 +276,8 @@ describe('API', () => {
       expect(any, path).toHaveLength(1);
       const { Integration, MethodResponses } = any[0];
       expect(Integration.Type).toBe('MOCK');
+      // Every body is binary to the API (below): as text, the template applies.
+      expect(Integration.ContentHandling).toBe('CONVERT_TO_TEXT');
       expect(JSON.parse(Integration.RequestTemplates['application/json'])).toEqual({ statusCode: 200 });
       expect(Integration.IntegrationResponses).toHaveLength(1);
       const [response] = Integration.IntegrationResponses;
@@ -288,6 +290,10 @@ describe('API', () => {
     // Only paths with operations get one: /dev and /dev/v1 stay 404.
     template.resourcePropertiesCountIs('AWS::ApiGateway::Method', { HttpMethod: 'ANY' }, routePaths.length);
     for (const path of ['/dev', '/dev/v1']) expect(methodsOn(path)).toEqual([]);
+  });
+
+  it('takes every media type as binary, so an imported spreadsheet reaches its function intact and an export is sent as bytes', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
   });
 
   it('puts every gateway response in envelope form', () => {

@@ -27,7 +27,8 @@ export interface RequestOptions {
   branch?: string;
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** A JSON text, or a file's bytes (an import). */
+  body?: string | Uint8Array;
   query?: Record<string, string | number | undefined>;
 }
 
@@ -102,7 +103,16 @@ export function api(target: { url: string; apiKey: string }): Api {
     if (key !== null) headers['Service-API-Key'] = key;
     if (options.branch !== undefined) headers['Service-Branch'] = options.branch;
     const method = options.method ?? 'GET';
-    const response = await fetch(url, { method, headers, body: options.body });
+    const response = await fetch(url, { method, headers, body: options.body as BodyInit | undefined });
+    const mediaType = response.headers.get('content-type')?.split(';')[0]!.trim() ?? '';
+    const attachment = response.headers.get('content-disposition')?.startsWith('attachment');
+    if (response.ok && (attachment || (mediaType !== 'application/json' && mediaType !== ndjson))) {
+      // A file (an export, JSON ones too): its bytes, once its status and content type are documented.
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const violation = contractViolation(method, url, response.status, mediaType, bytes.toString('latin1'));
+      if (violation) throw new Error(`${method} ${path} answered ${response.status} ${mediaType}, against the contract: ${violation}`);
+      return { status: response.status, headers: response.headers, body: bytes as unknown as ApiResponse<D>['body'] };
+    }
     const text = await response.text();
     let body: ApiResponse<D>['body'];
     if (response.headers.get('content-type') === ndjson) {

@@ -580,6 +580,22 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
         };
       }),
     ),
+    importRules: fc.record({ id: entity, branch, body: createBody, dryRun: fc.boolean() }).map((picked) =>
+      probe('importRules', [picked.id, ...slotsOf(picked.branch), picked.body.ref, picked.body.integration, picked.body.credential], (v, nonce) => ({
+        method: 'POST',
+        path: '/dev/v1/rule/import',
+        branch: partValue(picked.branch, v),
+        // This service's own JSON record, as a file: the import of a foreign id, naming foreign rules, must not reach B.
+        body: createRecord(picked.body.shape.startsWith('flow') ? 'table' : picked.body.shape, v(picked.id), v(picked.body.ref), '', '', nonce),
+        ...(picked.dryRun && { query: { dryRun: 'true' } }),
+      })),
+    ),
+    exportRule: onEntity('exportRule', fc.tuple(fc.constantFrom('dmn', 'xlsx', 'csv', 'jdm'), version), ({ type, id, branch, more: [format, label] }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'export'),
+      branch,
+      query: { format, ...(label && { version: label }) },
+    })),
     updateEntity: onEntity(
       'updateEntity',
       checksum,

@@ -28,7 +28,7 @@ const peopleText = (minLength = 0) =>
 const stringContent = fc.oneof(peopleText(), fc.constantFrom('a\nb', 'tab\there', 'a"b', 'back\\slash', ''));
 
 const identifier = fc.stringMatching(/^[a-z][A-Za-z0-9]{0,10}$/);
-export const entityIdArb = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,20}$/);
+export const entityIdArb = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,20}$/).filter((id) => id !== 'import');
 
 const decimalNumber: fc.Arbitrary<Num> = fc
   .tuple(fc.boolean(), fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.integer({ min: 0, max: 20 }))
@@ -168,12 +168,24 @@ export const decisionTableArb: fc.Arbitrary<EntityInput> = fc
       definition: {
         hitPolicy,
         ...(hitPolicy === 'collect' && aggregation && { aggregation }),
-        inputs,
-        outputs,
-        rules: uniqueBy(
-          rows.map((row) => ({ ...row, when: row.when.slice(0, inputs.length), then: row.then.slice(0, outputs.length) })),
-          (row) => row.id ?? Math.random().toString(),
-        ),
+        // Fresh objects of the known fields only: nothing a format does to the table it is given can reach the generator's values.
+        inputs: inputs.map(({ id, label, expression, type }) => ({ id, ...(label !== undefined && { label }), expression, type })),
+        outputs: outputs.map(({ id, label, name, type, allowedValues, default: fallback }) => ({
+          id,
+          ...(label !== undefined && { label }),
+          name,
+          type,
+          ...(allowedValues && { allowedValues: [...allowedValues] }),
+          ...(fallback !== undefined && { default: fallback }),
+        })),
+        rules: rows
+          .filter((row, i) => row.id === undefined || rows.findIndex((other) => other.id === row.id) === i)
+          .map(({ id, description, when, then }) => ({
+            ...(id !== undefined && { id }),
+            ...(description !== undefined && { description }),
+            when: when.slice(0, inputs.length),
+            then: then.slice(0, outputs.length),
+          })),
         ...extras,
       },
     }),

@@ -68,5 +68,4 @@ describe('output entries', () => {
   it('writes output entries: FEEL text as it is, values as their literals', () => {
     expect(['"gold"', 0.5, true, null].map(outputEntryText)).toEqual(['"gold"', '0.5', 'true', 'null']);
   });
-
 });

@@ -89,13 +89,13 @@ export function createApi(session: () => Session | undefined, onUnauthorized: (f
     return data(Promise.resolve(result as { error?: unknown; response: Response })) as never;
   }
 
-  /** The body of an answer outside the envelope (the OpenAPI document itself), or an ApiFailure. */
+  /** The body of an answer outside the envelope (the OpenAPI document itself, an exported file), or an ApiFailure from the error envelope. */
   async function body<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
     const result = await call.catch((cause: unknown) => {
       throw unreadable(undefined, cause);
     });
     if (result.data) return result.data;
-    throw unreadable(result.response, undefined);
+    return data(Promise.resolve(result as { error?: unknown; response: Response })) as never;
   }
 
   return { client, data, page, body };

@@ -269,6 +269,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/{entityType}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import rules from a DMN, Excel, CSV or GoRules JDM file
+         * @description Creates a draft for each decision, sheet or node of the file sent as the body (`curl --data-binary @table.xlsx -H 'Content-Type: ...'`), after checking every record as a save does: nothing is written unless all pass (400 import_refused lists the problems). A draft that exists with the same content is left as it is; one with other content is replaced only with its checksum. With dryRun=true nothing is written and the answer lists what would be created or replaced, the records themselves, every problem, and every element of the file that no record keeps. Files of at most 4 MB (413 beyond); tables of at most 10000 rows and 102 columns; XML without DTDs, 64 levels deep at most; XLSX archives of at most 1000 entries and 64 MB inflated, none inflating more than 200 times (each a 400 naming the bound).
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
+         */
+        post: operations["importRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a rule as DMN, Excel, CSV or GoRules JDM
+         * @description The draft, or a published version, as a file of the format asked, with its content type and a file name (Content-Disposition). DMN holds every kind of rule but rule sets; Excel and CSV hold decision tables; JDM holds decision tables and simple rules. A rule the format cannot hold is a 400 saying why. What the format has no place for (tags, test cases, settings) travels in its extension fields, so importing the file gives back the same rule and checksum.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
+         */
+        get: operations["exportRule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/branches": {
         parameters: {
             query?: never;
@@ -948,6 +992,32 @@ export interface components {
         ApprovalCount: {
             approvals: number;
             required: number;
+        };
+        ImportProblems: {
+            problems: {
+                /** @description where in the record: definition.rules[2].when[0] */
+                path: string;
+                message: string;
+            }[];
+            /** @description elements of the file no record keeps, and why */
+            notCarried: {
+                path: string;
+                message: string;
+            }[];
+        };
+        FileBound: {
+            /** @description maxRows, maxColumns, maxTables, maxDepth, maxZipEntries, maxUnzippedBytes, maxZipRatio, doctype, encoding or format */
+            bound: string;
+        };
+        FileFormat: {
+            /** @enum {string} */
+            format: "dmn" | "xlsx" | "csv" | "jdm";
+        };
+        AcceptedTypes: {
+            accepted: string[];
+        };
+        DraftId: {
+            id: string;
         };
         /** @description {} */
         Empty: Record<string, never>;
@@ -3990,6 +4060,419 @@ export interface operations {
                     };
                 };
             };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    importRules: {
+        parameters: {
+            query?: {
+                /** @description true: write nothing, answer what the import would do, with every problem and every element not carried */
+                dryRun?: "true" | "false";
+                /** @description the format, when the Content-Type does not say it (application/octet-stream) */
+                format?: "dmn" | "xlsx" | "csv" | "jdm";
+                /** @description the checksums of the drafts the import replaces, as an edit takes them: `id:checksum` pairs separated by commas, or one checksum when the file holds one rule. A draft that exists with other content is replaced only with its checksum (409 checksum_required without, checksum_mismatch when stale) */
+                checksum?: string;
+            };
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+            };
+            cookie?: never;
+        };
+        /** @description the file: DMN XML, an XLSX workbook, CSV, or GoRules JDM JSON (or this service’s own JSON records) */
+        requestBody: {
+            content: {
+                "application/xml": string;
+                "text/xml": string;
+                "application/dmn+xml": string;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                "text/csv": string;
+                "application/csv": string;
+                "application/json": string;
+                "application/vnd.gorules.decision": string;
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            dryRun: boolean;
+                            records: {
+                                /** @enum {string} */
+                                entityType: "rule" | "workflow";
+                                id: string;
+                                /** @description the kind: decisionTable, simpleRule, ruleSet (or workflow, from a JDM graph) */
+                                type: string;
+                                name: string;
+                                /**
+                                 * @description what the import does (or, in a dry run, would do) with the draft of this id
+                                 * @enum {string}
+                                 */
+                                action: "create" | "replace" | "unchanged";
+                                /** @description the checksum the draft has once imported */
+                                checksum: string;
+                                /** @description the checksum of the draft it replaces */
+                                previousChecksum?: string;
+                                /** @description a dry run's replacement the request gave no checksum for: the import itself would answer 409 */
+                                checksumRequired?: boolean;
+                                warnings: {
+                                    path: string;
+                                    message: string;
+                                }[];
+                                /** @description in a dry run: the record as it would be saved, to compare with the draft */
+                                record?: unknown;
+                            }[];
+                            /** @description in a dry run, what would refuse the import, by file and element (a real import with problems is refused: 400 import_refused) */
+                            problems: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description what the file holds that no record keeps, by element, and why (boxed contexts, BKMs, unknown types, extra sheets, ...) */
+                            notCarried: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description created */
+            201: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            dryRun: boolean;
+                            records: {
+                                /** @enum {string} */
+                                entityType: "rule" | "workflow";
+                                id: string;
+                                /** @description the kind: decisionTable, simpleRule, ruleSet (or workflow, from a JDM graph) */
+                                type: string;
+                                name: string;
+                                /**
+                                 * @description what the import does (or, in a dry run, would do) with the draft of this id
+                                 * @enum {string}
+                                 */
+                                action: "create" | "replace" | "unchanged";
+                                /** @description the checksum the draft has once imported */
+                                checksum: string;
+                                /** @description the checksum of the draft it replaces */
+                                previousChecksum?: string;
+                                /** @description a dry run's replacement the request gave no checksum for: the import itself would answer 409 */
+                                checksumRequired?: boolean;
+                                warnings: {
+                                    path: string;
+                                    message: string;
+                                }[];
+                                /** @description in a dry run: the record as it would be saved, to compare with the draft */
+                                record?: unknown;
+                            }[];
+                            /** @description in a dry run, what would refuse the import, by file and element (a real import with problems is refused: 400 import_refused) */
+                            problems: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description what the file holds that no record keeps, by element, and why (boxed contexts, BKMs, unknown types, extra sheets, ...) */
+                            notCarried: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, file_refused, import_refused, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "file_refused" | "import_refused" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"] | components["schemas"]["FileBound"] | components["schemas"]["ImportProblems"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: checksum_mismatch, checksum_required, entity_exists, write_conflict. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "checksum_mismatch" | "checksum_required" | "entity_exists" | "write_conflict";
+                        data?: components["schemas"]["DraftId"] | components["schemas"]["Empty"];
+                    };
+                };
+            };
+            /** @description Payload Too Large: file_too_large; from API Gateway itself: payload_too_large (The request is larger than 10 MB). */
+            413: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "file_too_large" | "payload_too_large";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_media_type. */
+            415: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                        data?: components["schemas"]["AcceptedTypes"];
+                    };
+                };
+            };
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    exportRule: {
+        parameters: {
+            query: {
+                /** @description dmn (DMN 1.5 XML), xlsx (Excel), csv, or jdm (GoRules JSON) */
+                format: "dmn" | "xlsx" | "csv" | "jdm";
+                /** @description a published version such as v1; the draft when absent */
+                version?: string;
+            };
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file: DMN 1.5 XML, an XLSX workbook, CSV, or GoRules JDM JSON, as the format asked */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    /** @description attachment, with the file name: the rule id and the format's extension */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                    "text/csv": unknown;
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad Request: branch_not_found, format_cannot_hold, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "format_cannot_hold" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"] | components["schemas"]["FileFormat"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found, version_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found" | "version_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */

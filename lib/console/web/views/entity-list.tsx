@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
+import { ImportRules } from '../rules/import-file.tsx';
 import { hrefOf, navigate } from '../route.ts';
 import { kindLabels, ruleKinds, starterDefinition, type EntityKind } from '../starters.ts';
 import { Failure } from '../ui/failure.tsx';
@@ -49,6 +50,7 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
     [entityType, JSON.stringify(filters)],
   );
   const create = usePermit('createEntity');
+  const importing = usePermit('importRules');
   const title = entityType === 'rule' ? 'Rules' : 'Workflows';
   const href = entityType === 'rule' ? hrefOf.rule : hrefOf.workflow;
 
@@ -56,9 +58,12 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
     <section aria-labelledby="list-title">
       <div class="heading">
         <h1 id="list-title">{title}</h1>
-        <NewEntity entityType={entityType} permit={create} onCreated={(id) => navigate(href(id))} />
+        <div class="actions">
+          {entityType === 'rule' && <ImportRules permit={importing} onImported={list.reload} />}
+          <NewEntity entityType={entityType} permit={create} onCreated={(id) => navigate(href(id))} />
+        </div>
       </div>
-      <Why permits={[create]} />
+      <Why permits={entityType === 'rule' ? [create, importing] : [create]} />
       <form class="filters" role="search" aria-label={`Filter ${title.toLowerCase()}`} onSubmit={(e) => e.preventDefault()}>
         <label>
           Name contains

@@ -38,6 +38,7 @@ import {
   type SimpleDefinition,
   type TableDefinition,
 } from '../rules/model.ts';
+import { DownloadRule } from '../rules/download.tsx';
 import { PublishPanel } from '../rules/publish.tsx';
 import { RuleSetEditor } from '../rules/rule-set-editor.tsx';
 import { SchedulePanel } from '../rules/schedule.tsx';
@@ -205,6 +206,7 @@ function RulePage({ id }: { id: string }) {
         </div>
       </div>
       <Why permits={[permits.save, permits.delete]} />
+      <DownloadRule id={id} kind={kind} />
 
       {conflict && (
         <div class="failure conflict" role="alert">
