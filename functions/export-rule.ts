@@ -6,6 +6,7 @@ import { interchangeRoutes } from '../lib/interchange/routes.ts';
 const route = interchangeRoutes.exportRule;
 
 export const handler = endpoint(route, async (call) => {
-  const file = await exportEntity(call.store, entityRef(call, route.entityTypes), call.query.format, call.query.version);
+  const { format, version, dmnVersion } = call.query;
+  const file = await exportEntity(call.store, entityRef(call, route.entityTypes), format, version, { dmnVersion });
   return { file: { contentType: file.contentType, body: file.body, headers: { 'content-disposition': `attachment; filename="${file.fileName}"` } } };
 });

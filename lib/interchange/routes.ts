@@ -30,6 +30,10 @@ export const exportQuerySchema = z.object({
   version: z
     .optional(z.string().check(z.regex(versionLabelPattern, { error: 'must be a published version label such as v1' })))
     .register(z.globalRegistry, { description: 'a published version such as v1; the draft when absent' }),
+  dmnVersion: z.optional(z.enum(['1.5', '1.3'], { error: 'must be 1.5 or 1.3' })).register(z.globalRegistry, {
+    description:
+      "DMN only: 1.5 (the default), or 1.3's namespaces for Camunda Modeler and bpmn-io's dmn-js, which open DMN 1.3 (a decision table is written alike in both)",
+  }),
 });
 
 export const interchangeRoutes = {

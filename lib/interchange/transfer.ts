@@ -17,7 +17,16 @@ import { errors, type PathProblem } from '../http/errors.ts';
 import { jsonDepthProblem } from '../http/json-bounds.ts';
 import type { EntityStore, Store, Warning } from '../store/types.ts';
 import type { ReferenceStore } from '../workflows/references.ts';
-import { formatOfContentType, ImportBoundExceeded, importBounds, importContentTypes, type Format, type FormatName, type WrittenFile } from './format.ts';
+import {
+  formatOfContentType,
+  ImportBoundExceeded,
+  importBounds,
+  importContentTypes,
+  type Format,
+  type FormatName,
+  type WriteOptions,
+  type WrittenFile,
+} from './format.ts';
 import { formats } from './formats.ts';
 import { isJdmDocument } from './jdm.ts';
 
@@ -215,6 +224,7 @@ export async function exportEntity(
   ref: { workspaceId: string; branch: string; entityType: EntityType; id: string },
   formatName: FormatName,
   version?: string,
+  options: WriteOptions = {},
 ): Promise<WrittenFile> {
   const stored = version ? await store.getVersion(ref, version) : await store.getEntity(ref);
   if (!stored) throw version ? errors.versionNotFound(ref.entityType, ref.id, version) : errors.entityNotFound(ref.entityType, ref.id);
@@ -223,5 +233,5 @@ export async function exportEntity(
   const format = formats[formatName];
   const reason = format.cannotHold(entity);
   if (reason) throw errors.formatCannotHold(formatName, id, reason);
-  return format.write(entity);
+  return format.write(entity, options);
 }

@@ -69,7 +69,9 @@ const discount = (id: string, overrides: Json = {}): Json => ({
 beforeAll(async () => {
   rules = rulesClient(t.api);
   expect((await rules.create(discount('discount'))).status).toBe(201);
-  expect((await rules.create(simple('flat-shipping', { when: 'order.total >= 50', then: { shippingFee: 0 }, otherwise: { shippingFee: 4.9 } }))).status).toBe(201);
+  expect((await rules.create(simple('flat-shipping', { when: 'order.total >= 50', then: { shippingFee: 0 }, otherwise: { shippingFee: 4.9 } }))).status).toBe(
+    201,
+  );
   await addBranch(t.runtime.store, 'demo', 'imports');
 });
 
@@ -90,6 +92,14 @@ describe('export then import', () => {
     const file = await exported('flat-shipping', 'dmn', { query: { version: 'v1' } });
     expect(file.bytes.toString('utf8')).toContain('https://www.omg.org/spec/DMN/20230324/MODEL/');
     expectFailure(await t.api('/dev/v1/rule/flat-shipping/export', { query: { format: 'dmn', version: 'v9' } }), 404, 'version_not_found');
+  });
+
+  it("writes DMN with 1.3's namespaces for Camunda Modeler and dmn-js, and reads it back the same", async () => {
+    const file = await exported('discount', 'dmn', { query: { dmnVersion: '1.3' } });
+    expect(file.bytes.toString('utf8')).toContain('xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/"');
+    expect(file.bytes.toString('utf8')).not.toContain('20230324');
+    const again = await importing(file.bytes, 'application/xml', { dryRun: 'true' });
+    expect(again.body.data.records).toEqual([expect.objectContaining({ id: 'discount', action: 'unchanged' })]);
   });
 
   it('refuses a rule the format cannot hold, saying why', async () => {

@@ -4383,6 +4383,8 @@ export interface operations {
                 format: "dmn" | "xlsx" | "csv" | "jdm";
                 /** @description a published version such as v1; the draft when absent */
                 version?: string;
+                /** @description DMN only: 1.5 (the default), or 1.3's namespaces for Camunda Modeler and bpmn-io's dmn-js, which open DMN 1.3 (a decision table is written alike in both) */
+                dmnVersion?: "1.5" | "1.3";
             };
             header?: {
                 /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
