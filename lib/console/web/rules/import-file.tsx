@@ -6,11 +6,11 @@
  * replaces exactly the drafts the report showed: it sends their checksums,
  * so a draft edited since is refused, not overwritten.
  */
+import './rules.css';
 import { useState } from 'preact/hooks';
 import { formatFiles, formatOfExtension } from '../../../interchange/format.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
-import type { Permit } from '../ui/permitted.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { DiffRows, DiffTable, linesOf } from './diff-table.tsx';
 import { diffLines, sideBySide } from './line-diff.ts';
@@ -42,9 +42,8 @@ interface Report {
 const accepted = Object.values(formatFiles).flatMap((format) => format.extensions);
 const actionWords = { create: 'will be created', replace: 'will replace the draft', unchanged: 'is the same as the draft: left as it is' };
 
-export function ImportRules({ permit, onImported }: { permit: Permit; onImported(): void }) {
+export function ImportRules({ onImported, onClose }: { onImported(): void; onClose(): void }) {
   const { api } = useConsole();
-  const [open, setOpen] = useState(false);
   const [file, setFile] = useState<File>();
   const [report, setReport] = useState<Report>();
   const [done, setDone] = useState<Report>();
@@ -92,12 +91,6 @@ export function ImportRules({ permit, onImported }: { permit: Permit; onImported
       onImported();
     });
 
-  if (!open)
-    return (
-      <button type="button" disabled={!permit.allowed} aria-describedby={permit.describedBy} onClick={() => setOpen(true)}>
-        Import
-      </button>
-    );
   return (
     <section class="card import-rules" aria-labelledby="import-title">
       <h2 id="import-title">Import rules from a file</h2>
@@ -127,7 +120,7 @@ export function ImportRules({ permit, onImported }: { permit: Permit; onImported
         <button type="button" disabled={!report || busy || report.problems.length > 0 || report.records.length === 0} onClick={importIt}>
           Import {report ? `${report.records.length} rule${report.records.length === 1 ? '' : 's'}` : ''}
         </button>
-        <button type="button" class="quiet" onClick={() => setOpen(false)}>
+        <button type="button" class="quiet" onClick={onClose}>
           Close
         </button>
       </div>

@@ -51,6 +51,7 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
   );
   const create = usePermit('createEntity');
   const importing = usePermit('importRules');
+  const [importOpen, setImportOpen] = useState(false);
   const title = entityType === 'rule' ? 'Rules' : 'Workflows';
   const href = entityType === 'rule' ? hrefOf.rule : hrefOf.workflow;
 
@@ -59,11 +60,16 @@ export function EntityList({ entityType }: { entityType: 'rule' | 'workflow' }) 
       <div class="heading">
         <h1 id="list-title">{title}</h1>
         <div class="actions">
-          {entityType === 'rule' && <ImportRules permit={importing} onImported={list.reload} />}
+          {entityType === 'rule' && (
+            <button type="button" disabled={!importing.allowed || importOpen} aria-describedby={importing.describedBy} onClick={() => setImportOpen(true)}>
+              Import
+            </button>
+          )}
           <NewEntity entityType={entityType} permit={create} onCreated={(id) => navigate(href(id))} />
         </div>
       </div>
       <Why permits={entityType === 'rule' ? [create, importing] : [create]} />
+      {importOpen && <ImportRules onImported={list.reload} onClose={() => setImportOpen(false)} />}
       <form class="filters" role="search" aria-label={`Filter ${title.toLowerCase()}`} onSubmit={(e) => e.preventDefault()}>
         <label>
           Name contains
