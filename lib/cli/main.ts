@@ -210,11 +210,17 @@ async function author(
   }
 }
 
+/** A refusal's problems one a line (an import's, by file and element), beyond the few its message names. */
+function problemLines(error: ApiError): string {
+  const { problems = [] } = error.data as { problems?: { path: string; message: string }[] };
+  return problems.map((p) => `\n  ${p.path}: ${p.message}`).join('');
+}
+
 export async function main(argv = process.argv.slice(2)) {
   try {
     console.log(await runCli(argv));
   } catch (error) {
-    if (error instanceof ApiError) console.error(`rules: ${error.code}: ${error.message}`);
+    if (error instanceof ApiError) console.error(`rules: ${error.code}: ${error.message}${problemLines(error)}`);
     else if (error instanceof ImportRejected)
       console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
     else console.error(`rules: ${(error as Error).message}`);

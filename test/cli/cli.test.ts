@@ -1,5 +1,5 @@
 /** The operator CLI against an embedded DynamoDB: every command, and its refusals. */
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,6 +203,59 @@ describe('import', () => {
     writeFileSync(join(bad, 'c.json'), '{ not json');
     await expect(cli('import', 'acme', 'trunk', join(bad, 'c.json'))).rejects.toThrow(/c\.json: not valid JSON/);
     await expect(cli('import', 'acme', 'nope', dir)).rejects.toThrow(/has no branch "nope"/);
+  });
+});
+
+describe('rule import and export', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rules-cli-files-'));
+  const files = fileURLToPath(new URL('../interchange/files', import.meta.url));
+
+  it('imports a folder of DMN, Excel, CSV and JDM files, each by its extension, and a second import changes nothing', async () => {
+    const folder = join(dir, 'mixed');
+    mkdirSync(folder);
+    const copies: [string, string][] = [
+      ['dmn/hit-first.dmn', 'first.dmn'],
+      ['xlsx/unique.xlsx', 'unique.xlsx'],
+      ['csv/shipping.csv', 'shipping.csv'],
+      ['jdm/grades-unique.json', 'grades.json'],
+    ];
+    for (const [from, to] of copies) writeFileSync(join(folder, to), readFileSync(join(files, from)));
+    writeFileSync(join(folder, 'notes.txt'), 'not a table');
+    const first = JSON.parse(await cli('rule', 'import', 'acme', 'trunk', folder));
+    expect(first.problems).toEqual([]);
+    expect(first.records.map((r: { action: string }) => r.action)).toEqual(['create', 'create', 'create', 'create']);
+    const again = JSON.parse(await cli('rule', 'import', 'acme', 'trunk', folder));
+    expect(again.records.map((r: { action: string }) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  });
+
+  it('exports a rule in each format, to a file that imports back as the same rule', async () => {
+    const [table] = JSON.parse(await cli('rule', 'import', 'acme', 'trunk', join(files, 'csv/shipping.csv'), '--dry-run')).records;
+    for (const format of ['dmn', 'xlsx', 'csv', 'jdm']) {
+      const out = join(dir, `export.${format === 'jdm' ? 'json' : format}`);
+      expect(await cli('rule', 'export', 'acme', 'trunk', table.id, '--format', format, '--out', out)).toMatch(new RegExp(`^wrote ${out} \\(\\d+ bytes`));
+      const back = JSON.parse(await cli('rule', 'import', 'acme', 'trunk', out, '--dry-run'));
+      expect(back.records).toEqual([expect.objectContaining({ id: table.id, action: 'unchanged' })]);
+    }
+    await expect(cli('rule', 'export', 'acme', 'trunk', table.id, '--format', 'pdf')).rejects.toThrow(UsageError);
+  });
+
+  it('replaces a draft only with its checksum, and prints every problem of a file it refuses', async () => {
+    const shipping = join(files, 'csv/shipping.csv');
+    const [record] = JSON.parse(await cli('rule', 'import', 'acme', 'trunk', shipping, '--dry-run')).records;
+    const ref = { workspaceId: 'acme', branch: 'trunk', entityType: 'rule' as const, id: record.id };
+    const draft = await store.getEntity(ref);
+    // The same file name (the CSV's rule id), with another hit policy, then one it does not know.
+    mkdirSync(join(dir, 'edited'));
+    mkdirSync(join(dir, 'broken'));
+    const edited = join(dir, 'edited', 'shipping.csv');
+    const broken = join(dir, 'broken', 'shipping.csv');
+    writeFileSync(edited, `Hit policy,any\r\n${readFileSync(shipping, 'utf8')}`);
+    writeFileSync(broken, `Hit policy,sometimes\r\n${readFileSync(shipping, 'utf8')}`);
+    await expect(cli('rule', 'import', 'acme', 'trunk', edited)).rejects.toThrow(/send the draft's checksum/);
+    expect(JSON.parse(await cli('rule', 'import', 'acme', 'trunk', edited, '--checksum', draft!.checksum)).records[0].action).toBe('replace');
+    const { stderr, exitCode } = await rules('rule', 'import', 'acme', 'trunk', broken, ...target);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^rules: import_refused: Nothing was imported[^\n]*\n {2}\S*broken\/shipping\.csv/);
   });
 });
 
