@@ -17,6 +17,15 @@ export const importQuerySchema = z.object({
     .optional(z.enum(['true', 'false'], { error: 'must be true or false' }))
     .register(z.globalRegistry, { description: 'true: write nothing, answer what the import would do, with every problem and every element not carried' }),
   format: z.optional(formatName('the format, when the Content-Type does not say it (application/octet-stream)')),
+  fileName: z.optional(
+    z
+      .string()
+      .check(z.minLength(1), z.maxLength(255), z.regex(/^[^/\\\u0000-\u001f]+$/, 'must be a file name, without folders or control characters'))
+      .register(z.globalRegistry, {
+        description:
+          "the file's name: a CSV file, or a sheet of a workbook, without a `Rule id` row takes its rule's id from it (letter-fee.csv is letter-fee); problems name it. `upload` when absent",
+      }),
+  ),
   checksum: z.optional(
     z.string().check(z.maxLength(20_000)).register(z.globalRegistry, {
       description:

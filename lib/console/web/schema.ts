@@ -4088,6 +4088,8 @@ export interface operations {
                 dryRun?: "true" | "false";
                 /** @description the format, when the Content-Type does not say it (application/octet-stream) */
                 format?: "dmn" | "xlsx" | "csv" | "jdm";
+                /** @description the file's name: a CSV file, or a sheet of a workbook, without a `Rule id` row takes its rule's id from it (letter-fee.csv is letter-fee); problems name it. `upload` when absent */
+                fileName?: string;
                 /** @description the checksums of the drafts the import replaces, as an edit takes them: `id:checksum` pairs separated by commas, or one checksum when the file holds one rule. A draft that exists with other content is replaced only with its checksum (409 checksum_required without, checksum_mismatch when stale) */
                 checksum?: string;
             };

@@ -56,7 +56,7 @@ export function ImportRules({ onImported, onClose }: { onImported(): void; onClo
       api.client.POST('/dev/v1/{entityType}/import', {
         params: {
           path: { entityType: 'rule' },
-          query: { ...(dryRun && { dryRun: 'true' as const }), ...(format && { format }), ...(checksum && { checksum }) },
+          query: { fileName: chosen.name, ...(dryRun && { dryRun: 'true' as const }), ...(format && { format }), ...(checksum && { checksum }) },
         },
         body: chosen as never,
         bodySerializer: (body: unknown) => body as BodyInit,
