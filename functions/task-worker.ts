@@ -4,8 +4,11 @@ import type { SQSEvent } from 'aws-lambda';
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
 import { invocationLogging, logger } from '../lib/logging/logger.ts';
+import { withRemoteBranch } from '../lib/pull/git-push.ts';
 import { fetchBranch } from '../lib/pull/git-remote.ts';
-import { runPullTask, type RunDeps } from '../lib/pull/run.ts';
+import { runPushTask } from '../lib/pull/push-run.ts';
+import type { RemoteTaskDeps } from '../lib/pull/remote-task.ts';
+import { runPullTask } from '../lib/pull/run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
 import type { TaskKinds } from '../lib/tasks/kinds.ts';
@@ -16,16 +19,16 @@ import { runWorkflowTask } from '../lib/workflows/tasks.ts';
 
 const { store } = storeFromEnv();
 
-const pullDeps: RunDeps = {
+const remoteDeps: RemoteTaskDeps = {
   store,
-  fetchBranch,
   openCredential: (workspaceId, credentialId) => openCredential({ store, keyring: keyringFromEnv() }, workspaceId, credentialId),
   leaseMs: taskTimes.leaseMs,
 };
 
 /** Each kind of task the queue carries, and what runs it. */
 const runners: TaskKinds<TaskRunner> = {
-  pull: (task, delivery) => runPullTask(pullDeps, task.taskId, delivery),
+  pull: (task, delivery) => runPullTask({ ...remoteDeps, fetchBranch }, task.taskId, delivery),
+  push: (task, delivery) => runPushTask({ ...remoteDeps, withRemoteBranch }, task.taskId, delivery),
   workflowRun: (task) => runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs: taskTimes.leaseMs, runMs: taskTimes.workflowRunMs }),
 };
 

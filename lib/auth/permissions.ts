@@ -14,7 +14,7 @@ export const permissionMeaning: Record<Permission, string> = {
   read: 'read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)',
   execute: 'execute published rules and workflows',
   write: 'create, edit, test and delete drafts, save schedules, pull from the remote',
-  publish: 'publish a version',
+  publish: 'publish a version, push a branch to the remote',
   approve: 'approve or reject a change request',
   manage: 'manage keys, credentials, integrations, the remote, branch protection and the audit log',
 };

@@ -13,6 +13,7 @@ import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import { getRemote, putRemote } from '../pull/remote.ts';
 import { createStore, type Store } from '../store/index.ts';
+import { remoteFormats, type RemoteFormat } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
 import { readImportSources, readInterchangeFiles, readJsonFile } from './files.ts';
 import { formatNames, type FormatName } from '../interchange/format.ts';
@@ -36,7 +37,9 @@ Commands:
   key expire <workspace> <keyId> [--at ISO-DATE]                   default: now
   import <workspace> <branch> <file-or-dir>... [--publish]         JSON records, validated all before any is written;
                                                                    paths are relative to the folder you run it from
-  remote set <workspace> <url> [--credential CREDENTIAL-ID]        the Git remote pulls fetch from
+  remote set <workspace> <url> [--credential CREDENTIAL-ID] [--format json|dmn]
+                                                                   the Git remote pulls fetch from and pushes send
+                                                                   to; the format pushes write decision tables in
   remote show <workspace>
   rule create <workspace> <branch> <file>                          a draft from a JSON record, validated as the API does
   rule update <workspace> <branch> <id> <file> --checksum SUM      the fields in the file replace the draft's, if it
@@ -76,6 +79,7 @@ const options = {
   at: { type: 'string' },
   publish: { type: 'boolean' },
   credential: { type: 'string' },
+  format: { type: 'string' },
   checksum: { type: 'string' },
   'dry-run': { type: 'boolean' },
   format: { type: 'string' },
@@ -150,7 +154,7 @@ async function command(store: Store, positionals: string[], values: Values, from
       return outcomes.map((o) => `${o.outcome.padEnd(9)} ${o.entityType} ${o.id}${o.version ? ` (${o.version})` : ''}  ${o.origin}`).join('\n');
     }
     case 'remote set':
-      return json(await putRemote(store, arg(1, 'workspace'), { url: arg(2, 'url'), credentialId: values.credential }));
+      return json(await putRemote(store, arg(1, 'workspace'), { url: arg(2, 'url'), credentialId: values.credential, format: remoteFormat(values.format) }));
     case 'remote show':
       return json(await getRemote(store, arg(1, 'workspace')));
     case 'rule import': {
@@ -175,6 +179,12 @@ async function command(store: Store, positionals: string[], values: Values, from
         return json(await author(store, group as EntityType, action as AuthoringVerb, arg, { from, checksum: values.checksum }));
       throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
   }
+}
+
+/** --format, when given: one of the remote's formats. */
+function remoteFormat(format: string | undefined): RemoteFormat | undefined {
+  if (format === undefined || (remoteFormats as readonly string[]).includes(format)) return format as RemoteFormat | undefined;
+  throw new UsageError(`--format must be ${remoteFormats.join(' or ')}, not "${format}"\n\n${usage}`);
 }
 
 const authoringVerbs = ['create', 'update', 'publish', 'delete'] as const;

@@ -209,8 +209,17 @@ export const errors = {
       'workflow_not_prepared',
       `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`,
     ),
-  /** Every try to open a pull task lost a race with other pulls of the branch started at the same moment (README, "Remote pull"). */
+  /** Every try to open a pull task lost a race with other pulls of the branch started at the same moment (README, "Remote pull and push"). */
   pullConflict: () => new ApiError(409, 'pull_conflict', 'Other pulls of this branch were started at the same moment. Retry.'),
+  /** Every try to open a push task lost a race with other pulls or pushes of the branch started at the same moment. */
+  pushConflict: () => new ApiError(409, 'push_conflict', 'Other pulls or pushes of this branch were started at the same moment. Retry.'),
+  /** A branch runs one pull or push at a time: asking for the other while one is open. */
+  remoteBusy: (running: 'pull' | 'push', taskId: string) =>
+    new ApiError(
+      409,
+      'remote_busy',
+      `A ${running} of this branch is in progress (task ${taskId}): ${running === 'pull' ? 'push' : 'pull'} once it has ended (GET /dev/v1/tasks/${taskId}).`,
+    ),
   stepNotFound: (workflowId: string, stepId: string) => new ApiError(404, 'step_not_found', `The workflow "${workflowId}" has no step "${shownId(stepId)}".`),
   evaluationFailed: (message: string) => new ApiError(422, 'evaluation_failed', message),
   scheduleNotSupported: () =>
@@ -238,7 +247,7 @@ export const errors = {
     new ApiError(409, 'integration_name_taken', `Another integration of the workspace is named "${name}": choose another name, or change that integration.`),
   integrationBusy: (name: string) => new ApiError(409, 'integration_busy', `The integration "${name}" is being changed by another request: retry in a moment.`),
   remoteNotConfigured: (status = 400) =>
-    new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling.'),
+    new ApiError(status, 'remote_not_configured', 'The workspace has no remote: set one with PUT /dev/v1/remote before pulling or pushing.'),
   writeConflict: (what: string) =>
     new ApiError(
       409,

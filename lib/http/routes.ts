@@ -59,8 +59,8 @@ export const areas = [
     routes: integrationRoutes,
   },
   {
-    name: 'Remote pull and tasks',
-    description: "The workspace's Git remote, pulls of a branch from it, and the tasks that follow each pull.",
+    name: 'Remote pull, push and tasks',
+    description: "The workspace's Git remote, pulls of a branch from it and pushes to it, and the tasks that follow each.",
     routes: pullRoutes,
   },
   {

@@ -1,14 +1,22 @@
 /**
  * A real Git server on loopback, for the local runtime's demo repository and
- * for the tests of remote pull: `git http-backend` (the smart HTTP protocol
- * of the git CLI, read-only here) run as a CGI program, one process per
- * request, serving the bare repositories under a root folder. Plus helpers
- * that build such repositories from maps of files with the git CLI.
+ * for the tests of remote pull and push: `git http-backend` (the smart HTTP
+ * protocol of the git CLI) run as a CGI program, one process per request,
+ * serving the bare repositories under a root folder, for fetching and for
+ * pushing. Plus helpers that build such repositories from maps of files with
+ * the git CLI.
+ *
+ * Pushes are accepted from anyone who reaches it (git's `http.receivepack`,
+ * which is off for a request the web server did not authenticate, is set for
+ * every served repository): it listens on loopback only, and a test that
+ * wants a host that checks a token gives `requireHeader`. Each update names
+ * the commit it replaces, and git refuses one whose branch moved since: two
+ * pushes at once cannot both win.
  *
  *   const root = mkdtempSync(join(tmpdir(), 'repos-'));
  *   const commits = await createRepository(root, 'rules.git', { main: { 'rules/a.json': '{}' } });
  *   const server = await startGitServer({ root });
- *   // git clone ${server.url}/rules.git
+ *   // git clone ${server.url}/rules.git; git push
  *   await server.close();
  *
  * Needs `git` on the PATH (its http-backend is part of git-core). Never
@@ -124,6 +132,10 @@ function serveCgi(root: string, request: http.IncomingMessage, response: http.Se
     REMOTE_ADDR: request.socket.remoteAddress ?? '127.0.0.1',
     GIT_PROJECT_ROOT: root,
     GIT_HTTP_EXPORT_ALL: '1',
+    // Configuration by environment (git 2.31+), so that every repository under the root takes pushes, however it was made.
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'http.receivepack',
+    GIT_CONFIG_VALUE_0: 'true',
     PATH_INFO: pathInfo,
     QUERY_STRING: target.search.slice(1),
     REQUEST_METHOD: request.method ?? 'GET',

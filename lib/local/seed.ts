@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCredential, updateCredential, type CredentialDeps } from '../credentials/service.ts';
 import { importEntities } from '../entities/import.ts';
-import { entityTypeOf } from '../entities/kinds.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { createIntegration, updateIntegration } from '../integrations/service.ts';
 import { hostOf } from '../outbound/hosts.ts';
-import { entityFolders } from '../pull/plan.ts';
+import { entityFile } from '../pull/entity-file.ts';
 import type { Store } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts';
 import { demoIntegrationIds, demoRules, demoWorkflows, editedAfterPublishing, remoteOnlyRules } from './demo-entities.ts';
@@ -44,9 +43,16 @@ export async function seedDemo(store: Store, options: { apiKey?: string } = {}) 
 
 export const demoRepository = 'demo.git';
 
-/** One file per entity, in the layout pulls read: rules/<id>.json and workflows/<id>.json. */
-const repositoryFiles = (entities: EntityInput[]) =>
-  Object.fromEntries(entities.map((e) => [`${entityFolders[entityTypeOf(e.type)]}/${e.id}.json`, `${JSON.stringify(e, null, 2)}\n`]));
+/** One file per entity, as a push writes them: rules/<id>.json and workflows/<id>.json. */
+const repositoryFiles = async (entities: EntityInput[]) =>
+  Object.fromEntries(
+    await Promise.all(
+      entities.map(async (entity) => {
+        const { path, content } = await entityFile(entity, 'json');
+        return [path, content] as const;
+      }),
+    ),
+  );
 
 /** Main as the seed leaves it: every demo rule and workflow, the one edited after publishing in its edited form. */
 const seededMain = () => [...demoRules.map((rule) => (rule.id === editedAfterPublishing.id ? editedAfterPublishing.edit(rule) : rule)), ...demoWorkflows];
@@ -61,8 +67,8 @@ const seededMain = () => [...demoRules.map((rule) => (rule.id === editedAfterPub
 export async function seedDemoRemote(store: Store, gitRoot: string, gitUrl: string) {
   if (!existsSync(join(gitRoot, demoRepository)))
     await createRepository(gitRoot, demoRepository, {
-      main: repositoryFiles([...seededMain(), ...remoteOnlyRules]),
-      staging: repositoryFiles([...demoRules.slice(0, 4), demoWorkflows[0]!]),
+      main: await repositoryFiles([...seededMain(), ...remoteOnlyRules]),
+      staging: await repositoryFiles([...demoRules.slice(0, 4), demoWorkflows[0]!]),
     });
   const url = `${gitUrl}/${demoRepository}`;
   const current = await store.getRemote(demoWorkspaceId);

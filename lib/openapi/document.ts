@@ -297,13 +297,15 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
             ([] as string[]).concat(response.file.contentType).map((type) => [type, { schema: jsonSchema(response.file.schema, 'output') }]),
           ),
         }
-      : {
-          description: 'success',
-          headers: requestIdHeaders,
-          content: {
-            'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') },
-          },
-        };
+      : 'body' in response || 'data' in response
+        ? {
+            description: 'success',
+            headers: requestIdHeaders,
+            content: {
+              'application/json': { schema: 'body' in response ? jsonSchema(response.body, 'output') : jsonSchema(successEnvelope(response.data), 'output') },
+            },
+          }
+        : undefined; // an operation that only queues answers 202 alone
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -333,7 +335,7 @@ function operation(route: Route, tag: string, raised: RaisedError[]) {
       },
     }),
     responses: {
-      200: success,
+      ...(success && { 200: success }),
       ...('created' in response && { 201: { ...success, description: 'created' } }),
       ...('accepted' in response &&
         response.accepted && {

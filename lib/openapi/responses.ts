@@ -4,7 +4,7 @@ import type { routes } from '../http/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
 import { formatFiles } from '../interchange/format.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
-import { credentialPlacements, stepStatuses } from '../store/types.ts';
+import { credentialPlacements, remoteFormats, stepStatuses } from '../store/types.ts';
 import { permissions, roleNames, type Role } from '../auth/permissions.ts';
 import type { KeyView } from '../workspaces/keys.ts';
 
@@ -121,13 +121,28 @@ const taskSchema = z.object({
   createdAt: timestamp,
   startedAt: timestamp.optional(),
   finishedAt: timestamp.optional(),
-  commit: z.string().optional().describe('the commit pulled, once completed'),
-  summary: z.object({ rule: changeCounts, workflow: changeCounts, ignoredFolders: z.array(z.string()) }).optional(),
+  commit: z.string().optional().describe("once completed, the commit pulled, or the one a push left the remote's branch at"),
+  summary: z
+    .object({ rule: changeCounts, workflow: changeCounts, ignoredFolders: z.array(z.string()) })
+    .optional()
+    .describe("what a pull changed on the branch, or a push in the remote's branch (its files)"),
   error: z.string().optional().describe('what failed, in words a user can act on'),
   workflowRun: workflowRunTaskSchema.optional().describe('set for an asynchronous workflow run (execute with async: true) instead of the pull fields'),
+  push: z
+    .object({
+      pushed: z.boolean().optional().describe('once completed: false when the remote already held what the branch holds, and no commit was made'),
+      message: z.string().optional().describe("the pushed commit's message"),
+    })
+    .optional()
+    .describe('set for a push'),
 });
 
-const remoteSchema = z.object({ url: z.string(), credentialId: z.string().optional(), updatedAt: timestamp });
+const remoteSchema = z.object({
+  url: z.string(),
+  credentialId: z.string().optional(),
+  format: z.enum(remoteFormats).describe('how a push writes decision tables; every other rule and workflow is JSON'),
+  updatedAt: timestamp,
+});
 
 /** A warning or problem of a rule, by its path in the definition. */
 const findingSchema = z.object({ path: z.string().describe('where in the record: definition.rules[2].when[0]'), message: z.string() });
@@ -233,7 +248,8 @@ const openApiSchema = z
  * What `data` holds in each operation's success envelope, or the `body` an
  * operation answers instead of an envelope; every route must have an entry.
  * `created`: a new resource answers 201, a retried create 200. `accepted`:
- * what a request queued instead of done answers, with 202.
+ * what a request queued instead of done answers, with 202; an entry with
+ * `accepted` alone is an operation that always queues.
  */
 const auditRecordSchema = z.object({
   workspaceId: z.string(),
@@ -383,6 +399,7 @@ export const responses = {
   testIntegration: { data: integrationTestResultSchema },
   pullRemote: { data: z.object({ taskId: z.string(), taskState: taskStateSchema }) },
   pullRemoteV1: { data: z.object({ taskId: z.string(), taskState: taskStateSchema }) },
+  pushRemote: { accepted: z.object({ taskId: z.string(), taskState: taskStateSchema }).describe('the push task: follow it at GET /dev/v1/tasks/{taskId}') },
   getPullTask: { data: taskSchema },
   getTask: { data: taskSchema },
   getRemote: { data: remoteSchema },
@@ -437,6 +454,7 @@ export const responses = {
 } satisfies Record<
   keyof typeof routes,
   | { data: z.ZodType; created?: boolean; accepted?: z.ZodType }
+  | { accepted: z.ZodType }
   | { body: z.ZodType }
   | {
       file: {

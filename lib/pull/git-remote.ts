@@ -1,6 +1,8 @@
 /**
  * Reads one branch of a Git repository over HTTPS (the smart HTTP protocol)
- * for remote pull: the branch's commit id and every file in its tree.
+ * for remote pull: the branch's commit id and every file in its tree; and the
+ * parts a push shares with it (./git-push.ts): the connection, the throwaway
+ * repository, the shallow fetch, the failures in the user's words.
  *
  * isomorphic-git (pure JavaScript, so it runs in Lambda without a git
  * binary) speaks the protocol; every HTTP request it makes goes through the
@@ -44,10 +46,20 @@ export interface RemoteSnapshot {
   files: RemoteFile[];
 }
 
-export type RemoteFailure = 'repository_not_found' | 'branch_not_found' | 'authentication_refused' | 'unreachable' | 'invalid_remote' | 'too_large';
+export type RemoteFailure =
+  | 'repository_not_found'
+  | 'branch_not_found'
+  | 'authentication_refused'
+  | 'unreachable'
+  | 'invalid_remote'
+  | 'too_large'
+  /** A push's: the remote's branch is no longer where the push builds on. */
+  | 'remote_moved'
+  /** A push's: the host refused the update for another reason (a protected branch, a hook). */
+  | 'push_refused';
 
 /**
- * Why a fetch failed. The message is for the user: plain, actionable, with
+ * Why a fetch or a push failed. The message is for the user: plain, actionable, with
  * the redacted URL only and never the credential; no underlying error is
  * kept as `cause`, so logging this error cannot log what that carried.
  */
@@ -94,15 +106,36 @@ const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
 const DEFAULT_MIN_BYTES_PER_SECOND = 16 * 1024;
 const DEFAULT_MAX_FILES = 20_000;
 const DEFAULT_MAX_TOTAL_BYTES = 128 * MiB;
-const SERVICE = 'git-upload-pack';
+/** The ref discovery of either service: fetching (upload-pack) or pushing (receive-pack). */
+const DISCOVERY = /\/info\/refs\?service=git-(upload|receive)-pack$/;
 
-/** Query parameter names that carry secrets (compared lowercased, `-` and `_` removed). */
-/**
- * Fetches `branch` of the repository at `url` (shallow, that branch only)
- * and returns its commit id and every file in its tree. Throws RemoteError.
- */
-export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSnapshot> {
-  const started = performance.now();
+/** What a Git exchange needs of the credential: to read the repository (fetch) or to write to it (push). */
+export type RepositoryAccess = 'read' | 'write';
+
+/** One remote repository as fetchBranch and pushing (./git-push.ts) reach it: its URL, the HTTP plugin over the outbound client, and failures in the user's words. */
+export interface RemoteRepository {
+  /** As given, without trailing slashes. */
+  url: string;
+  /** Redacted, for messages and logs. */
+  shown: string;
+  branch: string;
+  http: HttpClient;
+  log: (message: string, fields: Record<string, unknown>) => void;
+  fail(failure: RemoteFailure, message: string, transient?: boolean, status?: number): RemoteError;
+  /** Whatever a Git exchange threw, as a RemoteError with a plain message. */
+  failure(error: unknown, access: RepositoryAccess): RemoteError;
+  maxFiles: number;
+  maxTotalBytes: number;
+}
+
+/** The throwaway bare repository an exchange works in, with the object cache its reads share. */
+export interface LocalRepository {
+  gitdir: string;
+  cache: object;
+}
+
+/** Checks the URL and the branch name, and sets up the HTTP plugin; throws RemoteError. */
+export function remoteRepository(options: FetchBranchOptions): RemoteRepository {
   const { branch, credential } = options;
   const url = options.url.trim().replace(/\/+$/, '');
   const shown = showUrl(url);
@@ -131,36 +164,88 @@ export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSn
     credential,
     remoteRef,
   );
+  return {
+    url,
+    shown,
+    branch,
+    http,
+    log,
+    fail,
+    failure: (error, access) => exchangeFailure(error, { shown, branch, credential, maxResponseBytes, access, fail }),
+    maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
+    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+  };
+}
 
-  const gitdir = await mkdtemp(join(options.workDir ?? tmpdir(), 'git-remote-'));
+/** Runs `work` in a throwaway bare repository (under `workDir`, default the temp folder: Lambda's /tmp) whose "origin" is the remote; removed afterwards. */
+export async function inThrowawayRepository<T>(
+  remote: RemoteRepository,
+  workDir: string | undefined,
+  work: (local: LocalRepository) => Promise<T>,
+): Promise<T> {
+  const gitdir = await mkdtemp(join(workDir ?? tmpdir(), 'git-remote-'));
   try {
-    const cache = {};
-    let commit: string;
-    try {
-      await git.init({ fs, gitdir, bare: true, defaultBranch: branch });
-      await git.addRemote({ fs, gitdir, remote: 'origin', url }); // fetch writes refs/remotes/origin/<branch> by its refspec
-      const fetched = await git.fetch({ fs, http, gitdir, cache, remote: 'origin', ref: branch, remoteRef, singleBranch: true, depth: 1, tags: false });
-      if (!fetched.fetchHead) throw fail('branch_not_found', `The repository at ${shown} is empty: it has no branches yet. Push a branch "${branch}" to it.`);
-      commit = fetched.fetchHead;
-    } catch (error) {
-      throw fetchFailure(error, { shown, branch, remoteRef, credential, maxResponseBytes, fail });
-    }
-    const files = await readFiles(gitdir, commit, cache, {
-      maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
-      maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
-      tooLarge: (what) => fail('too_large', `Branch "${branch}" of ${shown} holds ${what}; keep large or generated files out of this repository.`),
-    }).catch((error: unknown) => {
-      if (error instanceof RemoteError) throw error;
-      throw fail(
-        'invalid_remote',
-        `The commit ${commit} of branch "${branch}" from ${shown} could not be read (${error instanceof Error ? error.message : String(error)}); the Git host sent an incomplete answer.`,
-      );
-    });
-    log('remote fetch', { url: shown, branch, commit, files: files.length, durationMs: Math.round(performance.now() - started) });
-    return { commit, files };
+    await git.init({ fs, gitdir, bare: true, defaultBranch: remote.branch });
+    await git.addRemote({ fs, gitdir, remote: 'origin', url: remote.url }); // fetch writes refs/remotes/origin/<branch> by its refspec
+    return await work({ gitdir, cache: {} });
   } finally {
     await rm(gitdir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Fetches `ref` (the branch, or HEAD: the remote's default branch) shallowly
+ * into the throwaway repository, and returns its commit id. Throws
+ * RemoteError: branch_not_found when the remote has no such ref, or no
+ * branch at all.
+ */
+export async function fetchRef(remote: RemoteRepository, local: LocalRepository, ref: string): Promise<string> {
+  const remoteRef = ref === 'HEAD' ? ref : `refs/heads/${ref}`;
+  try {
+    const fetched = await git.fetch({ fs, http: remote.http, ...local, remote: 'origin', ref, remoteRef, singleBranch: true, depth: 1, tags: false });
+    if (!fetched.fetchHead)
+      throw remote.fail('branch_not_found', `The repository at ${remote.shown} is empty: it has no branches yet. Push a branch "${remote.branch}" to it.`);
+    return fetched.fetchHead;
+  } catch (error) {
+    const { code, data } = (error ?? {}) as { code?: unknown; data?: { what?: unknown } };
+    if (code === 'NotFoundError' && (data?.what === remoteRef || data?.what === ref))
+      throw remote.fail(
+        'branch_not_found',
+        `The repository at ${remote.shown} has no branch "${ref}". Workspace branch "${ref}" pulls from the remote's branch of the same name: create it there, or check the spelling.`,
+      );
+    throw remote.failure(error, 'read');
+  }
+}
+
+/** Every file of the fetched `commit`, within the remote's limits; throws RemoteError. */
+export function filesOf(remote: RemoteRepository, local: LocalRepository, commit: string): Promise<RemoteFile[]> {
+  return readFiles(local, commit, {
+    maxFiles: remote.maxFiles,
+    maxTotalBytes: remote.maxTotalBytes,
+    tooLarge: (what) =>
+      remote.fail('too_large', `Branch "${remote.branch}" of ${remote.shown} holds ${what}; keep large or generated files out of this repository.`),
+  }).catch((error: unknown) => {
+    if (error instanceof RemoteError) throw error;
+    throw remote.fail(
+      'invalid_remote',
+      `The commit ${commit} of branch "${remote.branch}" from ${remote.shown} could not be read (${error instanceof Error ? error.message : String(error)}); the Git host sent an incomplete answer.`,
+    );
+  });
+}
+
+/**
+ * Fetches `branch` of the repository at `url` (shallow, that branch only)
+ * and returns its commit id and every file in its tree. Throws RemoteError.
+ */
+export async function fetchBranch(options: FetchBranchOptions): Promise<RemoteSnapshot> {
+  const started = performance.now();
+  const remote = remoteRepository(options);
+  return inThrowawayRepository(remote, options.workDir, async (local) => {
+    const commit = await fetchRef(remote, local, remote.branch);
+    const files = await filesOf(remote, local, commit);
+    remote.log('remote fetch', { url: remote.shown, branch: remote.branch, commit, files: files.length, durationMs: Math.round(performance.now() - started) });
+    return { commit, files };
+  });
 }
 
 /**
@@ -185,15 +270,15 @@ function outboundHttp(client: ReturnType<typeof createOutboundClient>, credentia
         body: chunks.length ? Buffer.concat(chunks) : undefined,
         credential,
       });
-      const suffix = `/info/refs?service=${SERVICE}`;
-      if (method === 'GET' && response.redirects > 0 && target.endsWith(suffix) && response.url.endsWith(suffix) && credential?.placement !== 'query') {
-        const from = target.slice(0, -suffix.length);
-        const to = response.url.slice(0, -suffix.length);
+      const discovery = method === 'GET' ? DISCOVERY.exec(target) : null;
+      if (discovery && response.redirects > 0 && response.url.endsWith(discovery[0]) && credential?.placement !== 'query') {
+        const from = target.slice(0, discovery.index);
+        const to = response.url.slice(0, -discovery[0].length);
         if (new URL(to).origin === new URL(from).origin) rebase = { from, to };
       }
       const headers: Record<string, string> = Object.create(null); // the provider's names: "__proto__" is one like any other
       for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-      const body = method === 'GET' && target.endsWith(suffix) && response.status === 200 ? withHeadAdvertised(response.body, remoteRef) : response.body;
+      const body = discovery?.[1] === 'upload' && response.status === 200 ? withHeadAdvertised(response.body, remoteRef) : response.body;
       return {
         url: target,
         method,
@@ -244,15 +329,16 @@ export function withHeadAdvertised(body: Buffer, remoteRef: string): Buffer {
 interface FailureContext {
   shown: string;
   branch: string;
-  remoteRef: string;
   credential: OutboundCredential | undefined;
   maxResponseBytes: number;
+  access: RepositoryAccess;
   fail: (failure: RemoteFailure, message: string, transient?: boolean, status?: number) => RemoteError;
 }
 
-/** Maps whatever the fetch threw to a RemoteError with a plain message. */
-function fetchFailure(error: unknown, context: FailureContext): RemoteError {
-  const { shown, branch, remoteRef, credential, maxResponseBytes, fail } = context;
+/** Maps whatever a fetch or a push threw to a RemoteError with a plain message. */
+function exchangeFailure(error: unknown, context: FailureContext): RemoteError {
+  const { shown, branch, credential, maxResponseBytes, access, fail } = context;
+  const can = access === 'read' ? 'read' : 'push to';
   if (error instanceof RemoteError) return error;
   if (error instanceof OutboundError) {
     switch (error.failure) {
@@ -280,14 +366,14 @@ function fetchFailure(error: unknown, context: FailureContext): RemoteError {
         'authentication_refused',
         credential
           ? `The Git host refused the credential for ${shown} (HTTP 401: the key is wrong, expired or revoked, or the host expects it under another header name). Check the credential's key and value.`
-          : `The Git host requires authentication for ${shown} (HTTP 401); add a credential that can read the repository.`,
+          : `The Git host requires authentication for ${shown} (HTTP 401); add a credential that can ${can} the repository.`,
         false,
         status,
       );
     if (status === 403)
       return fail(
         'authentication_refused',
-        `The Git host refused access to ${shown} (HTTP 403: ${credential ? 'the credential is valid but lacks permission to read this repository' : 'the repository is not public; add a credential that can read it'}).`,
+        `The Git host refused access to ${shown} (HTTP 403: ${credential ? `the credential is valid but lacks permission to ${can} this repository` : access === 'read' ? 'the repository is not public; add a credential that can read it' : 'pushing needs a credential that can push to it'}).`,
         false,
         status,
       );
@@ -302,23 +388,20 @@ function fetchFailure(error: unknown, context: FailureContext): RemoteError {
       return fail('unreachable', `The Git host at ${shown} did not serve the repository (HTTP ${status}: ${describeProviderStatus(status)}).`, true, status);
     return fail('invalid_remote', `The Git host at ${shown} refused the request (HTTP ${status}: ${describeProviderStatus(status)}).`, false, status);
   }
-  if (code === 'NotFoundError' && (data.what === remoteRef || data.what === branch))
-    return fail(
-      'branch_not_found',
-      `The repository at ${shown} has no branch "${branch}". Workspace branch "${branch}" pulls from the remote's branch of the same name: create it there, or check the spelling.`,
-    );
   if (code === 'SmartHttpError' || code === 'EmptyServerResponseError')
     return fail('repository_not_found', `${shown} answered, but not as a Git repository; give the repository's clone URL (often ending in .git).`);
   if (code === 'RemoteCapabilityError') return fail('invalid_remote', `The Git server at ${shown} does not support shallow fetches, which pull needs.`);
   const message = error instanceof Error ? error.message : String(error);
-  return fail('invalid_remote', `Fetching branch "${branch}" from ${shown} failed: the Git host's answer could not be read (${message}).`);
+  return fail(
+    'invalid_remote',
+    `${access === 'read' ? 'Fetching branch' : 'Pushing to branch'} "${branch}" ${access === 'read' ? 'from' : 'of'} ${shown} failed: the Git host's answer could not be read (${message}).`,
+  );
 }
 
 /** Every blob in the commit's tree, depth first, read straight from the object store. */
 async function readFiles(
-  gitdir: string,
+  { gitdir, cache }: LocalRepository,
   commit: string,
-  cache: object,
   limits: { maxFiles: number; maxTotalBytes: number; tooLarge: (what: string) => RemoteError },
 ): Promise<RemoteFile[]> {
   const files: RemoteFile[] = [];

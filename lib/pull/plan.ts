@@ -31,12 +31,20 @@ export interface PullPlan {
 
 const counts = (): ChangeCounts => ({ added: 0, updated: 0, deleted: 0, unchanged: 0 });
 
+export interface EntityFiles {
+  inputs: Record<EntityType, EntityInput[]>;
+  /** Where each entity's file is, by type and id: a push rewrites or deletes it there. */
+  paths: Record<EntityType, Map<string, string>>;
+  ignoredFolders: string[];
+  problems: FileProblem[];
+}
+
 /** Parses and validates every entity file; returns the inputs by type, or every problem found. */
-export function readEntityFiles(files: RepositoryFile[]): { inputs: Record<EntityType, EntityInput[]>; ignoredFolders: string[]; problems: FileProblem[] } {
+export function readEntityFiles(files: RepositoryFile[]): EntityFiles {
   const inputs: Record<EntityType, EntityInput[]> = { rule: [], workflow: [] };
+  const paths: Record<EntityType, Map<string, string>> = { rule: new Map(), workflow: new Map() };
   const problems: FileProblem[] = [];
   const ignored = new Set<string>();
-  const seen = new Map<string, string>();
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const [folder, ...rest] = file.path.split('/');
     const type = entityTypes.find((t) => entityFolders[t] === folder);
@@ -61,12 +69,21 @@ export function readEntityFiles(files: RepositoryFile[]): { inputs: Record<Entit
       problems.push({ path: file.path, message: `a ${parsed.data.type} belongs in ${entityFolders[entityTypeOf(parsed.data.type)]}/, not ${folder}/` });
       continue;
     }
-    const key = `${type}/${parsed.data.id}`;
-    if (seen.has(key)) problems.push({ path: file.path, message: `id "${parsed.data.id}" is also used by ${seen.get(key)}` });
-    seen.set(key, file.path);
+    const earlier = paths[type].get(parsed.data.id);
+    if (earlier) problems.push({ path: file.path, message: `id "${parsed.data.id}" is also used by ${earlier}` });
+    paths[type].set(parsed.data.id, file.path);
     inputs[type].push(parsed.data);
   }
-  return { inputs, ignoredFolders: [...ignored].sort(), problems };
+  return { inputs, paths, ignoredFolders: [...ignored].sort(), problems };
+}
+
+const shownProblems = 20;
+
+/** Why a commit's entity files cannot be read, naming the files: what a pull fails with, and a push of a branch whose remote holds them. */
+export function describeProblems(problems: FileProblem[]) {
+  const listed = problems.slice(0, shownProblems).map((p) => `${p.path}: ${p.message}`);
+  const more = problems.length > shownProblems ? `; and ${problems.length - shownProblems} more` : '';
+  return `${new Set(problems.map((p) => p.path)).size} file(s) are invalid. ${listed.join('; ')}${more}`;
 }
 
 /**

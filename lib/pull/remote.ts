@@ -1,14 +1,16 @@
-/** The workspace's Git remote: where pulls fetch from, and the credential they send. */
+/** The workspace's Git remote: where pulls fetch from and pushes send to, the credential they send, and the format pushes write decision tables in. */
 import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import * as z from 'zod/mini';
 import { errors } from '../http/errors.ts';
 import { strictBody } from '../http/queries.ts';
-import type { CredentialStore, RemoteConfig, TaskStore } from '../store/types.ts';
+import { remoteFormats, type CredentialStore, type RemoteConfig, type TaskStore } from '../store/types.ts';
 import { remoteUrlSchema, validateRemoteUrl } from './remote-url.ts';
 
 export const putRemoteSchema = strictBody({
   url: remoteUrlSchema,
   credentialId: z.optional(z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(128, { error: 'must be at most 128 characters' }))),
+  /** How a push writes decision tables (json when absent); a pull reads either. */
+  format: z.optional(z.enum(remoteFormats)),
 });
 
 export async function putRemote(
@@ -26,13 +28,18 @@ export async function putRemote(
     if (credential.placement !== 'header')
       throw errors.invalidRequest([{ in: 'body', field: 'credentialId', message: 'Git over HTTPS takes the key in a header: use a header credential' }]);
   }
-  const remote: RemoteConfig = { url: input.url, ...(input.credentialId && { credentialId: input.credentialId }), updatedAt: new Date().toISOString() };
-  await store.putRemote(workspaceId, remote, auditEvent(auditor, { type: 'remote' }, { detail: { url: remote.url, credentialId: remote.credentialId ?? '' } }));
+  const format = input.format ?? 'json';
+  const remote: RemoteConfig = { url: input.url, ...(input.credentialId && { credentialId: input.credentialId }), format, updatedAt: new Date().toISOString() };
+  const detail = { url: remote.url, credentialId: remote.credentialId ?? '', format };
+  await store.putRemote(workspaceId, remote, auditEvent(auditor, { type: 'remote' }, { detail }));
   return remote;
 }
+
+/** The remote as set, its format json when it was set before remotes had one. */
+export const withFormat = (remote: RemoteConfig): RemoteConfig & Required<Pick<RemoteConfig, 'format'>> => ({ ...remote, format: remote.format ?? 'json' });
 
 export async function getRemote(store: TaskStore, workspaceId: string): Promise<RemoteConfig> {
   const remote = await store.getRemote(workspaceId);
   if (!remote) throw errors.remoteNotConfigured(404);
-  return remote;
+  return withFormat(remote);
 }

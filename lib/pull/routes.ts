@@ -1,4 +1,4 @@
-/** Remote pull's operations: starting a pull, following its task (the legacy path, and getTask of lib/tasks beside it), and the remote's configuration. */
+/** The Git remote's operations: starting a pull or a push, following its task (the legacy path, and getTask of lib/tasks beside it), and the remote's configuration. */
 import * as z from 'zod/mini';
 import { emptyQuery, strictBody } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
@@ -44,6 +44,23 @@ export const pullRoutes = {
     summary: 'Pull the branch from the Git remote (asynchronous)',
     description: pullDescription,
   },
+  pushRemote: {
+    operationId: 'pushRemote',
+    // Like publishing, a push takes the branch's content out of the drafts' reach: into a repository others read and deploy from,
+    // whose history the service cannot take back. Editors change drafts and pull; publishers decide what leaves.
+    permission: 'publish',
+    method: 'POST',
+    path: '/dev/v1/remote/push',
+    handler: 'push-remote',
+    summary: 'Push the branch to the Git remote (asynchronous)',
+    description:
+      "Starts committing the branch's rules and workflows (the Service-Branch header) to the remote's branch of the same name, in the layout a pull reads, and pushing it with the remote's credential; answers at once, 202, with the task: follow it with its taskId. While a push of the branch is open, asking again returns that task. Never forced: a remote whose branch moved since the last pull or push of the branch is refused, and pulling first lets the next push through.",
+    branch: 'required',
+    query: emptyQuery,
+    body: noFields,
+    tableAccess: 'readWrite',
+    queueAccess: 'send',
+  },
   // The legacy form of getTask, served by the same handler (lib/tasks/endpoints.ts).
   getPullTask: {
     ...taskRoutes.getTask,
@@ -62,7 +79,8 @@ export const pullRoutes = {
     path: '/dev/v1/remote',
     handler: 'get-remote',
     summary: "The workspace's Git remote",
-    description: 'The URL pulls fetch from and the id of the credential sent to it; 404 until a remote is set.',
+    description:
+      'The URL pulls fetch from and pushes send to, the id of the credential sent to it, and the format pushes write decision tables in; 404 until a remote is set.',
     branch: 'none',
     query: emptyQuery,
     tableAccess: 'read',
@@ -75,7 +93,7 @@ export const pullRoutes = {
     handler: 'put-remote',
     summary: "Set the workspace's Git remote and the credential sent to it",
     description:
-      "The repository's HTTPS clone URL (no user name, password, query or fragment: a token goes in the credential) and, optionally, a header credential sent with every fetch. Replaces the remote set before.",
+      "The repository's HTTPS clone URL (no user name, password, query or fragment: a token goes in the credential), optionally a header credential sent with every fetch and push, and the format pushes write decision tables in (json, the default, or dmn). Replaces the remote set before.",
     branch: 'none',
     query: emptyQuery,
     body: putRemoteSchema,

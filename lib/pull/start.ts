@@ -1,26 +1,44 @@
 /**
- * Starting a pull, as both forms of the pull operation do: the task is written as pending before its
- * message is sent, a branch runs one pull at a time, and a message that cannot
- * be sent fails the task rather than leaving it pending forever.
+ * Starting a pull or a push, as their operations do: the task is written as
+ * pending before its message is sent, and a message that cannot be sent fails
+ * the task rather than leaving it pending forever. A branch runs one pull or
+ * push at a time, as both read the branch's record of its remote (the commit
+ * it was last synced with) and a pull writes the branch a push reads: asking
+ * again for the one that is open returns its task, asking for the other while
+ * it runs is refused (409 remote_busy).
  */
 import { auditEvent, type Auditor } from '../audit/auditor.ts';
 import { randomUUID } from 'node:crypto';
-import { errors } from '../http/errors.ts';
+import { errors, type ApiError } from '../http/errors.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
+import { kindOf } from '../tasks/kinds.ts';
 import type { TaskQueue } from '../tasks/queue.ts';
 
-export async function startPull(
-  deps: { store: TaskStore; queue: Pick<TaskQueue, 'send'> },
+type RemoteTaskKind = 'pull' | 'push';
+
+export interface StartDeps {
+  store: TaskStore;
+  queue: Pick<TaskQueue, 'send'>;
+}
+
+/** `conflict` is the error when every try lost a race with tasks started at the same moment: each kind has its own. */
+async function startRemoteTask(
+  deps: StartDeps,
   workspaceId: string,
   branch: string,
+  kind: RemoteTaskKind,
+  conflict: () => ApiError,
   auditor?: Auditor,
 ): Promise<Task> {
   if (!(await deps.store.getRemote(workspaceId))) throw errors.remoteNotConfigured();
   for (let attempt = 0; attempt < 3; attempt++) {
-    const active = (await deps.store.getBranchPull(workspaceId, branch))?.activeTaskId;
+    const active = (await deps.store.getBranchSync(workspaceId, branch))?.activeTaskId;
     if (active) {
       const task = await deps.store.getTask(active);
-      if (task && isOpenTask(task)) return task;
+      if (task && isOpenTask(task)) {
+        if (kindOf(task) === kind) return task;
+        throw errors.remoteBusy(kind === 'pull' ? 'push' : 'pull', task.taskId);
+      }
     }
     const task: Task = {
       taskId: randomUUID(),
@@ -28,19 +46,20 @@ export async function startPull(
       branch,
       taskState: 'pending',
       createdAt: new Date().toISOString(),
+      ...(kind === 'push' && { push: {} }),
       ...(auditor && { requestedBy: auditor.actor, requestId: auditor.requestId }),
     };
-    // The task exists before the branch names it: a pull that reads the claim always finds its task open,
-    // rather than taking a claim whose task is not written yet for a stale one and starting a second pull.
+    // The task exists before the branch names it: a start that reads the claim always finds its task open,
+    // rather than taking a claim whose task is not written yet for a stale one and starting a second task.
     await deps.store.createTask(task);
-    // Of two pulls asked for at once, one claims the branch and the other returns its task; the loser's task never runs.
-    // The claim starts the pull: its audit record goes with it (a loser, which starts nothing, records nothing).
+    // Of two started at once, one claims the branch and the other returns its task; the loser's task never runs.
+    // The claim starts the task: its audit record goes with it (a loser, which starts nothing, records nothing).
     const audit = auditEvent(auditor, { type: 'task', id: task.taskId, branch });
-    if (!(await deps.store.claimBranchPull(workspaceId, branch, task.taskId, active, audit))) {
+    if (!(await deps.store.claimBranchSync(workspaceId, branch, task.taskId, active, audit))) {
       await deps.store.transitionTask(task.taskId, ['pending'], {
         taskState: 'failed',
         finishedAt: new Date().toISOString(),
-        error: 'Another pull of this branch started at the same moment; this one was not run.',
+        error: 'Another pull or push of this branch started at the same moment; this one was not run.',
       });
       continue;
     }
@@ -50,12 +69,18 @@ export async function startPull(
       await deps.store.transitionTask(task.taskId, ['pending'], {
         taskState: 'failed',
         finishedAt: new Date().toISOString(),
-        error: 'The pull could not be queued. Retry after a delay.',
+        error: `The ${kind} could not be queued. Retry after a delay.`,
       });
-      await deps.store.releaseBranchPull(workspaceId, branch, task.taskId);
+      await deps.store.releaseBranchSync(workspaceId, branch, task.taskId);
       throw error;
     }
     return task;
   }
-  throw errors.pullConflict();
+  throw conflict();
 }
+
+export const startPull = (deps: StartDeps, workspaceId: string, branch: string, auditor?: Auditor) =>
+  startRemoteTask(deps, workspaceId, branch, 'pull', () => errors.pullConflict(), auditor);
+
+export const startPush = (deps: StartDeps, workspaceId: string, branch: string, auditor?: Auditor) =>
+  startRemoteTask(deps, workspaceId, branch, 'push', () => errors.pushConflict(), auditor);

@@ -70,9 +70,9 @@ export function createStore(config: DynamoConfig): Store {
     listOverdueTasks: tasks.listOverdueTasks.bind(tasks),
     getRemote: tasks.getRemote.bind(tasks),
     putRemote: tasks.putRemote.bind(tasks),
-    getBranchPull: tasks.getBranchPull.bind(tasks),
-    claimBranchPull: tasks.claimBranchPull.bind(tasks),
-    releaseBranchPull: tasks.releaseBranchPull.bind(tasks),
+    getBranchSync: tasks.getBranchSync.bind(tasks),
+    claimBranchSync: tasks.claimBranchSync.bind(tasks),
+    releaseBranchSync: tasks.releaseBranchSync.bind(tasks),
 
     claimName: names.claimName.bind(names),
     releaseName: names.releaseName.bind(names),

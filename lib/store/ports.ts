@@ -122,19 +122,23 @@ export interface TaskStore {
     from: TaskState[],
     change: Partial<Task>,
     options?: { runId?: string; leaseExpiredBefore?: string },
-    /** Recorded with the change, in one transaction: what the task does to the workspace (a pull beginning to write a branch). */
+    /** Recorded with the change, in one transaction: what the task does to the workspace (a pull beginning to write a branch, a push sent). */
     audit?: AuditEvent,
   ): Promise<Task | undefined>;
   /** Open tasks (pending or in progress) whose deadline is before `now`: what the sweeper ends. */
   listOverdueTasks(now: string): Promise<string[]>;
   getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;
   putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent): Promise<void>;
-  /** The branch's current pull task, and its last pulled commit. */
-  getBranchPull(workspaceId: string, branch: string): Promise<{ activeTaskId?: string; pulledCommit?: string } | undefined>;
+  /**
+   * The branch's record of its Git remote: its open pull or push task (a branch runs one at a time), and
+   * the remote's commit the branch was last synced with (the one its last pull pulled, or its last push left
+   * the remote's branch at): a push refuses a remote that moved from it.
+   */
+  getBranchSync(workspaceId: string, branch: string): Promise<{ activeTaskId?: string; syncedCommit?: string } | undefined>;
   /** Makes `taskId` the branch's active task if the active one is still `expected`; false otherwise. */
-  claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent): Promise<boolean>;
-  /** Ends the branch's active task (if it is this one), recording the pulled commit when given. */
-  releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string): Promise<void>;
+  claimBranchSync(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent): Promise<boolean>;
+  /** Ends the branch's active task (if it is this one), recording the synced commit when given. */
+  releaseBranchSync(workspaceId: string, branch: string, taskId: string, syncedCommit?: string): Promise<void>;
 }
 
 /** Names unique per workspace and kind: each is claimed by its own item before what bears it is written. */

@@ -7,7 +7,7 @@ import { parseJson } from '../decimal/json.ts';
  * A task as users see it: its progress, never the bookkeeping of runs. A
  * completed task shows no error: the one a retried delivery left is over.
  */
-export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun }: Task) => ({
+export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun, push }: Task) => ({
   taskId,
   taskState,
   branch,
@@ -25,6 +25,10 @@ export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, fini
       // The run's answer (lib/workflows/tasks.ts), once it ended.
       ...(workflowRun.resultJson !== undefined && { result: parseJson(workflowRun.resultJson) as unknown }),
     },
+  }),
+  // A push's: once completed, whether it sent a commit (lib/pull/push-run.ts), and that commit's message.
+  ...(push && {
+    push: { ...(push.pushed !== undefined && { pushed: push.pushed }), ...(push.pushed && push.sending && { message: push.sending.message }) },
   }),
 });
 

@@ -196,8 +196,8 @@ export async function measurePulls(store: Store, meter: ReturnType<typeof meterR
         isDeepStrictEqual(ended.summary, summary),
         `${pull} pull of ${branch}: summary ${JSON.stringify(ended.summary)}, expected ${JSON.stringify(summary)}`,
       );
-      const record = await store.getBranchPull(workspaceId, branch);
-      check(record?.pulledCommit === commit && record.activeTaskId === undefined, `${pull} pull of ${branch}: branch record ${JSON.stringify(record)}`);
+      const record = await store.getBranchSync(workspaceId, branch);
+      check(record?.syncedCommit === commit && record.activeTaskId === undefined, `${pull} pull of ${branch}: branch record ${JSON.stringify(record)}`);
       const scope = { workspaceId, branch, entityType: 'rule' as const };
       const states = await store.listEntityStates(scope);
       const revised = states
@@ -241,7 +241,7 @@ export async function measurePulls(store: Store, meter: ReturnType<typeof meterR
     for (const [r, branch] of branches.entries()) {
       await addBranch(store, workspaceId, branch);
       const before = await store.listEntityStates({ workspaceId, branch, entityType: 'rule' });
-      check(before.length === 0 && (await store.getBranchPull(workspaceId, branch))?.pulledCommit === undefined, `${branch} is not a new, empty branch`);
+      check(before.length === 0 && (await store.getBranchSync(workspaceId, branch))?.syncedCommit === undefined, `${branch} is not a new, empty branch`);
       await pullOnce('first', r + 1, branch, heads[branch]!, counts({ added: entities }));
       const next = await commitFiles(root, 'rules.git', branch, editedFiles, [], `Edit ${changed} rules`);
       await pullOnce('changed', r + 1, branch, next, counts({ updated: changed, unchanged: entities - changed }));

@@ -370,4 +370,11 @@ describe('remote', () => {
     await expect(cli('remote', 'set', 'acme', 'https://git.example.com/r.git', '--credential', 'cred_nope')).rejects.toThrow(/no credential/);
     await expect(cli('remote', 'show', 'other')).rejects.toThrow(/no remote/);
   });
+
+  it('sets the format pushes write decision tables in: json unless told dmn', async () => {
+    expect(JSON.parse(await cli('remote', 'set', 'acme', 'https://git.example.com/team/rules.git'))).toMatchObject({ format: 'json' });
+    expect(JSON.parse(await cli('remote', 'set', 'acme', 'https://git.example.com/team/rules.git', '--format', 'dmn'))).toMatchObject({ format: 'dmn' });
+    expect(JSON.parse(await cli('remote', 'show', 'acme'))).toMatchObject({ format: 'dmn' });
+    await expect(cli('remote', 'set', 'acme', 'https://git.example.com/team/rules.git', '--format', 'xlsx')).rejects.toThrow(/--format must be json or dmn/);
+  });
 });

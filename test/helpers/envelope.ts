@@ -22,8 +22,8 @@ export function expectSuccess(response: ApiResponse, paging?: { pageNo: number; 
   );
 }
 
-/** A 2xx with this status, empty code and message and no paging (a create's 201 or 200, a read): its data. */
-export function expectUnpaged<D>(response: ApiResponse<D>, status: 200 | 201 = 200): D {
+/** A 2xx with this status, empty code and message and no paging (a create's 201 or 200, a read, a queued task's 202): its data. */
+export function expectUnpaged<D>(response: ApiResponse<D>, status: 200 | 201 | 202 = 200): D {
   expectEnvelope(response);
   expect({ status: response.status, code: response.body.code, message: response.body.message }).toEqual({ status, code: '', message: '' });
   expect(response.body.totalCount).toBe(0);

@@ -1,8 +1,10 @@
 /**
- * Remote pull through the local runtime: repositories on a real Git server on
- * loopback (git http-backend) behind a proxy that counts fetches, the pull,
- * task and remote operations, and what a branch holds as the API serves it.
+ * Remote pull and push through the local runtime: repositories on a real Git
+ * server on loopback (git http-backend) behind a proxy that counts fetches,
+ * the pull, push, task and remote operations, what a branch holds as the API
+ * serves it, and Git hosts that misbehave.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,16 +15,19 @@ import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityTypeOf, entityTypes, type EntityType } from '../../lib/entities/kinds.ts';
 import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { commitFiles, createRepository, startGitServer, type GitServer, type RepositoryFiles } from '../../lib/local/git-server.ts';
+import type { OutboundOptions } from '../../lib/outbound/index.ts';
+import { RemoteError } from '../../lib/pull/git-remote.ts';
 import { entityFolders } from '../../lib/pull/plan.ts';
 import { taskView } from '../../lib/tasks/view.ts';
 import { createStore } from '../../lib/store/index.ts';
-import type { ChangeCounts, Store, TaskState } from '../../lib/store/types.ts';
+import type { ChangeCounts, RemoteFormat, Store, TaskState } from '../../lib/store/types.ts';
 import type { Api, ApiResponse, RequestOptions } from './api.ts';
 import { json } from './credentials.ts';
 import { startDynamoProxy, type DynamoRequest } from './dynamo-proxy.ts';
-import { expectFailure, expectSuccess } from './envelope.ts';
+import { expectFailure, expectSuccess, expectUnpaged } from './envelope.ts';
 
 export const pullPath = '/dev/v1/remote/pull';
+export const pushPath = '/dev/v1/remote/push';
 export const legacyPullPath = '/dev/remote/pull';
 export const remotePath = '/dev/v1/remote';
 export const taskPath = (taskId: string) => `/dev/v1/tasks/${encodeURIComponent(taskId)}`;
@@ -30,7 +35,7 @@ export const legacyTaskPath = (taskId: string) => `${legacyPullPath}/${encodeURI
 
 /** What the task operations show: the progress of a pull, never the bookkeeping of its runs (runId, lease). */
 export type TaskView = ReturnType<typeof taskView>;
-export const taskViewFields = ['taskId', 'taskState', 'branch', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error'];
+export const taskViewFields = ['taskId', 'taskState', 'branch', 'createdAt', 'startedAt', 'finishedAt', 'commit', 'summary', 'error', 'push'];
 const finalStates: TaskState[] = ['completed', 'failed'];
 
 export const counts = (added = 0, updated = 0, deleted = 0, unchanged = 0): ChangeCounts => ({ added, updated, deleted, unchanged });
@@ -50,6 +55,8 @@ export interface Repositories {
   repoUrl(name: string): string;
   create(name: string, branches: Record<string, RepositoryFiles>): Promise<Record<string, string>>;
   commit(name: string, branch: string, files: RepositoryFiles, deletions?: string[]): Promise<string>;
+  /** The git CLI on the bare repository `name` (`git --git-dir <root>/<name> ...args`): its output, trimmed. */
+  git(name: string, ...args: string[]): string;
   /** How many fetches (ref discoveries, GET …/info/refs) reached the repository so far. */
   fetches(name: string): number;
   /** Every header value the Git host received, for checks that a secret went only where it should. */
@@ -101,6 +108,7 @@ export async function startRepositories(options: { requireHeader?: { name: strin
     repoUrl: (name) => `${url}/${name}`,
     create: (name, branches) => createRepository(root, name, branches),
     commit: (name, branch, files, deletions = []) => commitFiles(root, name, branch, files, deletions),
+    git: (name, ...args) => gitOutput(join(root, name), args),
     fetches: (name) => discoveries.get(name) ?? 0,
     seenHeaders,
     hold() {
@@ -125,16 +133,48 @@ export async function startRepositories(options: { requireHeader?: { name: strin
   };
 }
 
-/** The pull and task operations of one workspace (its key), on one API. */
+/** The git CLI on a bare repository, kept from the machine's and the user's configuration; throws with git's message when it fails. */
+export function gitOutput(gitDir: string, args: string[]): string {
+  const run = spawnSync('git', ['--git-dir', gitDir, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LANG: 'C' },
+  });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+/** Outbound options for Git hosts on loopback in a test: private addresses allowed, short bounds, every log line kept in `logged` for the secret checks. */
+export const loopbackOutbound = (logged: string[], extra: OutboundOptions = {}): OutboundOptions => ({
+  allowPrivateNetworks: true,
+  connectTimeoutMs: 1000,
+  totalTimeoutMs: 5000,
+  log: (message, fields) => logged.push(`${message} ${JSON.stringify(fields)}`),
+  ...extra,
+});
+
+/** What a Git exchange failed with (a RemoteError; anything else is thrown again), its message kept in `logged` for the secret checks. */
+export async function remoteFailure(call: Promise<unknown>, logged: string[]): Promise<RemoteError> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof RemoteError)) throw error;
+    logged.push(error.message);
+    return error;
+  }
+  throw new Error('expected the Git exchange to fail');
+}
+
+/** The pull, push and task operations of one workspace (its key), on one API. */
 export function pullClient(api: Api, key: string) {
   const call = <D>(path: string, options: RequestOptions = {}) => api<D>(path, { key, ...options });
   return {
     key,
-    setRemote: (url: string, credentialId?: string) =>
-      call<unknown>(remotePath, json('PUT', credentialId === undefined ? { url } : { url, credentialId }, { key })),
+    setRemote: (url: string, credentialId?: string, format?: RemoteFormat) =>
+      call<unknown>(remotePath, json('PUT', { url, ...(credentialId !== undefined && { credentialId }), ...(format && { format }) }, { key })),
     getRemote: () => call<unknown>(remotePath),
     pull: (branch: string, options: RequestOptions & { legacy?: boolean } = {}) =>
       call<{ taskId: string; taskState: TaskState }>(options.legacy ? legacyPullPath : pullPath, { method: 'POST', branch, ...options }),
+    push: (branch: string, options: RequestOptions = {}) => call<{ taskId: string; taskState: TaskState }>(pushPath, { method: 'POST', branch, ...options }),
     task: (taskId: string, options: RequestOptions & { legacy?: boolean } = {}) =>
       call<TaskView>(options.legacy ? legacyTaskPath(taskId) : taskPath(taskId), options),
     /** Starts a pull and checks the answer: 200, unpaged, data exactly {taskId, taskState}. */
@@ -157,6 +197,17 @@ export function pullClient(api: Api, key: string) {
     /** Starts a pull of `branch` and waits for it to end. */
     async pullAndWait(branch: string): Promise<TaskView> {
       const { taskId } = await this.start(branch);
+      return this.wait(taskId);
+    },
+    /** Starts a push and checks the answer: 202, unpaged, data exactly {taskId, taskState}. */
+    async startPush(branch: string): Promise<{ taskId: string; taskState: TaskState }> {
+      const data = expectUnpaged(await this.push(branch), 202);
+      expect(Object.keys(data).sort()).toEqual(['taskId', 'taskState']);
+      return data;
+    },
+    /** Starts a push of `branch` and waits for it to end. */
+    async pushAndWait(branch: string): Promise<TaskView> {
+      const { taskId } = await this.startPush(branch);
       return this.wait(taskId);
     },
     /** The branch as the API serves it: every entity of each type with its totals, and each one's detail. */
@@ -294,27 +345,56 @@ export async function startDyingStore(dynamo: { dynamoEndpoint: string; tableNam
   };
 }
 
+/** A Git host's way of answering badly, request by request. */
+export type HostileAnswer = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+
+/** Git hosts that misbehave, each in its own way: what no pull or push may wait on for longer than the outbound bounds. */
+export const hostileGitAnswers: Record<'silent' | 'server-error' | 'unavailable' | 'trickling' | 'stalled-mid-answer', HostileAnswer> = {
+  silent: () => undefined,
+  'server-error': (_request, response) => response.writeHead(500).end('broken'),
+  unavailable: (_request, response) => response.writeHead(503, { 'retry-after': '3600' }).end('later'),
+  trickling: (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement' });
+    const timer = setInterval(() => response.write('0'), 500);
+    response.on('close', () => clearInterval(timer));
+  },
+  'stalled-mid-answer': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement' });
+    response.write('001e# service=git-upload-pack\n');
+  },
+};
+
+export type GitService = 'git-upload-pack' | 'git-receive-pack';
+
 export interface VanishingRemote {
   /** The Git host's URL: a repository's clone URL is `${url}/${name}`. */
   url: string;
-  /** The next `count` pack downloads stop half way: the host closes the connection in the middle of the pack. */
-  cutPacks(count: number): void;
+  /**
+   * The next `count` packs of `service` stop half way: the host passes the
+   * request on, then closes the connection in the middle of its answer (a
+   * fetch's pack, or the result of a push, which the repository has taken).
+   */
+  cutPacks(count: number, service?: GitService): void;
+  /** Answers every request of pushing (git-receive-pack: ref discovery and pack) with `answer` instead, until given undefined; fetches pass. */
+  answerPushes(answer: HostileAnswer | undefined): void;
   /** Once it has answered the next ref discovery, the host is gone (nothing listens on its port) until `back`. */
   vanishAfterDiscovery(): void;
   back(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A Git host (in front of `upstream`, e.g. Repositories' url) that goes away in the middle of a fetch when told to. */
+/** A Git host (in front of `upstream`, e.g. Repositories' url) that goes away in the middle of a fetch or a push, or answers pushes badly, when told to. */
 export async function startVanishingRemote(upstream: string): Promise<VanishingRemote> {
   const target = new URL(upstream);
-  let cuts = 0;
+  let cuts = { count: 0, service: 'git-upload-pack' as GitService };
+  let pushAnswer: HostileAnswer | undefined;
   let vanishing = false;
   let gone = false;
   const server = http.createServer((request, response) => {
     if (gone) return void request.socket.destroy();
-    const cut = request.method === 'POST' && cuts > 0;
-    if (cut) cuts--;
+    if (pushAnswer && (request.url ?? '').includes('git-receive-pack')) return pushAnswer(request, response);
+    const cut = request.method === 'POST' && cuts.count > 0 && (request.url ?? '').endsWith(`/${cuts.service}`);
+    if (cut) cuts.count--;
     const leaves = vanishing && request.method === 'GET' && (request.url ?? '').includes('/info/refs');
     const forward = http.request(
       { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
@@ -345,7 +425,8 @@ export async function startVanishingRemote(upstream: string): Promise<VanishingR
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    cutPacks: (count) => void (cuts = count),
+    cutPacks: (count, service = 'git-upload-pack') => void (cuts = { count, service }),
+    answerPushes: (answer) => void (pushAnswer = answer),
     vanishAfterDiscovery: () => void (vanishing = true),
     async back() {
       gone = false;

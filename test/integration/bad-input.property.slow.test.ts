@@ -813,6 +813,7 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   testIntegration: () => [{ method: 'GET', path: '/v1/fx-rate', query: { from: 'EUR', to: 'USD' }, headers: { 'X-Fuzz': '1' } }],
   pullRemote: () => [{}],
   pullRemoteV1: () => [{}],
+  pushRemote: () => [{}],
   putRemote: () => [{ url: `${t.runtime.gitUrl}/demo.git` }],
   createKey: () => [{ label: 'Fuzz key', owner: 'fuzz', role: 'reader', expiresAt: '2099-01-01T00:00:00Z' }],
   updateKey: () => [{ label: 'Fuzzed label' }],

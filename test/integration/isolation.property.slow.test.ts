@@ -700,6 +700,9 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     pullRemoteV1: branch.map((picked) =>
       probe('pullRemoteV1', slotsOf(picked), (v) => ({ method: 'POST', path: '/dev/v1/remote/pull', branch: partValue(picked, v), body: {} })),
     ),
+    pushRemote: branch.map((picked) =>
+      probe('pushRemote', slotsOf(picked), (v) => ({ method: 'POST', path: '/dev/v1/remote/push', branch: partValue(picked, v), body: {} })),
+    ),
     getPullTask: onItem('getPullTask', task, (id) => ({ method: 'GET', path: at('/dev/remote/pull', id) })),
     getTask: onItem('getTask', task, (id) => ({ method: 'GET', path: at('/dev/v1/tasks', id) })),
     getRemote: fc.constant(probe('getRemote', [], () => ({ method: 'GET', path: '/dev/v1/remote' }))),
@@ -844,7 +847,7 @@ async function pairRunner() {
   let nonce = 0;
   let pairsRun = 0;
   /** Operations whose work goes on after the answer, on the task queue. */
-  const queueing = new Set<RouteName>(['pullRemote', 'pullRemoteV1', 'executeEntity']);
+  const queueing = new Set<RouteName>(['pullRemote', 'pullRemoteV1', 'pushRemote', 'executeEntity']);
 
   const leaksOf = (response: ApiResponse, request: Request) => {
     const text = answerText(response);
@@ -990,6 +993,8 @@ function ownUnderForeignIds(): [Probe, number][] {
     // B's repository as A's remote, without B's credential: the Git host refuses A's pull.
     p('putRemote', [repo], (v) => ({ method: 'PUT', path: '/dev/v1/remote', body: { url: v(repo) } }), 200),
     p('pullRemoteV1', [], () => ({ ...post('/dev/v1/remote/pull'), branch: 'main' }), 200),
+    // And its push: refused by the host, B's repository untouched.
+    p('pushRemote', [], () => ({ ...post('/dev/v1/remote/push'), branch: 'main' }), 202),
     p('putRemote', [], () => ({ method: 'PUT', path: '/dev/v1/remote', body: { url: w.aRepoUrl } }), 200),
     p('deleteEntity', [set], (v) => ({ method: 'DELETE', path: ruleAt(v, set) }), 200),
     p('listEntities', [], () => ({ method: 'GET', path: '/dev/v1/rule', query: { pageSize: '100' } }), 200),

@@ -7,32 +7,18 @@
  * must still end failed within the stated bound. Slow (about 20 s: the
  * hostile tasks are tried three times), so `npm run test:slow` runs it.
  */
-import type http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { taskDelivery } from '../../lib/tasks/delivery.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectSuccess } from '../helpers/envelope.ts';
-import { entityFiles, pullClient, startRepositories, type Repositories, type TaskView } from '../helpers/pull.ts';
+import { entityFiles, hostileGitAnswers, pullClient, startRepositories, type Repositories, type TaskView } from '../helpers/pull.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { startProvider, type Provider } from '../outbound/servers.ts';
 
 const t = useRuntime();
 
 /** Each answers every Git request the same hostile way. */
-const hostile: Record<string, (request: http.IncomingMessage, response: http.ServerResponse) => void> = {
-  silent: () => undefined,
-  'server-error': (_request, response) => response.writeHead(500).end('broken'),
-  unavailable: (_request, response) => response.writeHead(503, { 'retry-after': '3600' }).end('later'),
-  trickling: (_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement' });
-    const timer = setInterval(() => response.write('0'), 500);
-    response.on('close', () => clearInterval(timer));
-  },
-  'stalled-mid-answer': (_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement' });
-    response.write('001e# service=git-upload-pack\n');
-  },
-};
+const hostile = hostileGitAnswers;
 const branches = ['main', 'b1', 'b2'];
 /** The longest a hostile task may take to end failed: three tries of 3 s to connect and 5 s of silence, and the retry waits (1 s, 2 s locally). */
 const hostileBoundMs = 3 * (3_000 + 5_000) + 3_000 + 5_000;

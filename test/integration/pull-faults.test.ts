@@ -140,7 +140,7 @@ describe('the queue refusing the message', () => {
       error: 'The pull could not be queued. Retry after a delay.',
       finishedAt: expect.any(String),
     });
-    expect((await t.runtime.store.getBranchPull('queue-down', 'main'))?.activeTaskId).toBeUndefined();
+    expect((await t.runtime.store.getBranchSync('queue-down', 'main'))?.activeTaskId).toBeUndefined();
     await expectBranch(client, commitA);
 
     expect(await client.pullAndWait('main')).toMatchObject({ taskState: 'completed', commit });
@@ -185,7 +185,7 @@ describe('a worker that dies', () => {
     // This run wrote only what the dead one had not (the workflows), but the pull's summary is the whole change.
     expect(await client.wait(taskId)).toMatchObject({ taskState: 'completed', commit, summary: whole });
     await expectBranch(client, commitB);
-    expect((await t.runtime.store.getBranchPull('dies-mid-write', 'main'))?.pulledCommit).toBe(commit);
+    expect((await t.runtime.store.getBranchSync('dies-mid-write', 'main'))?.syncedCommit).toBe(commit);
   });
 
   it('while writing, the remote moving on before the next delivery: that delivery pulls the new commit and counts from the branch it found', async () => {

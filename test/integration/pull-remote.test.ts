@@ -67,7 +67,7 @@ async function createCredential(key: string, name: string, value: string, extra:
 async function pullFrom(client: PullClient, url: string, credentialId?: string, branch = 'main') {
   const set = await client.setRemote(url, credentialId);
   expectSuccess(set);
-  expect(set.body.data).toEqual({ url, ...(credentialId && { credentialId }), updatedAt: expect.any(String) });
+  expect(set.body.data).toEqual({ url, ...(credentialId && { credentialId }), format: 'json', updatedAt: expect.any(String) });
   return client.pullAndWait(branch);
 }
 
@@ -85,7 +85,7 @@ describe('PUT and GET /dev/v1/remote', () => {
     const url = guarded.repoUrl('private.git');
     const put = await client.setRemote(url, headerCredential.id);
     expectSuccess(put);
-    expect(Object.keys(put.body.data as object).sort()).toEqual(['credentialId', 'updatedAt', 'url']);
+    expect(Object.keys(put.body.data as object).sort()).toEqual(['credentialId', 'format', 'updatedAt', 'url']);
     const got = await client.getRemote();
     expectSuccess(got);
     expect(got.body.data).toEqual(put.body.data);
@@ -93,8 +93,22 @@ describe('PUT and GET /dev/v1/remote', () => {
     // Without a credential: none kept.
     const plain = await client.setRemote(open.repoUrl('rules.git'));
     expectSuccess(plain);
-    expect(plain.body.data).toEqual({ url: open.repoUrl('rules.git'), updatedAt: expect.any(String) });
+    expect(plain.body.data).toEqual({ url: open.repoUrl('rules.git'), format: 'json', updatedAt: expect.any(String) });
     expect((await client.getRemote()).body.data).toEqual(plain.body.data);
+  });
+
+  it('stores the format pushes write decision tables in (json unless dmn is asked for), and refuses any other', async () => {
+    const url = open.repoUrl('rules.git');
+    const put = (body: unknown) => api(remotePath, json('PUT', body, { key }));
+    const dmn = await put({ url, format: 'dmn' });
+    expectSuccess(dmn);
+    expect(dmn.body.data).toMatchObject({ url, format: 'dmn' });
+    expect((await client.getRemote()).body.data).toEqual(dmn.body.data);
+    expectInvalid(await put({ url, format: 'xlsx' }), ['format']);
+    expect((await client.getRemote()).body.data).toEqual(dmn.body.data);
+    // A remote stored before remotes had a format reads as json.
+    await t.runtime.store.putRemote('remote-config', { url, updatedAt: new Date().toISOString() });
+    expect((await client.getRemote()).body.data).toMatchObject({ url, format: 'json' });
   });
 
   it.each([

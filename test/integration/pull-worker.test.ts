@@ -107,7 +107,7 @@ describe('transient failures', () => {
     const dead = deadLettersOf(taskId);
     expect(dead.map((m) => m.receiveCount)).toEqual([3]);
     // The branch is free again.
-    expect((await t.runtime.store.getBranchPull('unreachable', 'main'))?.activeTaskId).toBeUndefined();
+    expect((await t.runtime.store.getBranchSync('unreachable', 'main'))?.activeTaskId).toBeUndefined();
   });
 });
 
@@ -246,7 +246,7 @@ describe('a run that died', () => {
     expect(task).toMatchObject({ taskState: 'completed', startedAt: dead.startedAt, summary: { rule: counts(1) } });
     expect((await stored(dead.taskId)).runId).not.toBe('run-that-died');
     expect(repos.fetches(repository)).toBe(1);
-    expect((await t.runtime.store.getBranchPull('taken-over', 'main'))?.activeTaskId).toBeUndefined();
+    expect((await t.runtime.store.getBranchSync('taken-over', 'main'))?.activeTaskId).toBeUndefined();
   });
 
   it('leaves a fresh pending task alone, and fails one whose message never arrived past its deadline', async () => {

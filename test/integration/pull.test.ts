@@ -50,7 +50,7 @@ async function workspaceWithRemote(id: string, branches: Record<string, Reposito
 }
 
 /** What the store recorded as the branch's last pulled commit. */
-const pulledCommit = async (workspaceId: string, branch: string) => (await t.runtime.store.getBranchPull(workspaceId, branch))?.pulledCommit;
+const syncedCommit = async (workspaceId: string, branch: string) => (await t.runtime.store.getBranchSync(workspaceId, branch))?.syncedCommit;
 
 /** The working copy as the API serves it must be the input (with defaults applied). */
 function expectEntity(state: BranchState, input: EntityInput) {
@@ -123,7 +123,7 @@ describe('pulling a branch from the remote', () => {
     });
     expect(Date.parse(task.createdAt)).toBeLessThanOrEqual(Date.parse(task.startedAt!));
     expect(Date.parse(task.startedAt!)).toBeLessThanOrEqual(Date.parse(task.finishedAt!));
-    expect(await pulledCommit('sync', 'main')).toBe(task.commit);
+    expect(await syncedCommit('sync', 'main')).toBe(task.commit);
 
     const after = await client.branchState('main');
     expect(after.totals).toEqual({ rule: 4, workflow: 1 });
@@ -160,7 +160,7 @@ describe('pulling a branch from the remote', () => {
       summary: { rule: counts(1, 1, 1, 1), workflow: counts(1, 1, 0, 0), ignoredFolders: ['scripts'] },
     });
     expect(task).not.toHaveProperty('error');
-    expect(await pulledCommit('sync', 'main')).toBe(second);
+    expect(await syncedCommit('sync', 'main')).toBe(second);
 
     const after = await client.branchState('main');
     expect(after.totals).toEqual({ rule: 4, workflow: 2 });
@@ -179,7 +179,7 @@ describe('pulling a branch from the remote', () => {
   it('pulls the same commit again without writing anything', async () => {
     const before = await client.branchState('main');
     const fetched = repos.fetches(repository);
-    const commit = await pulledCommit('sync', 'main');
+    const commit = await syncedCommit('sync', 'main');
 
     const task = await client.pullAndWait('main');
     expect(task).toMatchObject({
@@ -229,7 +229,7 @@ describe('a commit with invalid files', () => {
 
     // Nothing written or deleted, and the last pulled commit is still the first one.
     expect(await client.branchState('main')).toEqual(before);
-    expect(await pulledCommit('invalid', 'main')).toBe(commits.main);
+    expect(await syncedCommit('invalid', 'main')).toBe(commits.main);
 
     // Fixed in the next commit: the branch can be pulled again.
     const fixed = await repos.commit(repository, 'main', {}, [
@@ -309,7 +309,7 @@ describe('one open pull per branch, at the store', () => {
     const tasks = await Promise.all([0, 1, 2].map(() => startPull({ store: slowStore, queue }, 'slow-writes', 'main')));
     expect(new Set(tasks.map((task) => task.taskId)).size).toBe(1);
     expect(sent).toEqual([tasks[0]!.taskId]);
-    expect((await store.getBranchPull('slow-writes', 'main'))?.activeTaskId).toBe(tasks[0]!.taskId);
+    expect((await store.getBranchSync('slow-writes', 'main'))?.activeTaskId).toBe(tasks[0]!.taskId);
   });
 });
 

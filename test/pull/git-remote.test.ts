@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, createRepository, startGitServer, type GitServer } from '../../lib/local/git-server.ts';
 import type { OutboundCredential, OutboundOptions } from '../../lib/outbound/index.ts';
-import { fetchBranch, RemoteError, withHeadAdvertised, type FetchBranchOptions, type RemoteSnapshot } from '../../lib/pull/git-remote.ts';
+import { fetchBranch, withHeadAdvertised, type FetchBranchOptions, type RemoteSnapshot } from '../../lib/pull/git-remote.ts';
+import { loopbackOutbound, remoteFailure } from '../helpers/pull.ts';
 import { validateRemoteUrl } from '../../lib/pull/remote-url.ts';
 import { closedPort, startProvider, type Provider } from '../outbound/servers.ts';
 
@@ -36,28 +37,13 @@ let commits: Record<string, string>;
 /** Every outbound and fetch log line of the file, and every error message: checked for the secret at the end. */
 const logged: string[] = [];
 
-const outbound = (extra: OutboundOptions = {}): OutboundOptions => ({
-  allowPrivateNetworks: true,
-  connectTimeoutMs: 1000,
-  totalTimeoutMs: 5000,
-  log: (message, fields) => logged.push(`${message} ${JSON.stringify(fields)}`),
-  ...extra,
-});
+const outbound = (extra: OutboundOptions = {}) => loopbackOutbound(logged, extra);
 
 function fetchFrom(url: string, branch: string, options: Partial<FetchBranchOptions> = {}): Promise<RemoteSnapshot> {
   return fetchBranch({ url, branch, workDir, ...options, outbound: outbound(options.outbound) });
 }
 
-async function failure(call: Promise<unknown>): Promise<RemoteError> {
-  try {
-    await call;
-  } catch (error) {
-    if (!(error instanceof RemoteError)) throw error;
-    logged.push(error.message);
-    return error;
-  }
-  throw new Error('expected the fetch to fail');
-}
+const failure = (call: Promise<unknown>) => remoteFailure(call, logged);
 
 function asText(snapshot: RemoteSnapshot): Record<string, string> {
   return Object.fromEntries(snapshot.files.map((file) => [file.path, file.content.toString('latin1')]));

@@ -121,7 +121,7 @@ export interface paths {
          * Publish the draft as the next version
          * @description Freezes the draft as the next version vN (201), immutable from then on; publishing content that already is the latest version answers that version (200). A rule is checked first: 409 publish_refused lists its problems and the rows that overlap under the hit policy unique, 409 tests_failed lists each saved test case that fails with what it expected and what came, and a rule set whose references do not resolve is refused too. With `checksum`, refused (409) when the draft has changed since.
          *
-         *     Needs the permission `publish` (publish a version), which the roles `publisher`, `admin` grant.
+         *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
          */
         post: operations["publishEntity"];
         delete?: never;
@@ -631,6 +631,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/remote/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push the branch to the Git remote (asynchronous)
+         * @description Starts committing the branch's rules and workflows (the Service-Branch header) to the remote's branch of the same name, in the layout a pull reads, and pushing it with the remote's credential; answers at once, 202, with the task: follow it with its taskId. While a push of the branch is open, asking again returns that task. Never forced: a remote whose branch moved since the last pull or push of the branch is refused, and pulling first lets the next push through.
+         *
+         *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
+         */
+        post: operations["pushRemote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/remote/pull/{taskId}": {
         parameters: {
             query?: never;
@@ -684,14 +706,14 @@ export interface paths {
         };
         /**
          * The workspace's Git remote
-         * @description The URL pulls fetch from and the id of the credential sent to it; 404 until a remote is set.
+         * @description The URL pulls fetch from and pushes send to, the id of the credential sent to it, and the format pushes write decision tables in; 404 until a remote is set.
          *
          *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
         get: operations["getRemote"];
         /**
          * Set the workspace's Git remote and the credential sent to it
-         * @description The repository's HTTPS clone URL (no user name, password, query or fragment: a token goes in the credential) and, optionally, a header credential sent with every fetch. Replaces the remote set before.
+         * @description The repository's HTTPS clone URL (no user name, password, query or fragment: a token goes in the credential), optionally a header credential sent with every fetch and push, and the format pushes write decision tables in (json, the default, or dmn). Replaces the remote set before.
          *
          *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
@@ -7635,7 +7657,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: pull_conflict; data is {}. */
+            /** @description Conflict: pull_conflict, remote_busy; data is {}. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7645,7 +7667,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "pull_conflict";
+                        code?: "pull_conflict" | "remote_busy";
                         data?: components["schemas"]["Empty"];
                     };
                 };
@@ -7768,7 +7790,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: pull_conflict; data is {}. */
+            /** @description Conflict: pull_conflict, remote_busy; data is {}. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7778,7 +7800,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "pull_conflict";
+                        code?: "pull_conflict" | "remote_busy";
                         data?: components["schemas"]["Empty"];
                     };
                 };
@@ -7786,6 +7808,140 @@ export interface operations {
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; data is {}; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    pushRemote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. An empty value counts as absent (branch_required). */
+                "Service-Branch": string & (unknown & unknown);
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description accepted: queued, to follow */
+            202: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        /** @description the push task: follow it at GET /dev/v1/tasks/{taskId} */
+                        data: {
+                            taskId: string;
+                            /** @enum {string} */
+                            taskState: "pending" | "in-progress" | "completed" | "failed";
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, branch_required, invalid_branch, invalid_request, remote_not_configured; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "branch_required" | "invalid_branch" | "invalid_request" | "remote_not_configured";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: push_conflict, remote_busy. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "push_conflict" | "remote_busy";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
             500: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7840,8 +7996,9 @@ export interface operations {
                             startedAt?: string;
                             /** Format: date-time */
                             finishedAt?: string;
-                            /** @description the commit pulled, once completed */
+                            /** @description once completed, the commit pulled, or the one a push left the remote's branch at */
                             commit?: string;
+                            /** @description what a pull changed on the branch, or a push in the remote's branch (its files) */
                             summary?: {
                                 rule: {
                                     added: number;
@@ -7897,6 +8054,13 @@ export interface operations {
                                     /** @constant */
                                     outputOmitted?: true;
                                 };
+                            };
+                            /** @description set for a push */
+                            push?: {
+                                /** @description once completed: false when the remote already held what the branch holds, and no commit was made */
+                                pushed?: boolean;
+                                /** @description the pushed commit's message */
+                                message?: string;
                             };
                         };
                         /**
@@ -8033,8 +8197,9 @@ export interface operations {
                             startedAt?: string;
                             /** Format: date-time */
                             finishedAt?: string;
-                            /** @description the commit pulled, once completed */
+                            /** @description once completed, the commit pulled, or the one a push left the remote's branch at */
                             commit?: string;
+                            /** @description what a pull changed on the branch, or a push in the remote's branch (its files) */
                             summary?: {
                                 rule: {
                                     added: number;
@@ -8090,6 +8255,13 @@ export interface operations {
                                     /** @constant */
                                     outputOmitted?: true;
                                 };
+                            };
+                            /** @description set for a push */
+                            push?: {
+                                /** @description once completed: false when the remote already held what the branch holds, and no commit was made */
+                                pushed?: boolean;
+                                /** @description the pushed commit's message */
+                                message?: string;
                             };
                         };
                         /**
@@ -8216,6 +8388,11 @@ export interface operations {
                         data: {
                             url: string;
                             credentialId?: string;
+                            /**
+                             * @description how a push writes decision tables; every other rule and workflow is JSON
+                             * @enum {string}
+                             */
+                            format: "json" | "dmn";
                             /** Format: date-time */
                             updatedAt: string;
                         };
@@ -8330,6 +8507,8 @@ export interface operations {
                     /** Format: uri */
                     url: string;
                     credentialId?: string;
+                    /** @enum {string} */
+                    format?: "json" | "dmn";
                 };
             };
         };
@@ -8351,6 +8530,11 @@ export interface operations {
                         data: {
                             url: string;
                             credentialId?: string;
+                            /**
+                             * @description how a push writes decision tables; every other rule and workflow is JSON
+                             * @enum {string}
+                             */
+                            format: "json" | "dmn";
                             /** Format: date-time */
                             updatedAt: string;
                         };

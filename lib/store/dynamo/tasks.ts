@@ -22,12 +22,15 @@ const taskFields = [
   'applyingCommit',
   'applyingSummary',
   'workflowRun',
+  'push',
   'requestedBy',
   'requestId',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
 const taskRetentionSeconds = 30 * 24 * 3600;
+/** Where pulls recorded the commit they pulled before pushes shared the record: read when no `syncedCommit` is there, removed by the next write of one. */
+const legacyPulledCommit = 'pulledCommit';
 /** A pending task whose message never arrived is given up after this long. */
 const pendingDeadlineMs = 60 * 60 * 1000;
 
@@ -119,19 +122,21 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
   }
 
   async getRemote(workspaceId: string) {
-    return (await this.get(remoteKey(workspaceId), ['url', 'credentialId', 'updatedAt'], true)) as RemoteConfig | undefined;
+    return (await this.get(remoteKey(workspaceId), ['url', 'credentialId', 'format', 'updatedAt'], true)) as RemoteConfig | undefined;
   }
 
   async putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent) {
     await this.write(workspaceId, { Put: { TableName: this.tableName, Item: { ...remoteKey(workspaceId), ...remote } } }, audit);
   }
 
-  async getBranchPull(workspaceId: string, branch: string) {
-    return (await this.get(branchKey(workspaceId, branch), ['activeTaskId', 'pulledCommit'], true)) as
-      { activeTaskId?: string; pulledCommit?: string } | undefined;
+  async getBranchSync(workspaceId: string, branch: string) {
+    const item = await this.get(branchKey(workspaceId, branch), ['activeTaskId', 'syncedCommit', legacyPulledCommit], true);
+    if (!item) return undefined;
+    const syncedCommit = (item.syncedCommit ?? item[legacyPulledCommit]) as string | undefined;
+    return { ...(item.activeTaskId !== undefined && { activeTaskId: item.activeTaskId as string }), ...(syncedCommit && { syncedCommit }) };
   }
 
-  async claimBranchPull(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent) {
+  async claimBranchSync(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent) {
     try {
       await this.write(
         workspaceId,
@@ -153,15 +158,15 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
     }
   }
 
-  async releaseBranchPull(workspaceId: string, branch: string, taskId: string, pulledCommit?: string) {
+  async releaseBranchSync(workspaceId: string, branch: string, taskId: string, syncedCommit?: string) {
     await unlessConditionFails(
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: branchKey(workspaceId, branch),
-          UpdateExpression: `REMOVE activeTaskId${pulledCommit ? ' SET pulledCommit = :commit' : ''}`,
+          UpdateExpression: `REMOVE activeTaskId${syncedCommit ? `, ${legacyPulledCommit} SET syncedCommit = :commit` : ''}`,
           ConditionExpression: 'activeTaskId = :taskId',
-          ExpressionAttributeValues: { ':taskId': taskId, ...(pulledCommit && { ':commit': pulledCommit }) },
+          ExpressionAttributeValues: { ':taskId': taskId, ...(syncedCommit && { ':commit': syncedCommit }) },
         }),
       ),
     );

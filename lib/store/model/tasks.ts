@@ -1,4 +1,4 @@
-/** Work done outside the request that asked for it (a pull, a queued workflow run), kept so that users can follow it and a dead run is taken over. */
+/** Work done outside the request that asked for it (a pull, a push, a queued workflow run), kept so that users can follow it and a dead run is taken over. */
 import type { AuditActor } from './audit.ts';
 
 export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
@@ -7,11 +7,12 @@ export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
 export const openTaskStates: TaskState[] = ['pending', 'in-progress'];
 export const isOpenTask = (task: Pick<Task, 'taskState'>) => openTaskStates.includes(task.taskState);
 
+/** What a pull changed on the branch, or a push on the remote's branch. */
 export interface PullSummary {
-  /** Per entity type: how the pull changed the branch. */
+  /** Per entity type: how the pull changed the branch (a push: the remote's files). */
   rule: ChangeCounts;
   workflow: ChangeCounts;
-  /** Top-level folders of the repository that hold no entities, ignored. */
+  /** Top-level folders of the repository that hold no entities, ignored (a push leaves them as they are). */
   ignoredFolders: string[];
 }
 
@@ -32,7 +33,19 @@ export interface WorkflowRunTask {
   resultJson?: string;
 }
 
-/** A remote pull task, or an asynchronous workflow run, with what users need to follow it: its state (pending, in-progress, then completed or failed) and what came of it. */
+/** What a push task holds besides what every task does. */
+export interface PushTask {
+  /**
+   * The commit a run made and began to send, with what it changes and its
+   * message: recorded before it is sent, so that a later run of the task that
+   * finds the remote's branch at it knows the push went through.
+   */
+  sending?: { commit: string; summary: PullSummary; message: string };
+  /** Once completed: whether a commit was pushed (false: the remote's branch already held what the branch holds). */
+  pushed?: boolean;
+}
+
+/** A remote pull or push task, or an asynchronous workflow run, with what users need to follow it: its state (pending, in-progress, then completed or failed) and what came of it. */
 export interface Task {
   taskId: string;
   workspaceId: string;
@@ -41,7 +54,9 @@ export interface Task {
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
+  /** The remote's commit once completed: the one pulled, or the one a push left the remote's branch at. */
   commit?: string;
+  /** Once completed: what a pull changed on the branch, or what a push changed on the remote's branch. */
   summary?: PullSummary;
   error?: string;
   /** While in progress: until when the current run holds it; a run found past it is taken as dead. */
@@ -63,4 +78,6 @@ export interface Task {
   requestId?: string;
   /** Set for a workflow run; a pull has none. */
   workflowRun?: WorkflowRunTask;
+  /** Set for a push (`{}` until its run sends a commit); a pull has none. */
+  push?: PushTask;
 }
