@@ -82,7 +82,6 @@ const options = {
   format: { type: 'string' },
   checksum: { type: 'string' },
   'dry-run': { type: 'boolean' },
-  format: { type: 'string' },
   version: { type: 'string' },
   out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },

@@ -38,6 +38,9 @@ export const dmn13 = {
   dmndi: 'https://www.omg.org/spec/DMN/20191111/DMNDI/',
 } as const;
 
+/** Where an export draws its one decision: a diagram of exactly that is what the service writes, and loses nothing when read. */
+export const decisionBounds = { x: 160, y: 100, width: 180, height: 80 } as const;
+
 /** The service's extension namespace. */
 export const serviceNamespace = 'urn:rules-service:dmn:1';
 

@@ -61,6 +61,7 @@ import { Decimal, isNum } from '../decimal/decimal.ts';
 import { parseJson } from '../decimal/json.ts';
 import { valueTypes, type OutputEntry, type ValueType } from '../engine/definitions.ts';
 import {
+  decisionBounds,
   aggregationNames,
   builtInType,
   carriedFieldNames,
@@ -732,7 +733,7 @@ class Reading {
     return carried;
   }
 
-  /** The diagram's layout is not kept (an export lays decisions out anew); its shapes of elements not carried are reported one by one. */
+  /** The diagram's layout is not kept (an export lays decisions out anew, as this service drew it: nothing to report then); its shapes of elements not carried are reported one by one. */
   private diagrams(carried: Set<ModdleElement>) {
     const dmnDI = this.definitions.dmnDI;
     for (const diagram of dmnDI?.diagrams ?? []) {
@@ -743,7 +744,7 @@ class Reading {
             `${where}/${localType(shape)}#${shape.id ?? '?'}`,
             `the layout of ${shape.dmnElementRef ? named(shape.dmnElementRef as DmnElement) : 'an element the file does not hold'} is not carried, as the element is not`,
           );
-      this.left(where, 'the diagram layout is not kept: an export lays the decisions out anew');
+      if (!drawnAsExported(diagram)) this.left(where, 'the diagram layout is not kept: an export lays the decisions out anew');
     }
     if (dmnDI?.styles?.length) this.left('DMNDI', 'diagram styles are not kept');
   }
@@ -765,4 +766,11 @@ export async function readDmn(body: Uint8Array): Promise<FileReading> {
     return { records: [], problems: [{ element: 'file', message: `not a DMN 1.1–1.5 file: ${oneLine((error as Error).message)}` }], notCarried: [] };
   }
   return new Reading(parsed.rootElement as Definitions, parsed.warnings).read();
+}
+
+/** A diagram of one decision's shape where an export draws it: what this service writes, so its layout loses nothing. */
+function drawnAsExported(diagram: ModdleElement): boolean {
+  const [shape, ...others] = (diagram.diagramElements ?? []) as ModdleElement[];
+  const bounds = shape?.bounds as Record<string, unknown> | undefined;
+  return !others.length && !!bounds && Object.entries(decisionBounds).every(([side, value]) => bounds[side] === value);
 }

@@ -42,6 +42,7 @@ import {
   aggregationNames,
   builtInType,
   dmn13,
+  decisionBounds,
   dmn15,
   dmnModdle,
   hitPolicyNames,
@@ -83,7 +84,6 @@ function cannotHold(entity: EntityInput): string | undefined {
 }
 
 /** The layout of the one decision: where Camunda Modeler puts a new decision, at its size. */
-const decisionBounds = { x: 160, y: 100, width: 180, height: 80 };
 
 /** One document being written: its XML ids (unique within it) and the values its XML cannot give back exactly. */
 class DmnDocument {

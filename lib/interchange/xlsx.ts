@@ -32,6 +32,7 @@
 import type { Cell, CellValue as ExcelValue, Worksheet } from 'exceljs';
 import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
+import { reservedNames } from '../entities/schema-parts.ts';
 import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format } from './format.ts';
 import { hitPolicies } from '../engine/definitions.ts';
 import {
@@ -181,11 +182,18 @@ const excelText = (text: string) =>
     .replace(/_(?=x[0-9A-Fa-f]{4}_)/g, '_x005F_')
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
 
-/** A sheet name Excel takes: none of : \ / ? * [ ], not quoted at either end, at most 31 characters, not "History" (Excel's own). */
+/**
+ * A sheet name Excel takes: none of : \ / ? * [ ], not quoted at either end,
+ * at most 31 characters, not "History" (Excel's own), and not a name of an
+ * object's prototype (exceljs keys its sheets and defined names by name, and
+ * a sheet called "__proto__" loses its hit policy's name on the way back).
+ */
 function sheetNameOf(entity: EntityInput): string {
   const trimmed = (text: string) => text.replace(/^[\s']+|[\s']+$/g, '');
+  const usable = (name: string) => name !== '' && name.toLowerCase() !== 'history' && !reservedNames.has(name);
   const name = trimmed(trimmed(entity.name.replace(/[:\\/?*[\]]/g, ' ')).slice(0, 31));
-  return name && name.toLowerCase() !== 'history' ? name : entity.id.slice(0, 31);
+  const id = entity.id.slice(0, 31);
+  return usable(name) ? name : usable(id) ? id : `Rule ${id}`.slice(0, 31);
 }
 
 const shades = { label: 'FFE7E6E6', input: 'FFDDEBF7', output: 'FFE2EFDA', annotation: 'FFF2F2F2' } as const;

@@ -123,7 +123,15 @@ const taskSchema = z.object({
   finishedAt: timestamp.optional(),
   commit: z.string().optional().describe("once completed, the commit pulled, or the one a push left the remote's branch at"),
   summary: z
-    .object({ rule: changeCounts, workflow: changeCounts, ignoredFolders: z.array(z.string()) })
+    .object({
+      rule: changeCounts,
+      workflow: changeCounts,
+      ignoredFolders: z.array(z.string()),
+      notCarried: z
+        .array(z.object({ path: z.string(), message: z.string() }))
+        .optional()
+        .describe('what DMN, XLSX, CSV or JDM files hold that no rule keeps, by file and element, and why (the first 100)'),
+    })
     .optional()
     .describe("what a pull changed on the branch, or a push in the remote's branch (its files)"),
   error: z.string().optional().describe('what failed, in words a user can act on'),

@@ -12,7 +12,8 @@
  */
 import { extname } from 'node:path/posix';
 import { entityTypeOf, type EntityKind } from '../entities/kinds.ts';
-import type { EntityRecord } from '../entities/schema.ts';
+import type { EntityInput, EntityRecord } from '../entities/schema.ts';
+import { dmnFormat } from '../interchange/dmn.ts';
 import { fileNameOf } from '../interchange/format.ts';
 import type { RemoteFormat } from '../store/types.ts';
 import { entityFolders } from './plan.ts';
@@ -29,8 +30,12 @@ export interface EntityFile {
 /** The file `entity` is written as on a remote of `format`. */
 export async function entityFile(entity: EntityContent, format: RemoteFormat): Promise<EntityFile> {
   const folder = entityFolders[entityTypeOf(entity.type as EntityKind)]; // a record's type is a kind: every write validates it
-  if (format === 'dmn' && entity.type === 'decisionTable') throw new Error('dmn push is wired in once lib/interchange/dmn.ts lands');
   const { id, name, description, tags, type, definition } = entity;
+  if (format === 'dmn' && type === 'decisionTable') {
+    // A stored working copy is a valid record: every write validated it.
+    const file = await dmnFormat.write({ id, name, description, tags, type, definition } as EntityInput);
+    return { path: `${folder}/${file.fileName}`, content: file.body };
+  }
   return {
     path: `${folder}/${fileNameOf(entity, '.json')}`,
     content: Buffer.from(`${JSON.stringify({ id, name, description, tags, type, definition }, null, 2)}\n`),

@@ -9,6 +9,10 @@ import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../
 import { entityInputSchema, type EntityInput } from '../entities/schema.ts';
 import type { ChangeCounts, PullSummary, StoredEntity } from '../store/types.ts';
 import { parseJson } from '../decimal/json.ts';
+import { ImportBoundExceeded } from '../interchange/format.ts';
+import { formatOfFileName } from '../interchange/formats.ts';
+import { isJdmDocument } from '../interchange/jdm.ts';
+import { readRuleFile } from '../interchange/read.ts';
 
 export interface RepositoryFile {
   path: string;
@@ -37,14 +41,33 @@ export interface EntityFiles {
   paths: Record<EntityType, Map<string, string>>;
   ignoredFolders: string[];
   problems: FileProblem[];
+  /** What the files of other tools hold that no record keeps, by file and element (a DMN file's BKM): reported with the pull. */
+  notCarried: FileProblem[];
 }
 
-/** Parses and validates every entity file; returns the inputs by type, or every problem found. */
-export function readEntityFiles(files: RepositoryFile[]): EntityFiles {
+/**
+ * Parses and validates every entity file; returns the inputs by type, or every
+ * problem found. A `.json` file is this service's record, or a GoRules JDM
+ * graph; `.dmn`, `.xml`, `.xlsx` and `.csv` files are read by their formats
+ * (lib/interchange), as an import reads them, and a file whose import has
+ * problems fails the pull as an invalid record does.
+ */
+export async function readEntityFiles(files: RepositoryFile[]): Promise<EntityFiles> {
   const inputs: Record<EntityType, EntityInput[]> = { rule: [], workflow: [] };
   const paths: Record<EntityType, Map<string, string>> = { rule: new Map(), workflow: new Map() };
   const problems: FileProblem[] = [];
+  const notCarried: FileProblem[] = [];
   const ignored = new Set<string>();
+  const take = (type: EntityType, folder: string, path: string, input: EntityInput) => {
+    if (entityTypeOf(input.type) !== type) {
+      problems.push({ path, message: `a ${input.type} belongs in ${entityFolders[entityTypeOf(input.type)]}/, not ${folder}/` });
+      return;
+    }
+    const earlier = paths[type].get(input.id);
+    if (earlier) problems.push({ path, message: `id "${input.id}" is also used by ${earlier}` });
+    paths[type].set(input.id, path);
+    inputs[type].push(input);
+  };
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const [folder, ...rest] = file.path.split('/');
     const type = entityTypes.find((t) => entityFolders[t] === folder);
@@ -52,32 +75,39 @@ export function readEntityFiles(files: RepositoryFile[]): EntityFiles {
       if (rest.length > 0) ignored.add(folder!);
       continue;
     }
-    if (!file.path.endsWith('.json')) continue;
-    let content: unknown;
+    const format = formatOfFileName(file.path);
+    if (!format) continue;
+    if (format.name === 'jdm') {
+      let content: unknown;
+      try {
+        content = parseJson(file.content.toString('utf8'));
+      } catch (error) {
+        problems.push({ path: file.path, message: `not valid JSON: ${(error as Error).message}` });
+        continue;
+      }
+      if (!isJdmDocument(content)) {
+        const parsed = entityInputSchema.safeParse(content);
+        if (parsed.success) take(type, folder!, file.path, parsed.data);
+        else problems.push(...parsed.error.issues.map((i) => ({ path: file.path, message: `${i.path.join('.') || 'record'}: ${i.message}` })));
+        continue;
+      }
+    }
     try {
-      content = parseJson(file.content.toString('utf8'));
+      const checked = await readRuleFile(file.path, file.content, format);
+      problems.push(...checked.problems);
+      notCarried.push(...checked.notCarried);
+      if (!checked.problems.length) for (const { input } of checked.records) take(type, folder!, file.path, input);
     } catch (error) {
-      problems.push({ path: file.path, message: `not valid JSON: ${(error as Error).message}` });
-      continue;
+      if (!(error instanceof ImportBoundExceeded)) throw error;
+      problems.push({ path: file.path, message: error.message });
     }
-    const parsed = entityInputSchema.safeParse(content);
-    if (!parsed.success) {
-      problems.push(...parsed.error.issues.map((i) => ({ path: file.path, message: `${i.path.join('.') || 'record'}: ${i.message}` })));
-      continue;
-    }
-    if (entityTypeOf(parsed.data.type) !== type) {
-      problems.push({ path: file.path, message: `a ${parsed.data.type} belongs in ${entityFolders[entityTypeOf(parsed.data.type)]}/, not ${folder}/` });
-      continue;
-    }
-    const earlier = paths[type].get(parsed.data.id);
-    if (earlier) problems.push({ path: file.path, message: `id "${parsed.data.id}" is also used by ${earlier}` });
-    paths[type].set(parsed.data.id, file.path);
-    inputs[type].push(parsed.data);
   }
-  return { inputs, paths, ignoredFolders: [...ignored].sort(), problems };
+  return { inputs, paths, ignoredFolders: [...ignored].sort(), problems, notCarried };
 }
 
 const shownProblems = 20;
+/** Elements not carried that a pull's summary lists: a DMN file of Drools's can name hundreds. */
+const shownNotCarried = 100;
 
 /** Why a commit's entity files cannot be read, naming the files: what a pull fails with, and a push of a branch whose remote holds them. */
 export function describeProblems(problems: FileProblem[]) {
@@ -96,11 +126,12 @@ export function planPull(
   current: Record<EntityType, StoredEntity[]>,
   ignoredFolders: string[],
   now: string,
+  notCarried: FileProblem[] = [],
 ): PullPlan {
   const plan: PullPlan = {
     writes: { rule: [], workflow: [] },
     deletions: { rule: [], workflow: [] },
-    summary: { rule: counts(), workflow: counts(), ignoredFolders },
+    summary: { rule: counts(), workflow: counts(), ignoredFolders, ...(notCarried.length && { notCarried: notCarried.slice(0, shownNotCarried) }) },
   };
   for (const type of entityTypes) {
     const existing = new Map(current[type].map((e) => [e.id, e]));

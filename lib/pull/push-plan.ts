@@ -40,6 +40,7 @@ const counts = (): ChangeCounts => ({ added: 0, updated: 0, deleted: 0, unchange
 /** Compares the branch's entities with the remote's files of them (`remote`, read without problems). */
 export async function planPush(remote: EntityFiles, current: Record<EntityType, StoredEntity[]>, format: RemoteFormat): Promise<PushPlan> {
   const plan: PushPlan = { changes: [], writes: [], deletions: [], summary: { rule: counts(), workflow: counts(), ignoredFolders: remote.ignoredFolders } };
+  const split = await filesToSplit(remote, current, format);
   for (const type of entityTypes) {
     const remoteChecksums = new Map(remote.inputs[type].map((input) => [input.id, entityChecksum(input)]));
     const onBranch = new Set<string>();
@@ -47,26 +48,52 @@ export async function planPush(remote: EntityFiles, current: Record<EntityType, 
       onBranch.add(entity.id);
       const file = await entityFile(entity, format);
       const existing = remote.paths[type].get(entity.id);
-      if (existing && sameFormat(existing, file.path) && remoteChecksums.get(entity.id) === entity.checksum) {
+      // An entity of a file being split is written to a file of its own, which replaces the shared one.
+      const splitting = existing !== undefined && split.has(existing);
+      if (!splitting && existing && sameFormat(existing, file.path) && remoteChecksums.get(entity.id) === entity.checksum) {
         plan.summary[type].unchanged++;
         continue;
       }
-      const path = existing && sameFormat(existing, file.path) ? existing : file.path;
+      const path = !splitting && existing && sameFormat(existing, file.path) ? existing : file.path;
       const replaces = existing && existing !== path ? existing : undefined;
       const change: FileChangeKind = existing ? 'updated' : 'added';
       plan.writes.push({ path, content: file.content });
-      if (replaces) plan.deletions.push(replaces);
+      if (replaces && !plan.deletions.includes(replaces)) plan.deletions.push(replaces);
       plan.changes.push({ type, id: entity.id, change, path, ...(replaces && { replaces }) });
       plan.summary[type][change]++;
     }
     for (const [id, path] of remote.paths[type])
       if (!onBranch.has(id)) {
-        plan.deletions.push(path);
+        if (!plan.deletions.includes(path)) plan.deletions.push(path);
         plan.changes.push({ type, id, change: 'deleted', path });
         plan.summary[type].deleted++;
       }
   }
   return plan;
+}
+
+/**
+ * Files of the remote that hold several entities (a DMN file of several
+ * decisions, a workbook of several sheets, a JDM graph) and that the push
+ * must change: one of their entities changed or left the branch. Such a file
+ * cannot be rewritten for one entity, so each of its entities the branch has
+ * is written to a file of its own and the shared file is deleted; a file
+ * whose entities are all unchanged is left as it is.
+ */
+async function filesToSplit(remote: EntityFiles, current: Record<EntityType, StoredEntity[]>, format: RemoteFormat): Promise<Set<string>> {
+  const holders = new Map<string, { type: EntityType; id: string }[]>();
+  for (const type of entityTypes) for (const [id, path] of remote.paths[type]) holders.set(path, [...(holders.get(path) ?? []), { type, id }]);
+  const split = new Set<string>();
+  for (const [path, held] of holders) {
+    if (held.length < 2) continue;
+    for (const { type, id } of held) {
+      const entity = current[type].find((e) => e.id === id);
+      const input = remote.inputs[type].find((i) => i.id === id);
+      const unchanged = entity && input && entityChecksum(input) === entity.checksum && sameFormat(path, (await entityFile(entity, format)).path);
+      if (!unchanged) split.add(path);
+    }
+  }
+  return split;
 }
 
 /** Ids named in a commit's subject line, per kind of change; the rest are counted. */
@@ -81,7 +108,7 @@ function phrase(type: EntityType, change: FileChangeKind, ids: string[]) {
 
 function line({ type, id, change, path, replaces }: FileChange) {
   if (change === 'deleted') return `deleted ${path}: the branch has no ${type} "${id}" any more`;
-  return `${change} ${path}${replaces ? ` (was ${replaces}: now in the remote's format)` : ''}`;
+  return `${change} ${path}${replaces ? ` (was ${replaces}: in another format, or shared with other rules)` : ''}`;
 }
 
 /**

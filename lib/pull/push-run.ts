@@ -55,7 +55,7 @@ async function push(deps: PushDeps, task: Task, delivery: Delivery) {
     // An earlier run of this task sent it, and stopped before it could say so.
     if (sent && branch.commit === sent.commit) return pushed(task, sent);
     refuseMoved(task.branch, synced, branch.commit);
-    const files = readEntityFiles(branch.files);
+    const files = await readEntityFiles(branch.files);
     if (files.problems.length)
       throw new TaskRefused(`Nothing was pushed: in the remote's ${branch.commit ? task.branch : 'default branch'}, ${describeProblems(files.problems)}`);
     const current = (await branchEntities(deps.store, task)).current;

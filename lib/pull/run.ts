@@ -52,10 +52,10 @@ const resumes = (task: Task, commit: string) => task.applyingCommit === commit &
 async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
   const { remote, credential } = await remoteOf(deps, task, 'pull');
   const snapshot = await deps.fetchBranch({ url: remote.url, branch: task.branch, credential });
-  const { inputs, ignoredFolders, problems } = readEntityFiles(snapshot.files);
+  const { inputs, ignoredFolders, problems, notCarried } = await readEntityFiles(snapshot.files);
   if (problems.length) throw new TaskRefused(`Nothing was applied: ${describeProblems(problems)}`);
   const { scopes, current } = await branchEntities(deps.store, task);
-  const plan = planPull(inputs, current, ignoredFolders, new Date().toISOString());
+  const plan = planPull(inputs, current, ignoredFolders, new Date().toISOString(), notCarried);
   await refuseUnapprovedChanges(deps.store, task, plan, current);
   const changed = entityTypes.filter((type) => plan.writes[type].length + plan.deletions[type].length > 0);
   if (changed.length > 0 && !(await beginApplying(deps, task, snapshot.commit, plan.summary, delivery))) return undefined;

@@ -294,16 +294,18 @@ describe("the remote's credential", () => {
 });
 
 describe("the remote's format", () => {
-  it('dmn: decision tables wait for the DMN module, and the push fails at once saying so, the remote as it was', async () => {
+  it('dmn: decision tables are pushed as DMN files, which a pull then reads back as the same rules', async () => {
     const remote = await inStep('push-dmn');
     const table = { ...demoInput('discount-tier'), id: 'table' };
     expect((await remote.rules.create(table)).status).toBe(201);
     expect((await pullClient(api, remote.adminKey).setRemote(repos.repoUrl(remote.repository), undefined, 'dmn')).status).toBe(200);
-    const before = remote.git('rev-parse', 'main');
-    const failed = await remote.client.pushAndWait('main');
-    expect(failed).toMatchObject({ taskState: 'failed', error: 'Nothing was pushed: dmn push is wired in once lib/interchange/dmn.ts lands' });
-    expect(t.runtime.queue.deadLetters.filter((m) => JSON.parse(m.body).taskId === failed.taskId)).toEqual([]);
-    expect(remote.git('rev-parse', 'main')).toBe(before);
+    const pushed = await remote.client.pushAndWait('main');
+    expect(pushed).toMatchObject({ taskState: 'completed', push: { pushed: true } });
+    expect(remote.git('ls-tree', '--name-only', 'main:rules').split('\n')).toContain('table.dmn');
+    expect(remote.git('show', 'main:rules/table.dmn')).toContain('<decisionTable');
+    const pulled = await remote.client.pullAndWait('main');
+    expect(pulled).toMatchObject({ taskState: 'completed', summary: { rule: { added: 0, updated: 0, deleted: 0 } } });
+    expect(pulled.summary).not.toHaveProperty('notCarried');
   });
 });
 

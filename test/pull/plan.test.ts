@@ -29,8 +29,8 @@ const stored = (input: typeof ruleA, extra: Partial<StoredEntity> = {}): StoredE
 });
 
 describe('reading the repository', () => {
-  it('reads rules/ and workflows/, reports other folders, skips other files', () => {
-    const { inputs, ignoredFolders, problems } = readEntityFiles([
+  it('reads rules/ and workflows/, reports other folders, skips other files', async () => {
+    const { inputs, ignoredFolders, problems } = await readEntityFiles([
       file('rules/a.json', ruleA),
       file('workflows/flow.json', flow),
       file('README.md', '# rules'),
@@ -44,8 +44,8 @@ describe('reading the repository', () => {
     expect(ignoredFolders).toEqual(['docs', 'scripts']);
   });
 
-  it('lists every bad file: invalid JSON, invalid record, wrong folder, duplicate id', () => {
-    const { problems } = readEntityFiles([
+  it('lists every bad file: invalid JSON, invalid record, wrong folder, duplicate id', async () => {
+    const { problems } = await readEntityFiles([
       file('rules/broken.json', '{ nope'),
       file('rules/invalid.json', { ...ruleA, name: '' }),
       file('rules/flow.json', flow),
@@ -57,10 +57,10 @@ describe('reading the repository', () => {
     expect(problems.find((p) => p.path === 'rules/two.json')!.message).toMatch(/also used by rules\/one.json/);
   });
 
-  it('refuses a file holding a key a DynamoDB map cannot keep, naming where, instead of dropping "__proto__" or failing the write on "constructor"', () => {
+  it('refuses a file holding a key a DynamoDB map cannot keep, naming where, instead of dropping "__proto__" or failing the write on "constructor"', async () => {
     const withCase = (params: string) =>
       `{"id":"keys","name":"Keys","type":"simpleRule","definition":{"parameters":[{"name":"a","type":"number"}],"when":"a > 1","then":{"x":"1"},"tests":[{"name":"t","params":${params},"expected":{"x":1}}]}}`;
-    const { inputs, problems } = readEntityFiles([
+    const { inputs, problems } = await readEntityFiles([
       file('rules/proto.json', withCase('{"__proto__":{"a":2}}')),
       file('rules/constructor.json', withCase('{"constructor":{"name":"Set"}}')),
       file('rules/fine.json', withCase('{"a":2}')),
@@ -80,7 +80,7 @@ describe('planning', () => {
   const now = '2026-06-01T00:00:00.000Z';
   const none = { rule: [], workflow: [] };
 
-  it('adds what is new, updates what changed, keeps what is equal, deletes what the remote dropped', () => {
+  it('adds what is new, updates what changed, keeps what is equal, deletes what the remote dropped', async () => {
     const changedB = { ...ruleB!, description: 'changed upstream' };
     const current = {
       rule: [
@@ -108,21 +108,21 @@ describe('planning', () => {
     expect(plan.deletions.rule).toEqual([ruleC!.id]);
   });
 
-  it('keeps entities made on the branch itself when the remote lacks them, and adopts equal ones without counting a change', () => {
+  it('keeps entities made on the branch itself when the remote lacks them, and adopts equal ones without counting a change', async () => {
     const plan = planPull({ rule: [ruleA!], workflow: [] }, { rule: [stored(ruleA), stored(ruleB)], workflow: [] }, [], now);
     expect(plan.deletions.rule).toEqual([]);
     expect(plan.writes.rule.map((w) => [w.entity.id, w.entity.updatedAt])).toEqual([[ruleA!.id, '2026-01-01T00:00:00.000Z']]);
     expect(plan.summary.rule).toEqual({ added: 0, updated: 0, deleted: 0, unchanged: 1 });
   });
 
-  it('writes nothing for a commit the branch already has', () => {
+  it('writes nothing for a commit the branch already has', async () => {
     const current = { rule: [stored(ruleA, { source: 'remote' })], workflow: [stored(flow, { source: 'remote' })] };
     const plan = planPull({ rule: [ruleA!], workflow: [flow!] }, current, [], now);
     expect([...plan.writes.rule, ...plan.writes.workflow, ...plan.deletions.rule, ...plan.deletions.workflow]).toEqual([]);
     expect(planPull(none, none, [], now).summary.rule).toEqual({ added: 0, updated: 0, deleted: 0, unchanged: 0 });
   });
 
-  it('marks a pulled entity published when it equals the published version', () => {
+  it('marks a pulled entity published when it equals the published version', async () => {
     const published = stored(ruleA, {
       source: 'remote',
       version: 'v1',

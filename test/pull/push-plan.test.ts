@@ -35,7 +35,7 @@ const file = (path: string, content: unknown): RepositoryFile => ({
   content: Buffer.from(typeof content === 'string' ? content : JSON.stringify(content)),
 });
 const asFiles = async (inputs: EntityInput[]) => Promise.all(inputs.map(async (input) => ({ ...(await entityFile(input, 'json')) }) as RepositoryFile));
-const plan = (files: RepositoryFile[], current: ReturnType<typeof branch>) => planPush(readEntityFiles(files), current, 'json');
+const plan = async (files: RepositoryFile[], current: ReturnType<typeof branch>) => planPush(await readEntityFiles(files), current, 'json');
 
 describe('the file of an entity', () => {
   it('is rules/<id>.json or workflows/<id>.json, holding the record as the API serves its content', async () => {
@@ -46,18 +46,41 @@ describe('the file of an entity', () => {
     expect((await entityFile(flow, 'json')).path).toBe(`workflows/${flow.id}.json`);
   });
 
-  it('with a dmn remote: JSON for every entity but decision tables, which wait for the DMN module', async () => {
+  it('with a dmn remote: decision tables as DMN, which a pull reads back with the same checksum, and JSON for the rest', async () => {
     const rules = demoRules.map((rule) => entityInputSchema.parse(rule));
     const table = rules.find((rule) => rule.type === 'decisionTable')!;
     const other = rules.find((rule) => rule.type !== 'decisionTable')!;
-    await expect(entityFile(table, 'dmn')).rejects.toThrow('dmn push is wired in once lib/interchange/dmn.ts lands');
+    const written = await entityFile(table, 'dmn');
+    expect(written.path).toBe(`rules/${table.id}.dmn`);
+    expect(Buffer.from(written.content).toString('utf8')).toContain('https://www.omg.org/spec/DMN/20230324/MODEL/');
     expect((await entityFile(other, 'dmn')).path).toBe(`rules/${other.id}.json`);
     expect((await entityFile(flow, 'dmn')).path).toBe(`workflows/${flow.id}.json`);
+    const { inputs, problems } = await readEntityFiles([{ path: written.path, content: Buffer.from(written.content) }]);
+    expect(problems).toEqual([]);
+    expect(inputs.rule.map(entityChecksum)).toEqual([entityChecksum(table)]);
+  });
+
+  it('splits a file of several rules that changed into a file a rule, deleting the shared one; leaves it while none changed', async () => {
+    const [first, second] = demoRules.map((rule) => entityInputSchema.parse(rule)).filter((rule) => rule.type === 'decisionTable');
+    const both = (await Promise.all([first!, second!].map((rule) => entityFile(rule, 'dmn')))).map((f) => Buffer.from(f.content).toString('utf8'));
+    // One DMN file holding both decisions, as another tool writes it: the second file's decision and shape moved into the first.
+    const decision = /<decision [\s\S]*<\/decision>/.exec(both[1]!)![0];
+    const shape = /<dmndi:DMNShape [\s\S]*<\/dmndi:DMNShape>/.exec(both[1]!)![0];
+    const shared = both[0]!.replace('</decision>', `</decision>\n${decision}`).replace('</dmndi:DMNShape>', `</dmndi:DMNShape>\n${shape}`);
+    const remote = await readEntityFiles([file('rules/tables.dmn', shared)]);
+    expect(remote.problems).toEqual([]);
+    expect(remote.inputs.rule.map((r) => r.id).sort()).toEqual([first!.id, second!.id].sort());
+    const unchanged = await planPush(remote, branch([first!, second!]), 'dmn');
+    expect(unchanged.writes).toEqual([]);
+    expect(unchanged.deletions).toEqual([]);
+    const edited = await planPush(remote, branch([{ ...first!, name: 'Edited' }, second!]), 'dmn');
+    expect(edited.deletions).toEqual(['rules/tables.dmn']);
+    expect(edited.writes.map((w) => w.path).sort()).toEqual([`rules/${first!.id}.dmn`, `rules/${second!.id}.dmn`].sort());
   });
 
   it('is read back by a pull as the same content: the same checksum, every digit of every number kept', async () => {
     const inputs = [ruleA, ruleB, ruleC, ruleD, flow, exact];
-    const { inputs: read, problems } = readEntityFiles(await asFiles(inputs));
+    const { inputs: read, problems } = await readEntityFiles(await asFiles(inputs));
     expect(problems).toEqual([]);
     expect([...read.rule, ...read.workflow].map(entityChecksum).sort()).toEqual(inputs.map(entityChecksum).sort());
   });
@@ -107,7 +130,7 @@ describe('planPush', () => {
     const current = branch([ruleA, ruleB, exact], [flow]);
     const result = await plan([file('README.md', '# rules')], current);
     const pushedFiles = result.writes.map((w) => ({ path: w.path, content: Buffer.from(w.content) }));
-    const { inputs, ignoredFolders } = readEntityFiles(pushedFiles);
+    const { inputs, ignoredFolders } = await readEntityFiles(pushedFiles);
     const pulled = planPull(inputs, current, ignoredFolders, '2026-02-01T00:00:00.000Z');
     expect(pulled.summary).toEqual({
       rule: { added: 0, updated: 0, deleted: 0, unchanged: 3 },

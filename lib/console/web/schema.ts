@@ -8013,6 +8013,11 @@ export interface operations {
                                     unchanged: number;
                                 };
                                 ignoredFolders: string[];
+                                /** @description what DMN, XLSX, CSV or JDM files hold that no rule keeps, by file and element, and why (the first 100) */
+                                notCarried?: {
+                                    path: string;
+                                    message: string;
+                                }[];
                             };
                             /** @description what failed, in words a user can act on */
                             error?: string;
@@ -8214,6 +8219,11 @@ export interface operations {
                                     unchanged: number;
                                 };
                                 ignoredFolders: string[];
+                                /** @description what DMN, XLSX, CSV or JDM files hold that no rule keeps, by file and element, and why (the first 100) */
+                                notCarried?: {
+                                    path: string;
+                                    message: string;
+                                }[];
                             };
                             /** @description what failed, in words a user can act on */
                             error?: string;

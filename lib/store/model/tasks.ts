@@ -14,6 +14,8 @@ export interface PullSummary {
   workflow: ChangeCounts;
   /** Top-level folders of the repository that hold no entities, ignored (a push leaves them as they are). */
   ignoredFolders: string[];
+  /** What the files of other tools (DMN, XLSX, CSV, JDM) hold that no rule keeps, by file and element, and why: the first 100. */
+  notCarried?: { path: string; message: string }[];
 }
 
 export interface ChangeCounts {
