@@ -4,7 +4,8 @@
  * suites too slow for that, in two runs. First the heavy ones, which measure
  * no time but cost much to set up (`TEST_SUITE=heavy`, two at a time): the CDK
  * template assertions (each synthesises the stack), the bundle checks (each
- * bundles functions) and the FEEL evaluation bounds. Then the slow ones
+ * bundles functions), the FEEL evaluation bounds, the pull's and push's
+ * suites and the file formats' round-trip properties. Then the slow ones
  * (`TEST_SUITE=slow`, one at a time): the console's browser suites (a real
  * Chromium), the README walk-through, which starts the whole service and runs
  * every block, and every `*.slow.test.ts`. `.ci/run` runs both scripts, then
@@ -22,6 +23,11 @@ const heavySuites = [
   'test/integration/pull.test.ts',
   'test/integration/pull-worker.test.ts',
   'test/integration/pull-faults.test.ts',
+  // The push's: a Git server, hostile hosts and the worker, like the pull's.
+  'test/integration/push-remote.test.ts',
+  'test/pull/git-push.test.ts',
+  // The file formats' round-trip properties: hundreds of tables written and read, XLSX through exceljs.
+  'test/interchange/*.property.test.ts',
 ];
 const runs = {
   slow: { include: slowSuites, maxWorkers: 1 },

@@ -32,6 +32,10 @@ export const formatFiles = {
   jdm: { contentType: 'application/json', acceptedContentTypes: ['application/json', 'application/vnd.gorules.decision'], extensions: ['.json'] },
 } as const satisfies Record<FormatName, { contentType: string; acceptedContentTypes: readonly string[]; extensions: readonly string[] }>;
 
+/** Whether parsed JSON is a JDM graph (its `nodes` and `edges`) rather than one of this service's records: how a `.json` file is told. */
+export const isJdmDocument = (value: unknown): value is { nodes: unknown[]; edges: unknown[] } =>
+  typeof value === 'object' && value !== null && Array.isArray((value as { nodes?: unknown }).nodes) && Array.isArray((value as { edges?: unknown }).edges);
+
 /** Every content type an import takes, for the API document and the 415's list. */
 export const importContentTypes: readonly string[] = [...new Set(Object.values(formatFiles).flatMap((format) => format.acceptedContentTypes))];
 

@@ -59,7 +59,17 @@ import type { Expr } from '../engine/feel/ast.ts';
 import { entityIdPattern } from '../entities/kinds.ts';
 import { canonicalOutputEntry } from '../entities/output-entry.ts';
 import type { EntityInput } from '../entities/schema.ts';
-import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format, type WrittenFile } from './format.ts';
+import {
+  fileNameOf,
+  formatFiles,
+  importBounds,
+  isJdmDocument,
+  ImportBoundExceeded,
+  type FileReading,
+  type Finding,
+  type Format,
+  type WrittenFile,
+} from './format.ts';
 import { feelCellToZen, feelExpressionToZen, zenCellToFeel, zenExpressionToFeel, type Conversion } from './zen-expressions.ts';
 
 type DecisionTable = Extract<EntityInput, { type: 'decisionTable' }>['definition'];
@@ -67,10 +77,6 @@ type SimpleRule = Extract<EntityInput, { type: 'simpleRule' }>['definition'];
 type Json = Record<string, unknown>;
 
 export const decisionContentType = 'application/vnd.gorules.decision';
-
-/** Whether parsed JSON is a JDM graph (its `nodes` and `edges`) rather than one of this service's records. */
-export const isJdmDocument = (value: unknown): value is { nodes: unknown[]; edges: unknown[] } =>
-  isObject(value) && Array.isArray(value.nodes) && Array.isArray(value.edges);
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -10,8 +10,7 @@ import { entityTypeOf, workflowKind, type EntityInput, type EntityType } from '.
 import type { PathProblem } from '../http/errors.ts';
 import { jsonDepthProblem } from '../http/json-bounds.ts';
 import type { Warning } from '../store/types.ts';
-import { ImportBoundExceeded, importBounds, type Format } from './format.ts';
-import { isJdmDocument } from './jdm.ts';
+import { ImportBoundExceeded, importBounds, isJdmDocument, type Format } from './format.ts';
 
 export interface CheckedRecord {
   entityType: EntityType;

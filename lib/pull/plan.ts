@@ -9,9 +9,9 @@ import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../
 import { entityInputSchema, type EntityInput } from '../entities/schema.ts';
 import type { ChangeCounts, PullSummary, StoredEntity } from '../store/types.ts';
 import { parseJson } from '../decimal/json.ts';
-import { ImportBoundExceeded } from '../interchange/format.ts';
-import { formatOfFileName } from '../interchange/formats.ts';
-import { isJdmDocument } from '../interchange/jdm.ts';
+// Imported, not loaded on demand: a module reached by import() keeps all of zod/mini's namespace (every locale) in the worker.
+import { formatOfExtension, ImportBoundExceeded, isJdmDocument } from '../interchange/format.ts';
+import { formats } from '../interchange/formats.ts';
 import { readRuleFile } from '../interchange/read.ts';
 
 export interface RepositoryFile {
@@ -75,9 +75,9 @@ export async function readEntityFiles(files: RepositoryFile[]): Promise<EntityFi
       if (rest.length > 0) ignored.add(folder!);
       continue;
     }
-    const format = formatOfFileName(file.path);
+    const format = formatOfExtension(file.path);
     if (!format) continue;
-    if (format.name === 'jdm') {
+    if (format === 'jdm') {
       let content: unknown;
       try {
         content = parseJson(file.content.toString('utf8'));
@@ -93,7 +93,7 @@ export async function readEntityFiles(files: RepositoryFile[]): Promise<EntityFi
       }
     }
     try {
-      const checked = await readRuleFile(file.path, file.content, format);
+      const checked = await readRuleFile(file.path, file.content, formats[format]);
       problems.push(...checked.problems);
       notCarried.push(...checked.notCarried);
       if (!checked.problems.length) for (const { input } of checked.records) take(type, folder!, file.path, input);

@@ -12,7 +12,8 @@ import { prepareRule } from '../../lib/engine/prepare.ts';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { importBounds, ImportBoundExceeded } from '../../lib/interchange/format.ts';
-import { isJdmDocument, jdmFormat } from '../../lib/interchange/jdm.ts';
+import { isJdmDocument } from '../../lib/interchange/format.ts';
+import { jdmFormat } from '../../lib/interchange/jdm.ts';
 import { canonical } from './arbitrary.ts';
 
 const folder = new URL('./files/jdm/', import.meta.url);
