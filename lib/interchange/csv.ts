@@ -25,7 +25,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { EntityInput } from '../entities/schema.ts';
 import { feelNumberText } from './feel-literals.ts';
-import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Format } from './format.ts';
+import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, refuseOversizeFile, type FileReading, type Format } from './format.ts';
 import { maxSheetRows, readSheet, sheetCannotHold, tableToSheet, type SheetRow } from './sheet-layout.ts';
 
 /** Characters of one record: the layout's longest rows are the service's JSON parts (a rule's tests); no sheet a person writes comes near. */
@@ -49,8 +49,7 @@ function separatorOf(text: string): ',' | ';' {
 const sheetNameOf = (origin: string) => (origin.split(/[\\/]/).pop() ?? origin).replace(/\.csv$/i, '');
 
 async function readCsv(body: Uint8Array, origin: string): Promise<FileReading> {
-  if (body.length > importBounds.maxFileBytes)
-    throw new ImportBoundExceeded('maxFileBytes', `The file has ${body.length} bytes; at most ${importBounds.maxFileBytes} are read.`, 413);
+  refuseOversizeFile(body);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);

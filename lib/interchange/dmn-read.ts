@@ -76,7 +76,7 @@ import {
   type ExactValues,
 } from './dmn-model.ts';
 import { parseLiteralList } from './feel-literals.ts';
-import { ImportBoundExceeded, importBounds, type FileReading, type Finding } from './format.ts';
+import { ImportBoundExceeded, importBounds, refuseOversizeFile, type FileReading, type Finding } from './format.ts';
 import { scanXml, utf8Text } from './xml-scan.ts';
 
 interface DmnElement extends ModdleElement {
@@ -756,8 +756,7 @@ class Reading {
  * @throws ImportBoundExceeded when the file is past a bound, before it is parsed
  */
 export async function readDmn(body: Uint8Array): Promise<FileReading> {
-  if (body.byteLength > importBounds.maxFileBytes)
-    throw new ImportBoundExceeded('maxFileBytes', `the file is ${body.byteLength} bytes: at most ${importBounds.maxFileBytes} are read`, 413);
+  refuseOversizeFile(body);
   const text = scanXml(utf8Text(body), { element: tableCounter(), namespace: namespaceReadAs15 });
   let parsed: ParseResult;
   try {

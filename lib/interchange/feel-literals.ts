@@ -9,6 +9,7 @@
  */
 import { isNum, parseNumber, toDecimal, type Num } from '../decimal/decimal.ts';
 import type { OutputEntry } from '../engine/definitions.ts';
+import { unescapedCharacter } from '../engine/feel/parse.ts';
 
 /** A number in FEEL's notation, with every digit: `1e+25` is written 10000000000000000000000000. */
 export function feelNumberText(n: Num): string {
@@ -46,27 +47,6 @@ export const feelLiteralList = (values: readonly LiteralValue[]): string => valu
 const numberToken = /-?(?:\d+(?:\.\d*)?|\.\d+)/y;
 const booleanToken = /(?:true|false)\b/y;
 const space = /\s*/y;
-
-/** What a string literal's escape stands for, as FEEL reads it (an unknown escape is kept as written: `"\d"` is \d). */
-function unescaped(escape: string): string {
-  switch (escape[0]) {
-    case 'n':
-      return '\n';
-    case 'r':
-      return '\r';
-    case 't':
-      return '\t';
-    case 'u':
-    case 'U':
-      return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
-    case '"':
-    case "'":
-    case '\\':
-      return escape;
-    default:
-      return `\\${escape}`;
-  }
-}
 
 /**
  * The values of a FEEL list of literals (strings, numbers, true, false),
@@ -107,7 +87,7 @@ export function parseLiteralList(text: string): { values: LiteralValue[] } | { p
         }
         const escape = /^(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|[^])/.exec(text.slice(at + 1, at + 8))?.[0];
         if (!escape) return { problem: 'a string literal is not closed' };
-        value += unescaped(escape);
+        value += unescapedCharacter(escape);
         at += escape.length;
       }
       if (at >= text.length) return { problem: 'a string literal is not closed' };

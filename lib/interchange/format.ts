@@ -112,6 +112,12 @@ export interface WriteOptions {
   dmnVersion?: '1.3' | '1.5';
 }
 
+/** The first bound every reading checks, before it reads a byte of the file: 413 past it. */
+export function refuseOversizeFile(body: Uint8Array): void {
+  if (body.byteLength > importBounds.maxFileBytes)
+    throw new ImportBoundExceeded('maxFileBytes', `The file has ${body.byteLength} bytes; at most ${importBounds.maxFileBytes} are read.`, 413);
+}
+
 /** A format reads and writes files; `write` refuses (with a reason) an entity the format cannot hold. */
 export interface Format {
   readonly name: FormatName;

@@ -69,6 +69,7 @@ import {
   type Finding,
   type Format,
   type WrittenFile,
+  refuseOversizeFile,
 } from './format.ts';
 import { feelCellToZen, feelExpressionToZen, zenCellToFeel, zenExpressionToFeel, type Conversion } from './zen-expressions.ts';
 
@@ -631,8 +632,7 @@ function jsonDepth(source: string): number {
 }
 
 function parseDocument(body: Uint8Array): Json {
-  if (body.byteLength > importBounds.maxFileBytes)
-    throw new ImportBoundExceeded('maxFileBytes', `the file has ${body.byteLength} bytes; at most ${importBounds.maxFileBytes} are allowed`, 413);
+  refuseOversizeFile(body);
   let source: string;
   try {
     source = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);

@@ -6,11 +6,11 @@
  */
 import { parseJson } from '../decimal/json.ts';
 import { recordProblems } from '../entities/record-check.ts';
-import { entityTypeOf, workflowKind, type EntityInput, type EntityType } from '../entities/schema.ts';
+import { workflowKind, type EntityInput, type EntityType } from '../entities/schema.ts';
 import type { PathProblem } from '../http/errors.ts';
 import { jsonDepthProblem } from '../http/json-bounds.ts';
 import type { Warning } from '../store/types.ts';
-import { ImportBoundExceeded, importBounds, isJdmDocument, type Format } from './format.ts';
+import { ImportBoundExceeded, importBounds, isJdmDocument, refuseOversizeFile, type Format } from './format.ts';
 
 export interface CheckedRecord {
   entityType: EntityType;
@@ -27,6 +27,7 @@ export interface CheckedFile {
 
 /** JSON that is not a JDM graph: this service's own records, one or a list (what GET and the pull's files hold). */
 function nativeRecords(bytes: Uint8Array): unknown[] | undefined {
+  refuseOversizeFile(bytes);
   let value: unknown;
   try {
     value = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -48,8 +49,6 @@ function nativeRecords(bytes: Uint8Array): unknown[] | undefined {
  * before the part it bounds is parsed); everything else is in the answer.
  */
 export async function readRuleFile(origin: string, bytes: Uint8Array, format: Format): Promise<CheckedFile> {
-  if (bytes.length > importBounds.maxFileBytes)
-    throw new ImportBoundExceeded('maxFileBytes', `the file is ${bytes.length} bytes; at most ${importBounds.maxFileBytes} are read`, 413);
   const native = format.name === 'jdm' ? nativeRecords(bytes) : undefined;
   const reading = native ? { records: native, problems: [], notCarried: [] } : await format.read(bytes, origin);
   const at = (element: string) => (element ? `${origin}: ${element}` : origin);
@@ -58,11 +57,12 @@ export async function readRuleFile(origin: string, bytes: Uint8Array, format: Fo
   reading.records.forEach((raw, i) => {
     const record = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     const kind = String(record.type);
+    // As its kind says: a record of another kind than its type is refused by recordProblems.
     const entityType: EntityType = kind === workflowKind ? 'workflow' : 'rule';
     const name = typeof record.id === 'string' ? record.id : `record ${i + 1}`;
     const { input, issues, warnings } = recordProblems(entityType, record);
     problems.push(...issues.map((issue) => ({ path: at(`${name} ${issue.field}`), message: issue.message })));
-    if (input) records.push({ entityType: entityTypeOf(input.type), input, warnings });
+    if (input) records.push({ entityType, input, warnings });
   });
   return { records, problems, notCarried: reading.notCarried.map((n) => ({ path: at(n.element), message: n.message })) };
 }

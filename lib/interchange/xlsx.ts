@@ -33,7 +33,7 @@ import type { Cell, CellValue as ExcelValue, Worksheet } from 'exceljs';
 import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { reservedNames } from '../entities/schema-parts.ts';
-import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, type FileReading, type Finding, type Format } from './format.ts';
+import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, refuseOversizeFile, type FileReading, type Finding, type Format } from './format.ts';
 import { hitPolicies } from '../engine/definitions.ts';
 import {
   cellAddress,
@@ -139,8 +139,7 @@ function sheetOf(worksheet: Worksheet, dayZero: string): { sheet: Sheet; finding
 }
 
 async function readWorkbook(body: Uint8Array, origin: string): Promise<FileReading> {
-  if (body.length > importBounds.maxFileBytes)
-    throw new ImportBoundExceeded('maxFileBytes', `The file has ${body.length} bytes; at most ${importBounds.maxFileBytes} are read.`, 413);
+  refuseOversizeFile(body);
   const sheetParts = checkZipBounds(body).filter((name) => worksheetPart.test(name)).length;
   if (sheetParts > importBounds.maxTables)
     throw new ImportBoundExceeded('maxTables', `The workbook has ${sheetParts} sheets; at most ${importBounds.maxTables} are read.`);

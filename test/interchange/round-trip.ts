@@ -2,10 +2,11 @@
 import { expect } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import type { Format } from '../../lib/interchange/format.ts';
+import type { Format, WrittenFile } from '../../lib/interchange/format.ts';
 import { canonical } from './arbitrary.ts';
 
-export async function expectRoundTrip(format: Format, entity: EntityInput) {
+/** Checks the round trip of `entity` in `format`, and what `checkFile` checks of the file written (a format's own demands). */
+export async function expectRoundTrip(format: Format, entity: EntityInput, checkFile?: (file: WrittenFile) => Promise<void>): Promise<void> {
   expect(format.cannotHold(entity)).toBeUndefined();
   const file = await format.write(entity);
   const reading = await format.read(file.body, file.fileName);
@@ -15,4 +16,5 @@ export async function expectRoundTrip(format: Format, entity: EntityInput) {
   const back = canonical(reading.records[0]);
   expect(back).toEqual(entity);
   expect(entityChecksum(back)).toBe(entityChecksum(entity));
+  await checkFile?.(file);
 }

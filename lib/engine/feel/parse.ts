@@ -165,28 +165,34 @@ const punctuation = new Set([
   'external',
 ]);
 
-function unescapeString(raw: string): string {
-  return raw.slice(1, -1).replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|.)/g, (_, escape: string) => {
-    switch (escape[0]) {
-      case 'n':
-        return '\n';
-      case 'r':
-        return '\r';
-      case 't':
-        return '\t';
-      case 'u':
-      case 'U':
-        return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
-      case '"':
-      case "'":
-      case '\\':
-        return escape;
-      default:
-        // Not one of FEEL's escapes: kept as written, so that a pattern's `"\d"` reaches `matches` as \d (as the DMN TCK expects).
-        return `\\${escape}`;
-    }
-  });
+/**
+ * What one escape of a string literal stands for (the text after the
+ * backslash: `n`, `u00e9`, `"`), as FEEL reads it. Not one of FEEL's escapes:
+ * kept as written, so that a pattern's `"\d"` reaches `matches` as \d (as the
+ * DMN TCK expects). The interchange formats read lists of literals with it.
+ */
+export function unescapedCharacter(escape: string): string {
+  switch (escape[0]) {
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 't':
+      return '\t';
+    case 'u':
+    case 'U':
+      return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+    case '"':
+    case "'":
+    case '\\':
+      return escape;
+    default:
+      return `\\${escape}`;
+  }
 }
+
+const unescapeString = (raw: string): string =>
+  raw.slice(1, -1).replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|.)/g, (_, escape: string) => unescapedCharacter(escape));
 
 /** Where a name read sits in the text it was parsed from. */
 export interface NameSpan {
