@@ -13,11 +13,14 @@ import { Clock, compileExpression, rootEnv, type Env, type Evaluator } from './f
 import { isContext, setEntry, toPlain, type FeelContext, type FeelValue } from './feel/values.ts';
 import type { PreparedRule, PreparedRuleSet, PreparedSimpleRule } from './prepared.ts';
 import { convertValue } from './value-types.ts';
+import { otherwiseBranch, thenBranch } from './coverage.ts';
 
 export interface RunOptions {
   /** The instant `now()` and `today()` read (one per evaluation); the time of the first read when absent. */
   clock?: Date;
   trace?: boolean;
+  /** Collect the rule's hits (./coverage.ts): which of its rows, entries or branches gave the answer. Cheaper than a trace: no row is scanned for it. */
+  hits?: boolean;
 }
 
 /** What a compiled rule runs with: the evaluation's one clock and one budget of steps, shared by every rule a rule set runs. */
@@ -25,6 +28,8 @@ export interface RunContext {
   clock: Clock;
   budget: Budget;
   trace?: boolean;
+  /** Where the rule being run puts the indexes of its parts that matched (./coverage.ts); a rule set's references run without it, their hits being theirs. */
+  hits?: number[];
 }
 
 export type RuleTrace =
@@ -57,10 +62,11 @@ function compileSimpleRule(rule: PreparedSimpleRule): CompiledRule {
   const otherwise = rule.otherwise && compileOutputs(rule.otherwise);
   return {
     parameters: rule.parameters,
-    run(params, { clock, budget, trace }) {
+    run(params, { clock, budget, trace, hits }) {
       const notes = trace ? [] : null;
       const env = rootEnv(params, { clock, budget, notes });
       const result = when(env);
+      hits?.push(result === true ? thenBranch : otherwiseBranch);
       // Why the condition came out null, before the outputs add notes of their own.
       const reason = notes?.join('; ');
       const output = result === true ? evaluateOutputs(then, env) : otherwise ? evaluateOutputs(otherwise, env) : null;
@@ -113,12 +119,15 @@ function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | unde
         options.budget.spend(1 + Object.keys(params).length + Object.keys(outputs).length);
         return { ...params, ...outputs };
       };
-      for (const entry of entries) {
+      const referenceOptions = options.hits ? { ...options, hits: undefined } : options;
+      for (let index = 0; index < entries.length; index++) {
+        const entry = entries[index]!;
         if ('ruleId' in entry) {
-          const { output, trace } = entry.rule.run(scope(), options);
+          const { output, trace } = entry.rule.run(scope(), referenceOptions);
           const matched = output !== null && !(Array.isArray(output) && output.length === 0);
           if (isContext(output)) for (const name of Object.keys(output)) setEntry(outputs, name, output[name]!);
           else if (matched) setEntry(outputs, entry.id, output);
+          if (matched) options.hits?.push(index);
           if (options.trace) traced.push({ id: entry.id, ruleId: entry.ruleId, matched, ...(trace && { trace }) });
           if (matched && firstMatch) break;
           continue;
@@ -127,7 +136,10 @@ function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | unde
         const env = rootEnv(scope(), { clock: options.clock, budget: options.budget, notes });
         const matched = entry.when(env) === true;
         const reason = notes?.join('; ');
-        if (matched) for (const [path, evaluate] of entry.then) setPath(outputs, path, evaluate(env));
+        if (matched) {
+          options.hits?.push(index);
+          for (const [path, evaluate] of entry.then) setPath(outputs, path, evaluate(env));
+        }
         if (options.trace) traced.push({ id: entry.id, condition: entry.whenText, matched, ...(reason && { reason }) });
         if (matched && firstMatch) break;
       }
@@ -139,9 +151,9 @@ function compileRuleSet(rule: PreparedRuleSet, resolve: ReferenceResolver | unde
 function fromDecisionTable(table: CompiledDecisionTable, parameters: DeclaredInput[] | undefined): CompiledRule {
   return {
     parameters,
-    run(params, { clock, budget, trace }) {
-      if (!trace) return { output: table.evaluate(params, { clock, budget }) };
-      const traced = table.trace(params, { clock, budget });
+    run(params, { clock, budget, trace, hits }) {
+      if (!trace) return { output: table.evaluate(params, { clock, budget, hits }) };
+      const traced = table.trace(params, { clock, budget, hits });
       return { output: traced.output, trace: { kind: 'decisionTable', ...traced.trace } };
     },
   };
@@ -194,7 +206,13 @@ export function convertParams(params: unknown, parameters: DeclaredInput[] | und
  * const rule = compileRule(prepareRule({ kind: 'simpleRule', definition: { when: 'total >= 50', then: { fee: 0 } } }).prepared);
  * evaluateRule(rule, { total: 80 }); // { output: { fee: 0 } }
  */
-export function evaluateRule(rule: CompiledRule, params: unknown, options: RunOptions = {}): { output: unknown; trace?: RuleTrace } {
-  const { output, trace } = rule.run(convertParams(params, rule.parameters), { clock: new Clock(options.clock), budget: new Budget(), trace: options.trace });
-  return trace ? { output: toPlain(output), trace } : { output: toPlain(output) };
+export function evaluateRule(rule: CompiledRule, params: unknown, options: RunOptions = {}): { output: unknown; trace?: RuleTrace; hits?: number[] } {
+  const hits = options.hits ? [] : undefined;
+  const { output, trace } = rule.run(convertParams(params, rule.parameters), {
+    clock: new Clock(options.clock),
+    budget: new Budget(),
+    trace: options.trace,
+    hits,
+  });
+  return { output: toPlain(output), ...(trace && { trace }), ...(hits && { hits }) };
 }

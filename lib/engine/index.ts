@@ -8,3 +8,4 @@ export { compileRule, convertParams, evaluateRule, type CompiledRule, type Refer
 export type { RuleDefinition } from './definitions.ts';
 export { EngineError, type EngineErrorCode, type FieldProblem } from './errors.ts';
 export type { PreparedRule } from './prepared.ts';
+export { coverageUnits, otherwiseBranch, thenBranch, type CoverageUnit } from './coverage.ts';

@@ -20,6 +20,8 @@ export interface EvaluateOptions {
   clock?: Clock | Date;
   /** The steps the evaluation may spend, shared with the rule set that runs the table; a budget of its own when absent. */
   budget?: Budget;
+  /** Where the rows that gave the answer go (0-based): every matching row, or under `first` the first one only. */
+  hits?: number[];
 }
 
 export interface RowTrace {
@@ -219,6 +221,7 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
       for (let row = 0; row < rows.length; row++) if (rowMatches(rows[row]!.cells, values, env, -1)) matches.push(row);
       if (firstOnly) matches = matches.slice(0, 1);
     }
+    options.hits?.push(...matches);
     return answer(matches, env);
   };
 
@@ -257,7 +260,9 @@ export function compileDecisionTable(table: PreparedDecisionTable): CompiledDeci
         });
       });
       notes.length = 0;
-      const output = answer(table.hitPolicy === 'first' ? matches.slice(0, 1) : matches, env);
+      const answering = table.hitPolicy === 'first' ? matches.slice(0, 1) : matches;
+      options.hits?.push(...answering);
+      const output = answer(answering, env);
       return { output, trace: { inputs: table.inputs.map((input, c) => ({ label: input.label, value: toPlain(values[c]!) })), rows: traced } };
     },
   };

@@ -167,6 +167,17 @@ describe('a decision table compiled into a plan', () => {
             expect(indexed).toEqual(outcome(() => plan.scan(params)));
             expect(indexed).toEqual(reference(prepared as PreparedDecisionTable, definition, params));
             expect(outcome(() => plan.trace(params).output)).toEqual(indexed);
+            // The rows that gave the answer (coverage, replay): the same whichever way the table was read, and what the trace says matched.
+            const hits = { indexed: [] as number[], scanned: [] as number[], traced: [] as number[] };
+            outcome(() => plan.evaluate(params, { hits: hits.indexed }));
+            outcome(() => plan.scan(params, { hits: hits.scanned }));
+            const traced = outcome(() => plan.trace(params, { hits: hits.traced }).trace) as { rows?: { row: number; matched: boolean }[] };
+            expect(hits.indexed).toEqual(hits.scanned);
+            expect(hits.traced).toEqual(hits.indexed);
+            if (traced.rows) {
+              const matched = traced.rows.filter((r) => r.matched).map((r) => r.row - 1);
+              expect(hits.traced).toEqual(table.hitPolicy === 'first' ? matched.slice(0, 1) : matched);
+            }
             evaluations++;
           }
         },
