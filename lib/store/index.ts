@@ -3,6 +3,7 @@ import { cachedDirectory } from './cached-directory.ts';
 import { DynamoAuditChain } from './dynamo/audit.ts';
 import { DynamoChangeRequestStore } from './dynamo/change-requests.ts';
 import { createDocumentClient, dynamoConfigFromEnv, type DynamoConfig } from './dynamo/client.ts';
+import { DynamoTallyStore } from './dynamo/tallies.ts';
 import { DynamoCredentialStore } from './dynamo/credentials.ts';
 import { DynamoDirectoryStore } from './dynamo/directory.ts';
 import { DynamoEntityStore } from './dynamo/entities.ts';
@@ -29,6 +30,7 @@ export function createStore(config: DynamoConfig): Store {
   const integrations = new DynamoIntegrationStore(client, config.tableName);
   const audit = new DynamoAuditChain(client, config.tableName);
   const changeRequests = new DynamoChangeRequestStore(client, config.tableName);
+  const tallies = new DynamoTallyStore(client, config.tableName);
   return {
     getWorkspace: directory.getWorkspace.bind(directory),
     listWorkspaces: directory.listWorkspaces.bind(directory),
@@ -55,6 +57,9 @@ export function createStore(config: DynamoConfig): Store {
     putVersion: entities.putVersion.bind(entities),
     deleteEntity: entities.deleteEntity.bind(entities),
     deleteVersions: entities.deleteVersions.bind(entities),
+
+    addTallies: tallies.addTallies.bind(tallies),
+    getTallies: tallies.getTallies.bind(tallies),
 
     putExecution: executions.putExecution.bind(executions),
     listExecutions: executions.listExecutions.bind(executions),

@@ -4,7 +4,7 @@
  * ":" separates key segments unambiguously.
  */
 import type { EntityType } from '../entities/schema.ts';
-import type { EntityRef, ExecutionScope, RuleScope } from './types.ts';
+import type { TallyKey, EntityRef, ExecutionScope, RuleScope } from './types.ts';
 
 export interface ItemKey {
   PK: string;
@@ -85,3 +85,6 @@ export const auditHeadKey = (workspaceId: string): ItemKey => ({ PK: auditPartit
 /** The change requests of one entity on one branch, by id. */
 export const changeRequestPartition = (ref: EntityRef) => `CR:${ref.workspaceId}:${ref.branch}:${ref.entityType}:${ref.id}`;
 export const changeRequestKey = (ref: EntityRef, id: string): ItemKey => ({ PK: changeRequestPartition(ref), SK: `R:${id}` });
+
+/** A rule's counters items (coverage per version, a rollout's agreement), by name. */
+export const tallyKey = (key: TallyKey): ItemKey => ({ PK: `USAGE:${key.workspaceId}:${key.branch}:${key.ruleId}`, SK: key.name });

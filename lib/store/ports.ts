@@ -6,6 +6,7 @@
 import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
 import type { AuditEvent, AuditHead, AuditRecord } from './model/audit.ts';
 import type { Approval, BranchProtection, ChangeRequest } from './model/change-requests.ts';
+import type { TallyKey, StoredTallies } from './model/tallies.ts';
 import type { StoredCredential } from './model/credentials.ts';
 import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
@@ -206,7 +207,17 @@ export interface ChangeRequestStore {
   ): Promise<boolean>;
 }
 
+export interface TallyStore {
+  /**
+   * Adds each of `counts` to its counter (a counter starts at 0), and sets each of `latest`, in the item `key` (made when absent).
+   * Adding is commutative, so functions that add at once never lose each other's counts; a latest time is the last writer's.
+   */
+  addTallies(key: TallyKey, counts: Record<string, number>, latest: Record<string, string>): Promise<void>;
+  getTallies(key: TallyKey): Promise<StoredTallies | undefined>;
+}
+
 export type Store = DirectoryStore &
+  TallyStore &
   ChangeRequestStore &
   EntityStore &
   CredentialStore &

@@ -17,3 +17,4 @@ export * from './model/integrations.ts';
 export * from './model/name-claims.ts';
 export * from './model/audit.ts';
 export * from './model/change-requests.ts';
+export * from './model/tallies.ts';
