@@ -57,6 +57,7 @@ export function createStore(config: DynamoConfig): Store {
     deleteVersions: entities.deleteVersions.bind(entities),
 
     putExecution: executions.putExecution.bind(executions),
+    putExecutions: executions.putExecutions.bind(executions),
     listExecutions: executions.listExecutions.bind(executions),
 
     getSchedule: schedules.getSchedule.bind(schedules),
