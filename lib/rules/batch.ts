@@ -22,22 +22,24 @@ export const slotError = (error: EngineError): SlotError => {
   return { code, message, ...(error.problems.length > 0 && { fields: error.problems }) };
 };
 
-/** The bytes of a batch's answer so far, as they travel: its JSON, escaped as a string inside the function's result. */
+/** The bytes `part` of an answer takes as it travels: its JSON, escaped as a string inside the function's result. */
+export const answerBytes = (part: unknown) => Buffer.byteLength(JSON.stringify(JSON.stringify(part)));
+
+/** The bytes of a batch's answer so far, bounded by `batchBounds.maxAnswerBytes`. */
 export class AnswerBudget {
   private bytes = 0;
 
   constructor(private readonly inputs: number) {}
 
-  /** Whether `part` still fits the answer: then it is counted. */
-  fits(part: unknown): boolean {
-    const size = Buffer.byteLength(JSON.stringify(JSON.stringify(part)));
-    if (this.bytes + size > batchBounds.maxAnswerBytes) return false;
-    this.bytes += size;
-    return true;
+  /** What the answer may still take. */
+  get room(): number {
+    return batchBounds.maxAnswerBytes - this.bytes;
   }
 
-  /** Counts the slot of input `index`, or refuses the batch (413 answer_too_large) when it would not fit. */
+  /** Counts the slot of input `index`, or refuses the batch (413 answer_too_large) when it does not fit. */
   take(slot: unknown, index: number): void {
-    if (!this.fits(slot)) throw errors.answerTooLarge(index + 1, this.inputs, batchBounds.maxAnswerBytes);
+    const size = answerBytes(slot);
+    if (size > this.room) throw errors.answerTooLarge(index + 1, this.inputs, batchBounds.maxAnswerBytes);
+    this.bytes += size;
   }
 }

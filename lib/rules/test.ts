@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule, type RuleTrace } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import type { EntityRef, EntityStore } from '../store/types.ts';
-import { AnswerBudget, slotError, type SlotError } from './batch.ts';
+import { AnswerBudget, answerBytes, slotError, type SlotError } from './batch.ts';
 import { compileDraft } from './draft.ts';
 import { elapsedSince, publishedVersion } from './execute.ts';
 import type { RunnableRule } from './load.ts';
@@ -43,7 +43,7 @@ export async function testRule(store: EntityStore, ref: EntityRef, request: Omit
 /** One input's place in a tested batch: its output and trace (`traceOmitted` once the answer has no room left for traces), or why it has none. */
 export type TestedSlot = { output: unknown; trace?: RuleTrace; traceOmitted?: true } | { error: SlotError };
 
-/** One input tested: traced while `traced`, its engine failure in its place. */
+/** One input tested, traced or not, its engine failure in its place. */
 function testInput(rule: RunnableRule, params: Params, traced: boolean): TestedSlot {
   try {
     const { output, trace } = evaluateRule(rule.rule, params, { trace: traced });
@@ -56,24 +56,36 @@ function testInput(rule: RunnableRule, params: Params, traced: boolean): TestedS
 
 /**
  * Tests the draft, or the named version, on each of `paramsList`, in order;
- * nothing is recorded. Each answer is traced until the traces would make the
- * answer too large: from that input on, answers come without (`traceOmitted`);
- * when the answers alone do not fit, 413 answer_too_large.
+ * nothing is recorded. Every output is answered (413 answer_too_large when
+ * they alone do not fit); the traces of the first inputs are given with them,
+ * as many as the room the outputs leave holds, the others left out
+ * (`traceOmitted`). Inputs are no longer traced once the traces so far fill
+ * the answer, so that the traces kept in memory stay within its bound too.
  */
 export async function testBatch(store: EntityStore, ref: EntityRef, request: Omit<TestRequest, 'params'> & { paramsList: Params[] }) {
   const rule = await testedRule(store, ref, request);
   const budget = new AnswerBudget(request.paramsList.length);
-  let traced = true;
+  /** The traced inputs' traces' sizes, by input, in order. */
+  const traceSizes = new Map<number, number>();
+  let traceBytes = 0;
   const start = performance.now();
   const outputs = request.paramsList.map((params, index) => {
-    let slot = testInput(rule, params, traced);
-    if ('trace' in slot) {
-      if (budget.fits(slot)) return slot;
-      traced = false;
-      slot = { output: slot.output, traceOmitted: true };
+    const slot = testInput(rule, params, traceBytes < budget.room);
+    if (!('trace' in slot)) budget.take(slot, index);
+    else {
+      budget.take({ output: slot.output, traceOmitted: true }, index);
+      const size = answerBytes(slot.trace);
+      traceSizes.set(index, size);
+      traceBytes += size;
     }
-    budget.take(slot, index);
     return slot;
   });
+  let room = budget.room;
+  let omitting = false;
+  for (const [index, size] of traceSizes) {
+    omitting ||= size > room;
+    if (omitting) outputs[index] = { output: (outputs[index] as { output: unknown }).output, traceOmitted: true };
+    else room -= size;
+  }
   return { outputs, ...(rule.version && { version: rule.version }), durationMs: elapsedSince(start) };
 }
