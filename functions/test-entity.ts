@@ -1,7 +1,7 @@
 import { endpoint } from '../lib/http/endpoint.ts';
 import { entityRef } from '../lib/http/params.ts';
 import { runRoutes } from '../lib/rules/routes.ts';
-import { testRule } from '../lib/rules/test.ts';
+import { testBatch, testRule } from '../lib/rules/test.ts';
 
 /** The workflow code, loaded on the first workflow test only. */
 let workflows: Promise<typeof import('../lib/workflows/test-endpoints.ts')> | undefined;
@@ -9,5 +9,6 @@ let workflows: Promise<typeof import('../lib/workflows/test-endpoints.ts')> | un
 export const handler = endpoint(runRoutes.testEntity, async (call) => {
   const ref = entityRef(call);
   if (ref.entityType === 'workflow') return { data: await (await (workflows ??= import('../lib/workflows/test-endpoints.ts'))).testWorkflowCall(call, ref) };
-  return { data: await testRule(call.store, ref, call.body) };
+  const { paramsList, ...request } = call.body;
+  return { data: paramsList ? await testBatch(call.store, ref, { ...request, paramsList }) : await testRule(call.store, ref, request) };
 });

@@ -256,6 +256,11 @@ export const errors = {
     ),
   taskNotFound: (id: string) => new ApiError(404, 'task_not_found', `No task "${shownId(id)}" in this workspace.`),
   fileTooLarge: (message: string) => new ApiError(413, 'file_too_large', message),
+  /** A batch whose answers outgrow what one answer can carry (a Lambda function answers at most 6 MB), by the first `reached` of its inputs. */
+  answerTooLarge: (reached: number, inputs: number, maxBytes: number) => {
+    const message = `The answers to the first ${reached} of the ${inputs} inputs come to more than the ${maxBytes / 1024 / 1024} MiB one answer can carry: split paramsList into smaller lists.`;
+    return new ApiError(413, 'answer_too_large', message, inBodyField('paramsList', message));
+  },
   fileRefused: (bound: string, message: string) => new ApiError(400, 'file_refused', message, { bound }),
   unsupportedFile: (contentType: string, accepted: readonly string[]) =>
     new ApiError(

@@ -197,6 +197,30 @@ const ruleTraceSchema = z
 
 const durationMs = z.number().describe('milliseconds the evaluation took (loading and compiling not included)');
 
+/** A batch's answer to one input that gave none. */
+const slotErrorSchema = z
+  .object({
+    code: z.string().describe('what a call with this input alone answers: invalid_request (params that do not fit the inputs), evaluation_failed, ...'),
+    message: z.string(),
+    fields: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .describe('the params at fault, by name (params.<input>)'),
+  })
+  .describe('why this input has no output');
+
+/** A batch's answer (`paramsList`): a slot an input, in order, `answered` for an input that answered, and `each` for every input. */
+const batchAnswer = (slots: { answered: z.ZodRawShape; each: z.ZodRawShape }, extra: z.ZodRawShape, description: string) =>
+  z
+    .object({
+      outputs: z
+        .array(z.union([z.object({ ...slots.answered, ...slots.each }), z.object({ error: slotErrorSchema, ...slots.each })]))
+        .describe('one an input of paramsList, in its order'),
+      ...extra,
+      durationMs: z.number().describe('milliseconds the evaluations of every input took (loading and compiling, once, not included)'),
+    })
+    .describe(description);
+
 const executionSchema = z.object({
   executionId: z.string(),
   ruleId: z.string().optional().describe("a rule's execution: the rule"),
@@ -359,7 +383,22 @@ export const responses = {
   },
   deleteEntity: { data: z.object({ id: z.string(), deleted: z.boolean().describe('false when there was nothing to delete') }) },
   testEntity: {
-    data: z.union([z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }).describe('a rule'), workflowRunSchema.describe('a workflow')]),
+    data: z.union([
+      z.object({ output: z.unknown(), trace: ruleTraceSchema, durationMs }).describe('a rule'),
+      batchAnswer(
+        {
+          answered: {
+            output: z.unknown(),
+            trace: ruleTraceSchema.optional(),
+            traceOmitted: z.literal(true).optional().describe('no trace: the answer had no room left for it (test this input alone to see it)'),
+          },
+          each: {},
+        },
+        { version: z.string().optional().describe('the published version tested, when one was named') },
+        'a rule, given paramsList',
+      ),
+      workflowRunSchema.describe('a workflow'),
+    ]),
   },
   executeEntity: {
     data: z.union([
@@ -371,6 +410,14 @@ export const responses = {
           durationMs,
         })
         .describe('a rule'),
+      batchAnswer(
+        {
+          answered: { output: z.unknown() },
+          each: { executionId: z.string().optional().describe("the input's recorded execution, when the rule records executions") },
+        },
+        { version: z.string() },
+        'a rule, given paramsList',
+      ),
       workflowRunSchema.describe('a workflow'),
     ]),
     accepted: z

@@ -3,15 +3,18 @@
  * named one), compiled from the prepared form kept with it (no FEEL parser in
  * this function) and kept by the warm function (./cache.ts); the run is
  * recorded when the rule asks for it. Engine failures are thrown as they are,
- * and get their status in lib/http.
+ * and get their status in lib/http. A batch loads and compiles the rule once
+ * and runs each input through the same step as a single execution
+ * (`runInput`), in a tight loop, then records the runs together.
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore } from '../store/types.ts';
+import { AnswerBudget, slotError, type SlotError } from './batch.ts';
 import { CompiledCache } from './cache.ts';
-import { newExecutionId, recordExecution } from './executions.ts';
+import { newExecutionId, recordExecution, recordExecutions, type Run } from './executions.ts';
 import { compileVersion, resolveVersion, type EntityHead, type RunnableRule } from './load.ts';
-import type { ExecuteRequest } from './schema.ts';
+import type { ExecuteRequest, Params } from './schema.ts';
 
 const compiled = new CompiledCache<RunnableRule>();
 
@@ -39,16 +42,56 @@ export function evaluateTimed(rule: RunnableRule, params: unknown, clock: Date):
   }
 }
 
+/** One input's run: what the rule gave, and the run as its record keeps it. */
+export interface InputRun {
+  run: Run;
+  result: Evaluation;
+}
+
+/** The step every API execution of a rule takes for each input, alone or in a batch: evaluates it now, under a new execution id. */
+export function runInput(rule: RunnableRule, params: Params): InputRun {
+  const startedAt = new Date();
+  const result = evaluateTimed(rule, params, startedAt);
+  return { run: { executionId: newExecutionId(), version: rule.version, trigger: 'api', input: params, startedAt, durationMs: result.durationMs }, result };
+}
+
 /**
  * Runs the latest published version, or the named one. Each run has an id;
  * when the rule's settings ask for it, the run is recorded under that id,
  * failed runs (bad params, no answer) too, before the answer or error is given.
  */
-export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: ExecuteRequest) {
+export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: Omit<ExecuteRequest, 'paramsList'>) {
   const rule = await publishedVersion(store, ref, request.version);
-  const run = { executionId: newExecutionId(), version: rule.version, trigger: 'api' as const, input: request.params, startedAt: new Date() };
-  const result = evaluateTimed(rule, request.params, run.startedAt);
-  if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), { ...run, durationMs: result.durationMs }, result);
+  const { run, result } = runInput(rule, request.params ?? {});
+  if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), run, result);
   if ('error' in result) throw result.error;
   return { output: result.output, version: rule.version, executionId: run.executionId, durationMs: result.durationMs };
+}
+
+/** One input's place in a batch's answer: its output, or why it has none; its execution's id when the rule records executions. */
+export type ExecutedSlot = ({ output: unknown } | { error: SlotError }) & { executionId?: string };
+
+/**
+ * Runs the latest published version, or the named one, on each of
+ * `paramsList`, in order; an input that fails answers its error in its
+ * place. When the rule's settings ask for it, every run is recorded, one
+ * record an input, once the answer is known to fit (413 answer_too_large,
+ * with nothing recorded, when it would not).
+ */
+export async function executeBatch(store: EntityStore & ExecutionStore, ref: EntityRef, request: { paramsList: Params[]; version?: string }) {
+  const rule = await publishedVersion(store, ref, request.version);
+  const budget = new AnswerBudget(request.paramsList.length);
+  const start = performance.now();
+  const runs = request.paramsList.map((params) => runInput(rule, params));
+  const outputs = runs.map(({ run, result }, index): ExecutedSlot => {
+    const slot = {
+      ...('error' in result ? { error: slotError(result.error) } : { output: result.output }),
+      ...(rule.recordExecutions && { executionId: run.executionId }),
+    };
+    budget.take(slot, index);
+    return slot;
+  });
+  const durationMs = elapsedSince(start);
+  if (rule.recordExecutions) await recordExecutions(store, ruleScopeOf(ref), runs);
+  return { outputs, version: rule.version, durationMs };
 }

@@ -12,6 +12,7 @@ import type { Route } from '../http/route.ts';
 import { executionRetentionDays } from '../store/types.ts';
 import { testStepSchema } from '../workflows/schema.ts';
 import { callsProviders, executeEntityRoute, onEntity } from './execute-route.ts';
+import { batchBounds } from './schema.ts';
 import { testSchema } from './test-schema.ts';
 
 export const runRoutes = {
@@ -23,8 +24,7 @@ export const runRoutes = {
     path: '/dev/v1/{entityType}/{entityId}/test',
     handler: 'test-entity',
     summary: 'Try a rule or workflow on params: a rule with a trace of every row, a workflow with every step',
-    description:
-      "Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read.",
+    description: `Runs the draft (or, with \`version\`, a published version) on \`params\`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With \`checksum\`, answers 409 checksum_mismatch when what would be tested is no longer what you last read. A rule also takes a batch, as execute does: \`paramsList\` instead of \`params\`, 1 to ${batchBounds.maxInputs} inputs, compiled once, answered in \`outputs\` in order, each \`{output, trace}\` or \`{error: {code, message, fields?}}\`. Traces are given while the answer stays within ${batchBounds.maxAnswerBytes / 1024 / 1024} MiB; from the first input whose trace would not fit, outputs come without one (\`traceOmitted: true\`): test those inputs alone to see theirs. When the outputs alone do not fit, 413 answer_too_large: split the list. Workflows take no batch (400 naming paramsList).`,
     body: testSchema,
   },
   executeEntity: executeEntityRoute,

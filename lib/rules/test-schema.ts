@@ -1,10 +1,8 @@
 /** The test operation's request body (zod/mini); the parts it shares with execute are in ./schema.ts. */
 import * as z from 'zod/mini';
-import { strictBody } from '../http/queries.ts';
-import { params, version } from './schema.ts';
+import { runBody, version } from './schema.ts';
 
-export const testSchema = strictBody({
-  params,
+export const testSchema = runBody({
   version: version('a published version (such as v1) to test instead of the draft'),
   checksum: z
     .optional(z.string().check(z.maxLength(64, { error: 'must be a checksum as the get returns it' })))

@@ -62,6 +62,7 @@ export function createStore(config: DynamoConfig): Store {
     getTallies: tallies.getTallies.bind(tallies),
 
     putExecution: executions.putExecution.bind(executions),
+    putExecutions: executions.putExecutions.bind(executions),
     listExecutions: executions.listExecutions.bind(executions),
 
     getSchedule: schedules.getSchedule.bind(schedules),

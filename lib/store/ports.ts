@@ -94,6 +94,12 @@ export interface ExecutionStore {
    * or scheduled time, and id) is recorded: undefined when one is.
    */
   putExecution(scope: ExecutionScope, execution: Omit<Execution, 'expiresAt'>, options?: { once?: boolean }): Promise<Execution | undefined>;
+  /**
+   * Records the executions of a batch, each as `putExecution` records one
+   * (their ids are new, so their keys are free): in requests of 25, what
+   * DynamoDB leaves unprocessed asked again a bounded number of times.
+   */
+  putExecutions(scope: ExecutionScope, executions: Omit<Execution, 'expiresAt'>[]): Promise<void>;
   /** One page of a rule's (or workflow's) executions not yet expired at `now`, newest first, with their total. */
   listExecutions(scope: ExecutionScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
 }

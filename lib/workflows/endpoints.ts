@@ -11,7 +11,7 @@ import type { Call } from '../http/endpoint.ts';
 import { createApiCaller } from '../integrations/call.ts';
 import { createOutboundClient } from '../outbound/index.ts';
 import { queueFromEnv } from '../tasks/queue.ts';
-import type { ExecuteRequest } from '../rules/schema.ts';
+import { singleParams, type ExecuteRequest } from '../rules/schema.ts';
 import type { EntityRef, Store } from '../store/types.ts';
 import { executeWorkflow, type RunDeps } from './run.ts';
 import { startWorkflowRun } from './tasks.ts';
@@ -24,8 +24,13 @@ export const runDeps = (store: Store, workspaceId: string): RunDeps & { store: S
   callApi: createApiCaller({ store, keyring: keyringFromEnv(), send: outbound.send }, workspaceId),
 });
 
+/** Why a workflow takes no batch: its steps run one input at a time, calling providers as they go. */
+export const workflowBatchRefusal = (operation: 'execute' | 'test') =>
+  `workflows run their steps one input at a time: call ${operation} once per input${operation === 'execute' ? ', or with async: true for runs that call slow providers' : ''}`;
+
 /** A synchronous run answers 200 with the run; an asynchronous one 202 with its task. */
 export async function executeWorkflowCall(call: Call<unknown, ExecuteRequest>, ref: EntityRef) {
-  if (call.body.async) return { status: 202, data: await startWorkflowRun({ store: call.store, queue: queueFromEnv() }, ref, call.body) };
-  return { data: await executeWorkflow(runDeps(call.store, ref.workspaceId), ref, call.body) };
+  const request = { ...call.body, params: singleParams(call.body, workflowBatchRefusal('execute')) };
+  if (request.async) return { status: 202, data: await startWorkflowRun({ store: call.store, queue: queueFromEnv() }, ref, request) };
+  return { data: await executeWorkflow(runDeps(call.store, ref.workspaceId), ref, request) };
 }

@@ -8,10 +8,11 @@ import { entityIdPattern } from '../entities/kinds.ts';
 import type { Call } from '../http/endpoint.ts';
 import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
+import { singleParams } from '../rules/schema.ts';
 import type { TestRequest } from '../rules/test-schema.ts';
 import type { EntityRef, Store } from '../store/types.ts';
 import { compileWorkflowDraft } from './draft.ts';
-import { runDeps } from './endpoints.ts';
+import { runDeps, workflowBatchRefusal } from './endpoints.ts';
 import { publishedRules, testStep, testWorkflow, type LoadRule } from './run.ts';
 import type { TestStepRequest } from './schema.ts';
 
@@ -33,7 +34,12 @@ const drafts = (store: Store, ref: EntityRef, version: string | undefined) => ({
 });
 
 export const testWorkflowCall = (call: Call<unknown, TestRequest>, ref: EntityRef) =>
-  testWorkflow(runDeps(call.store, ref.workspaceId), ref, call.body, drafts(call.store, ref, call.body.version));
+  testWorkflow(
+    runDeps(call.store, ref.workspaceId),
+    ref,
+    { ...call.body, params: singleParams(call.body, workflowBatchRefusal('test')) },
+    drafts(call.store, ref, call.body.version),
+  );
 
 export function testStepCall(call: Call<unknown, TestStepRequest>, ref: EntityRef) {
   const stepId = call.path.stepId ?? '';

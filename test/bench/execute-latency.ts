@@ -61,7 +61,7 @@ export interface ExecuteLatencyFigures {
 }
 
 /** The same inputs as the engine bench draws for table (a): a seeded generator over each input's domain. */
-function inputsFor(candidate: (random: () => number) => Params, count: number): Params[] {
+export function inputsFor(candidate: (random: () => number) => Params, count: number): Params[] {
   let a = 20_251_122;
   const random = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -75,9 +75,9 @@ function inputsFor(candidate: (random: () => number) => Params, count: number): 
 
 const itemBytes = (item: unknown) => Buffer.byteLength(JSON.stringify(item));
 
-/** Creates and publishes the rule (as the create and publish operations do, through the same domain calls); returns its ref. */
-async function publishRule(store: Store, input: EntityInput): Promise<EntityRef> {
-  const ref: EntityRef = { workspaceId, branch: executeBranch, entityType: 'rule', id: input.id };
+/** Creates and publishes the rule on `branch` (as the create and publish operations do, through the same domain calls); returns its ref. */
+export async function publishRule(store: Store, input: EntityInput, branch = executeBranch): Promise<EntityRef> {
+  const ref: EntityRef = { workspaceId, branch, entityType: 'rule', id: input.id };
   const { saved } = await createEntity(store, ref, input as unknown as Record<string, unknown>, actor);
   const published = await publishDraft(store, ref, { checksum: saved.checksum }, actor);
   if (published.version !== 'v1') throw new Error(`publishing ${input.id} gave ${published.version}, not v1`);

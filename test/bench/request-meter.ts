@@ -38,8 +38,13 @@ export function meterRequests(endpoint: string) {
     const { request, response, server } = message as ServerMessage;
     if (!ours(server)) return;
     const entry = { operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '', chunks: [] as Buffer[], started: performance.now() };
-    // Attached before the server's own listener in the same tick, so both see every chunk.
-    request.on('data', (chunk: Buffer) => entry.chunks.push(chunk));
+    // The chunks are seen as the server reads them, without a listener of their own: a 'data' listener would set the body
+    // flowing at once, and the embedded DynamoDB hands a request to dynalite only after a lock is granted, when it would be gone.
+    const emit = request.emit.bind(request);
+    request.emit = ((event: string | symbol, ...args: unknown[]) => {
+      if (event === 'data') entry.chunks.push(args[0] as Buffer);
+      return emit(event, ...args);
+    }) as typeof request.emit;
     pending.set(response, entry);
   };
   const onFinish = (message: unknown) => {

@@ -9,7 +9,9 @@
  * (engine.ts; `npm run bench:engine` runs that section alone), what exact
  * numbers cost on the request path (numbers.ts; `npm run bench:numbers`), and workflows
  * against the rule they run and a bare fetch (workflows.ts; `npm run
- * bench:workflows` alone), and the local runtime under 50 concurrent clients
+ * bench:workflows` alone), a batch execute of 1,000 inputs against 1,000
+ * single executes, in process and over HTTP (batch.ts; `npm run bench:batch`
+ * alone), and the local runtime under 50 concurrent clients
  * (load.ts, in a process of its own; `npm run bench:load` alone; its errors
  * make the run exit 1). Prints the tables and writes them, with the method, to
  * test/bench/RESULTS.md. Not a test: vitest does not collect it.
@@ -23,6 +25,7 @@ import { version as esbuildVersion } from 'esbuild';
 import { logger } from '../../lib/logging/logger.ts';
 import type { Store } from '../../lib/store/types.ts';
 import { bareReads } from './bare-query.ts';
+import { batchMarkdown, measureBatch } from './batch.ts';
 import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';
 import { buildBundles, installedVersion, repoRoot } from './bundles.ts';
 import { capacityReplayer } from './capacity.ts';
@@ -109,6 +112,7 @@ async function main() {
     log('warm execute latency');
     const executeFigures = await measureExecuteLatency(execute, table.store, table.config, meter, replayer, executeOptions, log);
     const workflows = await measureWorkflows(log, table);
+    const batch = await measureBatch(log, table);
 
     const loads = [];
     for (const entities of latencySizes) loads.push(await loadSize(table.store, entities));
@@ -153,9 +157,9 @@ async function main() {
     };
     await writeFile(
       join(repoRoot, 'test/bench/RESULTS.md'),
-      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`,
+      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n`,
     );
-    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${loadMarkdown(load)}\n`);
+    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n`);
     if (load.problems.length) process.exitCode = 1;
     log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
   } finally {

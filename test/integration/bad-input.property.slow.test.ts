@@ -6,7 +6,8 @@
  * random or picked to hurt (invalid JSON, deep nesting, huge strings, wrong
  * types, prototype names). A share of the bodies are near-valid: a body the
  * operation takes with one field broken, so that the request gets past the
- * schema's first checks into the deep validation behind them.
+ * schema's first checks into the deep validation behind them (execute's and
+ * test's among them in both forms: one input, and a batch in paramsList).
  *
  * Whatever comes in: the answer is an envelope the contract documents (the
  * `api` helper checks it against lib/openapi/openapi.json; the raw requests
@@ -743,6 +744,9 @@ const setBody = (id: string) => ({
   },
 });
 
+/** A batch (paramsList) for the entity of `p`: its params, and two more inputs that a mutation can break apart. */
+const batchOf = (p: PathParams) => [paramsOf[p.entityId!] ?? {}, {}, { ...paramsOf[p.entityId!] }];
+
 /** A schedule that cannot fire while the file runs: its first run is on a 29 February in the 2190s. */
 const scheduleBodies = (entityId: string) => [
   {
@@ -773,10 +777,14 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   testEntity: (p) => [
     { params: paramsOf[p.entityId!] ?? {} },
     { params: paramsOf[p.entityId!] ?? {}, version: 'v1', checksum: world.entities[p.entityId!]?.checksum ?? 'x' },
+    { paramsList: batchOf(p) },
+    { paramsList: batchOf(p), version: 'v1' },
   ],
   executeEntity: (p) => [
     { params: paramsOf[p.entityId!] ?? {} },
     { params: paramsOf[p.entityId!] ?? {}, version: 'v1', ...(p.entityType === 'workflow' && { async: true }) },
+    { paramsList: batchOf(p) },
+    { paramsList: batchOf(p), version: 'v1' },
   ],
   testWorkflowStep: (p) => [{ context: paramsOf[p.entityId!] ?? {} }, { context: { ...paramsOf[p.entityId!], check: { blocked: false } }, version: 'v1' }],
   saveSchedule: (p) => scheduleBodies(p.entityId!),

@@ -98,6 +98,29 @@ describe('exact decimals', () => {
     expect(texts(bigger.body.data.output)).toMatchObject({ same: big, plus: '12345678901234567891' });
   });
 
+  it('keeps every digit through a batch: each input read exactly, answered exactly and recorded exactly, in execute and test alike', async () => {
+    await rules.published(echo('exact-batch'));
+    const given = [precise, big, '19.99', '-0.000000000000000000000000000000001', '1e-30'];
+    const paramsList = given.map((p) => ({ p: n(p) }));
+    const executed = await rules.execute('exact-batch', { paramsList });
+    expectSuccess(executed);
+    const { outputs } = executed.body.data as unknown as { outputs: { output: unknown; executionId: string }[] };
+    const answers = outputs.map((slot) => texts(slot.output));
+    expect(answers).toEqual([
+      { same: precise, plus: '1.30000000000000000001', literal: precise },
+      { same: big, plus: '12345678901234567891', literal: precise },
+      { same: '19.99', plus: '20.99', literal: precise },
+      { same: '-1e-33', plus: '0.999999999999999999999999999999999', literal: precise },
+      { same: '1e-30', plus: '1.000000000000000000000000000001', literal: precise },
+    ]);
+    const recorded = (await rules.executions('exact-batch')).body.data as { executionId: string; input: unknown; output: unknown }[];
+    const byId = new Map(recorded.map((execution) => [execution.executionId, texts(execution)]));
+    outputs.forEach((slot, i) => expect(byId.get(slot.executionId)).toMatchObject({ input: texts(paramsList[i]), output: answers[i] }));
+    const tested = await rules.test('exact-batch', { paramsList });
+    expectSuccess(tested);
+    expect((tested.body.data as unknown as { outputs: { output: unknown }[] }).outputs.map((slot) => texts(slot.output))).toEqual(answers);
+  });
+
   it("keeps a test case's expected value and a literal output to the digit in the stored definition, and publishing runs the case on them", async () => {
     const record = echo('exact-cases', {
       tests: [{ name: 'precise', params: { p: n(precise) }, expected: { same: n(precise), plus: n('1.30000000000000000001'), literal: n(precise) } }],

@@ -160,13 +160,14 @@ describe('responses', () => {
   });
 
   it("list the gateway's own answers by reference, with their codes", () => {
-    // The import answers 413 itself too (a file past its bound): that status lists both.
-    const ownToo = (operationId: string, status: number) => operationId === 'importRules' && status === 413;
+    // The import (a file past its bound), execute and test (a batch's answer past its bound) answer 413 themselves too: that status lists both.
+    const ownToo = (operationId: string, status: number) => ['importRules', 'executeEntity', 'testEntity'].includes(operationId) && status === 413;
     for (const { operation } of operations)
       for (const status of gatewayStatuses)
         if (!ownToo(operation.operationId, status)) expect(operation.responses[status]!.$ref).toBe(`#/components/responses/Gateway${status}`);
     expect(codes('getEntity', 413)).toEqual(['payload_too_large']);
     expect(codes('importRules', 413)).toEqual(['file_too_large', 'payload_too_large']);
+    expect(codes('executeEntity', 413)).toEqual(['answer_too_large', 'payload_too_large']);
     expect(codes('getEntity', 429)).toEqual(['too_many_requests', 'quota_exceeded']);
     expect(codes('getEntity', 504)).toEqual(['timeout']);
     expect(document.components.responses.Gateway404!.content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['route_not_found']);

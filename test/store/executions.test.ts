@@ -1,10 +1,12 @@
 /**
  * The store's executions: kept per rule of a branch, listed newest first with
  * exact totals however deep the page, expired ones left out before DynamoDB
- * deletes them, and any JSON kept as it came.
+ * deletes them, and any JSON kept as it came; a batch's written together, in
+ * BatchWriteItems of 25, what DynamoDB leaves unprocessed written again.
  */
 import { beforeAll, expect, it } from 'vitest';
-import type { Execution, RuleScope, Store } from '../../lib/store/index.ts';
+import { createStore, type Execution, type RuleScope, type Store } from '../../lib/store/index.ts';
+import { startDynamoProxy } from '../helpers/dynamo-proxy.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
 
 const fixture = useEmbeddedStore('executions');
@@ -71,4 +73,30 @@ it('leaves out what has expired, as time passes', async () => {
   // Started at now − 40 s + i s: those with i < 20 started more than 30 days before `later` (i = 20 expires at exactly `later`).
   expect(page.totalCount).toBe(20);
   expect(page.items.at(-1)!.executionId).toBe('exec_0020');
+});
+
+it("writes a batch's executions in BatchWriteItems of 25, writing again what DynamoDB leaves unprocessed", async () => {
+  const batchScope = { ...scope, ruleId: 'batch' };
+  const batch = Array.from({ length: 60 }, (_, i) => ({ ...execution(200 + i, now - 1000 + i), ruleId: batchScope.ruleId }));
+  const sizes: number[] = [];
+  let throttled = 0;
+  // The first request comes back with all of its writes unprocessed, as a throttled table answers.
+  const proxy = await startDynamoProxy(fixture.dynamo.endpoint, {
+    answer: ({ operation, body }) => {
+      if (operation !== 'BatchWriteItem') return undefined;
+      const requestItems = (JSON.parse(body) as { RequestItems: Record<string, unknown[]> }).RequestItems;
+      sizes.push(Object.values(requestItems)[0]!.length);
+      return throttled++ === 0 ? { status: 200, body: { UnprocessedItems: requestItems } } : undefined;
+    },
+  });
+  try {
+    await createStore({ ...fixture.config, endpoint: proxy.url }).putExecutions(batchScope, batch);
+  } finally {
+    await proxy.close();
+  }
+  expect(sizes.sort((a, b) => a - b)).toEqual([10, 25, 25, 25]);
+  const { items, totalCount } = await store.listExecutions(batchScope, { pageNo: 1, pageSize: 100 }, new Date(now).toISOString());
+  expect(totalCount).toBe(60);
+  expect(items.map((e) => e.executionId)).toEqual(batch.map((e) => e.executionId).reverse());
+  expect(items[0]).toEqual({ ...batch.at(-1), expiresAt: new Date(Date.parse(batch.at(-1)!.startedAt) + 30 * day).toISOString() });
 });

@@ -141,7 +141,7 @@ export interface paths {
         put?: never;
         /**
          * Try a rule or workflow on params: a rule with a trace of every row, a workflow with every step
-         * @description Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read.
+         * @description Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read. A rule also takes a batch, as execute does: `paramsList` instead of `params`, 1 to 1000 inputs, compiled once, answered in `outputs` in order, each `{output, trace}` or `{error: {code, message, fields?}}`. Traces are given while the answer stays within 5 MiB; from the first input whose trace would not fit, outputs come without one (`traceOmitted: true`): test those inputs alone to see theirs. When the outputs alone do not fit, 413 answer_too_large: split the list. Workflows take no batch (400 naming paramsList).
          *
          *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Execute the published rule or workflow
-         * @description Runs the latest published version (or, with `version`, that one) on `params`. A rule answers its output, the version that ran and the execution's id; a rule that cannot answer (two rows match under the hit policy unique) is 422. A workflow answers like its test, within 25 s (a step still running then fails the run, named); with `async: true` it is queued instead and answers 202 with a task to follow at GET /dev/v1/tasks/{taskId}, which holds the run when it ends. Params are checked against the declared inputs (400 naming each at fault). When settings.recordExecutions is true, the execution is recorded, failed ones too, and listed by listExecutions.
+         * @description Runs the latest published version (or, with `version`, that one) on `params`. A rule answers its output, the version that ran and the execution's id; a rule that cannot answer (two rows match under the hit policy unique) is 422. A workflow answers like its test, within 25 s (a step still running then fails the run, named); with `async: true` it is queued instead and answers 202 with a task to follow at GET /dev/v1/tasks/{taskId}, which holds the run when it ends. Params are checked against the declared inputs (400 naming each at fault). When settings.recordExecutions is true, the execution is recorded, failed ones too, and listed by listExecutions. A rule also takes a batch: `paramsList` instead of `params` (never both), 1 to 1000 inputs, each bounded as params is, 4 MiB as JSON together. The version is loaded and compiled once and runs every input; the answer is `outputs`, in the order of the inputs, each `{output}` or `{error: {code, message, fields?}}` (the code and message that input alone would have answered: params that do not fit the declared inputs, a rule that cannot answer), with the version that ran and the time the evaluations took. A rule that records its executions records one an input, and each output carries its executionId. An answer larger than 5 MiB (a function answers at most 6 MB) is refused with 413 answer_too_large before anything is recorded: split the list. Workflows take no batch (400 naming paramsList): their steps call providers one input at a time, so call execute once per input, or with `async: true`.
          *
          *     Needs the permission `execute` (execute published rules and workflows), which the roles `executor`, `editor`, `publisher`, `admin` grant.
          */
@@ -2580,13 +2580,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description the rule's or workflow's inputs by name; {} when absent (at most 16384 bytes as JSON, nested at most 32 levels)
-                     * @default {}
-                     */
+                    /** @description the rule's or workflow's inputs by name, for one run; {} when neither params nor paramsList is given (at most 16384 bytes as JSON, nested at most 32 levels) */
                     params?: {
                         [key: string]: unknown;
                     };
+                    /** @description a batch instead of params: 1 to 1000 JSON objects, each as params is (at most 16384 bytes as JSON, nested at most 32 levels), at most 4 MiB as JSON together; answered in order in outputs */
+                    paramsList?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @description a published version (such as v1) to test instead of the draft */
                     version?: string;
                     /** @description the checksum of what you mean to test, as you last read it: refused (409) when it is no longer that */
@@ -2670,6 +2671,90 @@ export interface operations {
                                 [key: string]: unknown;
                             });
                             /** @description milliseconds the evaluation took (loading and compiling not included) */
+                            durationMs: number;
+                        } | {
+                            /** @description one an input of paramsList, in its order */
+                            outputs: ({
+                                output: unknown;
+                                /** @description why the rule answered as it did */
+                                trace?: ({
+                                    /** @constant */
+                                    kind: "decisionTable";
+                                    inputs: ({
+                                        label: string;
+                                        value: unknown;
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                    rows: ({
+                                        /** @description 1-based */
+                                        row: number;
+                                        id?: string;
+                                        matched: boolean;
+                                        /** @description for a row that did not match: the first cell that failed, the value it was given, and why when a type error made it fail */
+                                        failed?: {
+                                            input: string;
+                                            cell: string;
+                                            value: unknown;
+                                            reason?: string;
+                                        } & {
+                                            [key: string]: unknown;
+                                        };
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                } & {
+                                    [key: string]: unknown;
+                                }) | ({
+                                    /** @constant */
+                                    kind: "simpleRule";
+                                    condition: string;
+                                    result: boolean | null;
+                                    reason?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | ({
+                                    /** @constant */
+                                    kind: "ruleSet";
+                                    entries: ({
+                                        id: string;
+                                        matched: boolean;
+                                        ruleId?: string;
+                                        condition?: string;
+                                        reason?: string;
+                                        /** @description the referenced rule's own trace, of the shape above */
+                                        trace?: {
+                                            kind: string;
+                                        } & {
+                                            [key: string]: unknown;
+                                        };
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /**
+                                 * @description no trace: the answer had no room left for it (test this input alone to see it)
+                                 * @constant
+                                 */
+                                traceOmitted?: true;
+                            } | {
+                                /** @description why this input has no output */
+                                error: {
+                                    /** @description what a call with this input alone answers: invalid_request (params that do not fit the inputs), evaluation_failed, ... */
+                                    code: string;
+                                    message: string;
+                                    /** @description the params at fault, by name (params.<input>) */
+                                    fields?: {
+                                        field: string;
+                                        message: string;
+                                    }[];
+                                };
+                            })[];
+                            /** @description the published version tested, when one was named */
+                            version?: string;
+                            /** @description milliseconds the evaluations of every input took (loading and compiling, once, not included) */
                             durationMs: number;
                         } | {
                             /** @enum {string} */
@@ -2793,7 +2878,21 @@ export interface operations {
                     };
                 };
             };
-            413: components["responses"]["Gateway413"];
+            /** @description Payload Too Large: answer_too_large; from API Gateway itself: payload_too_large (The request is larger than 10 MB). */
+            413: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "answer_too_large" | "payload_too_large";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
             /** @description Unprocessable Entity: evaluation_failed. */
             422: {
                 headers: {
@@ -2845,13 +2944,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description the rule's or workflow's inputs by name; {} when absent (at most 16384 bytes as JSON, nested at most 32 levels)
-                     * @default {}
-                     */
+                    /** @description the rule's or workflow's inputs by name, for one run; {} when neither params nor paramsList is given (at most 16384 bytes as JSON, nested at most 32 levels) */
                     params?: {
                         [key: string]: unknown;
                     };
+                    /** @description a batch instead of params: 1 to 1000 JSON objects, each as params is (at most 16384 bytes as JSON, nested at most 32 levels), at most 4 MiB as JSON together; answered in order in outputs */
+                    paramsList?: {
+                        [key: string]: unknown;
+                    }[];
                     /** @description a published version (such as v1) to run instead of the latest */
                     version?: string;
                     /** @description workflows only: queue the run and answer 202 with a task to follow, for workflows that call slow providers */
@@ -2880,6 +2980,30 @@ export interface operations {
                             /** @description listed by listExecutions when the rule records executions */
                             executionId: string;
                             /** @description milliseconds the evaluation took (loading and compiling not included) */
+                            durationMs: number;
+                        } | {
+                            /** @description one an input of paramsList, in its order */
+                            outputs: ({
+                                output: unknown;
+                                /** @description the input's recorded execution, when the rule records executions */
+                                executionId?: string;
+                            } | {
+                                /** @description why this input has no output */
+                                error: {
+                                    /** @description what a call with this input alone answers: invalid_request (params that do not fit the inputs), evaluation_failed, ... */
+                                    code: string;
+                                    message: string;
+                                    /** @description the params at fault, by name (params.<input>) */
+                                    fields?: {
+                                        field: string;
+                                        message: string;
+                                    }[];
+                                };
+                                /** @description the input's recorded execution, when the rule records executions */
+                                executionId?: string;
+                            })[];
+                            version: string;
+                            /** @description milliseconds the evaluations of every input took (loading and compiling, once, not included) */
                             durationMs: number;
                         } | {
                             /** @enum {string} */
@@ -3041,7 +3165,21 @@ export interface operations {
                     };
                 };
             };
-            413: components["responses"]["Gateway413"];
+            /** @description Payload Too Large: answer_too_large; from API Gateway itself: payload_too_large (The request is larger than 10 MB). */
+            413: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "answer_too_large" | "payload_too_large";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
             /** @description Unprocessable Entity: evaluation_failed. */
             422: {
                 headers: {

@@ -5,7 +5,7 @@
  * whose totals come from the counters at the head of each index partition.
  * Every write that changes what is counted goes through ./entity-counters.ts.
  */
-import { BatchGetCommand, BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EntityKind, VersionInfo } from '../../entities/schema.ts';
 import {
   counterKey,
@@ -45,8 +45,6 @@ const versionFields = [...recordFields, 'warnings', 'prepared'] as const;
 /** Stored fields a write may leave out: a working copy written without them must not keep the old ones. */
 const clearedWhenAbsent = ['warnings'] as const;
 const versionInfoFields = ['version', 'checksum', 'publishedAt', 'publishedBy'] as const;
-
-const batchWriteLimit = 25;
 
 export class DynamoEntityStore extends TableClient implements EntityStore {
   private readonly counters = new EntityCounters(this.client, this.tableName);
@@ -143,7 +141,7 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
       ExpressionAttributeValues: { ':pk': versionPartition(ref) },
       ProjectionExpression: 'PK, SK',
     });
-    for (let i = 0; i < keys.length; i += batchWriteLimit) await this.batchWrite(keys.slice(i, i + batchWriteLimit).map((Key) => ({ DeleteRequest: { Key } })));
+    await this.batchWrite(keys.map((Key) => ({ DeleteRequest: { Key } })));
   }
 
   async writeEntities(scope: EntityScope, entities: { entity: StoredEntity; kind: EntityKind }[], deletions: string[] = []) {
@@ -155,7 +153,7 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
       ...deletions.map((id) => ({ DeleteRequest: { Key: entityKey({ ...scope, id }) } })),
     ];
     if (requests.length === 0) return;
-    for (let i = 0; i < requests.length; i += batchWriteLimit) await this.batchWrite(requests.slice(i, i + batchWriteLimit));
+    await this.batchWrite(requests);
     await this.recount(scope);
   }
 
@@ -169,17 +167,6 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
       entityPrefix,
       storedFields,
     )) as unknown as StoredEntity[];
-  }
-
-  /** One BatchWriteItem, repeating what DynamoDB leaves unprocessed (throttling) with backoff. */
-  private async batchWrite(requests: object[]) {
-    let pending = requests;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 25 * 2 ** attempt)));
-      if (attempt > 10) throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} attempts`);
-      const { UnprocessedItems } = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
-      pending = UnprocessedItems?.[this.tableName] ?? [];
-    }
   }
 
   async listEntities(query: ListQuery): Promise<Page<Summary>> {

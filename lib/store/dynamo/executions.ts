@@ -6,7 +6,8 @@
  * its scheduled time instead of its start, so that a second delivery of the
  * same run finds the first one's key taken. Counting and skipping to a deep
  * page read the compact index entries (keys and the version only), never the
- * recorded input and output.
+ * recorded input and output. A batch's executions are written together, in
+ * BatchWriteItems (each a put of a new key, safe to repeat).
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { executionKey, executionPartition } from '../keys.ts';
@@ -62,15 +63,31 @@ function fromItem(item: Item): Execution {
   return execution;
 }
 
+/** An execution with the time it is kept until. */
+const expiring = (recorded: Omit<Execution, 'expiresAt'>): Execution => ({
+  ...recorded,
+  expiresAt: new Date(Date.parse(recorded.startedAt) + retentionMs).toISOString(),
+});
+
+/** BatchWriteItems of a batch's executions sent at once: 1,000 executions are 40 of them. */
+const parallelBatchWrites = 4;
+
 export class DynamoExecutionStore extends TableClient implements ExecutionStore {
   async putExecution(scope: ExecutionScope, recorded: Omit<Execution, 'expiresAt'>, options: { once?: boolean } = {}) {
-    const execution: Execution = { ...recorded, expiresAt: new Date(Date.parse(recorded.startedAt) + retentionMs).toISOString() };
+    const execution = expiring(recorded);
     const put = new PutCommand({
       TableName: this.tableName,
       Item: toItem(scope, execution),
       ...(options.once && { ConditionExpression: 'attribute_not_exists(PK)' }),
     });
     return (await unlessConditionFails(this.client.send(put))) && execution;
+  }
+
+  async putExecutions(scope: ExecutionScope, executions: Omit<Execution, 'expiresAt'>[]) {
+    await this.batchWrite(
+      executions.map((recorded) => ({ PutRequest: { Item: toItem(scope, expiring(recorded)) } })),
+      parallelBatchWrites,
+    );
   }
 
   async listExecutions(scope: ExecutionScope, { pageNo, pageSize }: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>> {

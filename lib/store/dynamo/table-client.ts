@@ -1,4 +1,5 @@
 import {
+  BatchWriteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -12,6 +13,12 @@ import { DynamoAuditChain, type WriteItem } from './audit.ts';
 import { isConditionFailure } from './expressions.ts';
 
 export type Item = Record<string, unknown>;
+
+/** What one BatchWriteItem may hold. */
+const batchWriteLimit = 25;
+
+/** A put or a delete inside a BatchWriteItem. */
+export type WriteRequest = { PutRequest: { Item: object } } | { DeleteRequest: { Key: object } };
 
 export const pick = <K extends string>(item: Item, fields: readonly K[]) => Object.fromEntries(fields.map((f) => [f, item[f]])) as Record<K, unknown>;
 
@@ -77,6 +84,28 @@ export class TableClient {
 
   protected queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
     return allPages((ExclusiveStartKey) => this.client.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey })));
+  }
+
+  /**
+   * Writes `requests` in BatchWriteItems of 25, `parallel` of them at a time,
+   * each repeating what DynamoDB leaves unprocessed (throttling) with backoff,
+   * up to 10 times (about 13 s) before it fails. Every request must be safe
+   * to repeat: a put of the whole item, or a delete.
+   */
+  protected async batchWrite(requests: readonly WriteRequest[], parallel = 1): Promise<void> {
+    const chunks: WriteRequest[][] = [];
+    for (let i = 0; i < requests.length; i += batchWriteLimit) chunks.push(requests.slice(i, i + batchWriteLimit));
+    for (let i = 0; i < chunks.length; i += parallel) await Promise.all(chunks.slice(i, i + parallel).map((chunk) => this.batchWriteChunk(chunk)));
+  }
+
+  private async batchWriteChunk(requests: WriteRequest[]) {
+    let pending = requests;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 25 * 2 ** attempt)));
+      if (attempt > 10) throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} attempts`);
+      const { UnprocessedItems } = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+      pending = (UnprocessedItems?.[this.tableName] ?? []) as WriteRequest[];
+    }
   }
 
   /** Every item of the table that `input` keeps: a read of the whole table, for the operator's tools and the local runtime, never a function. */
