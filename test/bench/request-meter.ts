@@ -38,8 +38,12 @@ export function meterRequests(endpoint: string) {
     const { request, response, server } = message as ServerMessage;
     if (!ours(server)) return;
     const entry = { operation: String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '', chunks: [] as Buffer[], started: performance.now() };
-    // Attached before the server's own listener in the same tick, so both see every chunk.
-    request.on('data', (chunk: Buffer) => entry.chunks.push(chunk));
+    // Each chunk as the server's own reading gets it: a 'data' listener of ours would set the stream flowing before the server reads.
+    const emit = request.emit.bind(request);
+    request.emit = (event: string | symbol, ...args: unknown[]) => {
+      if (event === 'data') entry.chunks.push(args[0] as Buffer);
+      return emit(event, ...args);
+    };
     pending.set(response, entry);
   };
   const onFinish = (message: unknown) => {

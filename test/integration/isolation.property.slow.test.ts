@@ -1020,6 +1020,8 @@ describe('hostile tenants: workspace isolation over every operation', () => {
     expect((await flows.execute(bIds.flow, { params: { weightKg: 3 } })).body.data).toMatchObject({ status: 'succeeded' });
     expect((await setupApi(`${integrationsPath}/${w.integration}/test`, json('POST', { path: '/score' }))).status).toBe(200);
     expect((await setupApi(`${credentialsPath}/${w.creds.query}/test`, json('POST', { url: `${w.bProvider.origin}/warm` }))).status).toBe(200);
+    // What B's run counted for its rule's coverage is written now, before B's state is read as the one to keep.
+    await flushCoverage();
     pairs = await pairRunner();
   });
 
