@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { flushCoverage } from '../lib/coverage/counting.ts';
 import { invocationLogging, logger } from '../lib/logging/logger.ts';
 import { handleScheduledRun } from '../lib/rules/scheduled-run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
@@ -9,6 +10,8 @@ export const handler = middy<unknown>()
   .use(injectLambdaContext(logger, invocationLogging))
   .handler(async (event) => {
     const result = await handleScheduledRun(storeFromEnv().store, event);
+    // A scheduled run may be this function's last for a while: its coverage counts are not left to a frozen function.
+    await flushCoverage();
     if ('problem' in result) logger.error('not a scheduled run: dropped', { problem: result.problem });
     else logger.info('scheduled run', { ...result });
     return result;

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { SQSEvent } from 'aws-lambda';
+import { flushCoverage } from '../lib/coverage/counting.ts';
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
 import { invocationLogging, logger } from '../lib/logging/logger.ts';
@@ -34,10 +35,13 @@ const runners: TaskKinds<TaskRunner> = {
 
 export const handler = middy<SQSEvent>()
   .use(injectLambdaContext(logger, invocationLogging))
-  .handler((event) =>
-    handleTaskMessages({ store, runners }, event, {
+  .handler(async (event) => {
+    const answer = await handleTaskMessages({ store, runners }, event, {
       maxAttempts: Number(process.env.MAX_RECEIVE_COUNT ?? taskDelivery.maxReceiveCount),
       baseDelaySeconds: Number(process.env.TASK_RETRY_BASE_SECONDS ?? taskDelivery.retryBaseSeconds),
       queue: queueFromEnv(),
-    }),
-  );
+    });
+    // The rule steps of the workflow runs it took count for the rules' coverage: not left to a frozen function.
+    await flushCoverage();
+    return answer;
+  });

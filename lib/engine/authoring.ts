@@ -5,12 +5,9 @@
  * run. It needs the FEEL parser, so only the authoring functions import it;
  * evaluation imports `./index.ts`.
  */
-import { evaluateRule, type CompiledRule } from './compile.ts';
 import { analyzeDecisionTable, type Finding } from './decision-table/analysis.ts';
 import { cellWarnings } from './decision-table/cell-warnings.ts';
 import type { RuleDefinition } from './definitions.ts';
-import { EngineError } from './errors.ts';
-import { equal } from './feel/values.ts';
 import { prepareRule, type Problem } from './prepare.ts';
 import type { PreparedRule } from './prepared.ts';
 
@@ -38,31 +35,4 @@ export function checkRule(rule: RuleDefinition): RuleCheck {
   return { prepared, problems, warnings: [...cellWarnings(prepared), ...analysis.warnings], publishProblems: analysis.publishErrors };
 }
 
-export interface TestCase {
-  name: string;
-  params: Record<string, unknown>;
-  expected: unknown;
-}
-
-export interface TestCaseFailure {
-  name: string;
-  expected: unknown;
-  /** What the rule answered, or the error it raised. */
-  actual: unknown;
-  error?: string;
-}
-
-/** Runs saved test cases on a compiled rule; the failures, each with what was expected and what came. */
-export function runTestCases(rule: CompiledRule, cases: readonly TestCase[], clock = new Date()): TestCaseFailure[] {
-  const failures: TestCaseFailure[] = [];
-  for (const test of cases) {
-    try {
-      const { output } = evaluateRule(rule, test.params, { clock });
-      if (equal(output as never, test.expected as never) !== true) failures.push({ name: test.name, expected: test.expected, actual: output });
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-      failures.push({ name: test.name, expected: test.expected, actual: null, error: error.message });
-    }
-  }
-  return failures;
-}
+export { runTestCases, runTests, type TestCase, type TestCaseFailure, type TestRun } from './test-cases.ts';

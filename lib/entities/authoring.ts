@@ -9,7 +9,9 @@
  */
 import type { Auditor } from '../audit/auditor.ts';
 import { closePublished, publishGate } from '../changes/service.ts';
-import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
+import { referencedUntestedWarnings } from '../coverage/referenced.ts';
+import { testCoverage, withTestCoverage } from '../coverage/tested.ts';
+import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
@@ -51,6 +53,17 @@ export function validateRecord(
 const workflowProblems = (store: ReferenceStore, scope: EntityScope, candidate: Record<string, unknown>) =>
   candidate.type === workflowKind ? checkWorkflowIn(store, scope, candidate.definition, { graphProblems: false }) : undefined;
 
+/**
+ * The record as a save checks it: its own check (`validateRecord`), then what
+ * it names as the branch holds it now (a workflow's rules, integrations and
+ * credentials; the rules a rule set refers to, for its test coverage).
+ */
+async function checkedSave(store: EntityStore & ReferenceStore, scope: EntityScope, candidate: Record<string, unknown>) {
+  const { input, warnings } = validateRecord(scope.entityType, candidate, await workflowProblems(store, scope, candidate));
+  const referenced = await referencedUntestedWarnings(store, { ...scope, id: input.id }, input as { type: string; definition: Record<string, unknown> });
+  return { input, warnings: [...warnings, ...referenced] };
+}
+
 const saved = (entity: StoredEntity): Saved => ({ id: entity.id, checksum: entity.checksum, warnings: entity.warnings ?? [] });
 
 /**
@@ -65,7 +78,7 @@ export async function createEntity(
   actor: string,
   auditor?: Auditor,
 ) {
-  const { input, warnings } = validateRecord(scope.entityType, body, await workflowProblems(store, scope, body));
+  const { input, warnings } = await checkedSave(store, scope, body);
   const { entity, outcome } = await saveEntity(store, scope, input, actor, undefined, {
     warnings,
     auditor,
@@ -91,8 +104,7 @@ export async function updateEntity(
 ): Promise<Saved> {
   const edited = async (current: StoredEntity) => {
     const { name, description, tags, type, definition } = current;
-    const candidate = { name, description, tags, type, definition, ...change, id: ref.id };
-    return validateRecord(ref.entityType, candidate, await workflowProblems(store, ref, candidate));
+    return checkedSave(store, ref, { name, description, tags, type, definition, ...change, id: ref.id });
   };
   const current = await store.getEntity(ref);
   if (!current) throw errors.entityNotFound(ref.entityType, ref.id);
@@ -120,7 +132,8 @@ export async function updateEntity(
 /**
  * Publishes the draft as the next version. A rule is checked first: no
  * problems, no rows overlapping under `unique`, every reference resolving,
- * and every saved test case passing. A workflow likewise: no problems, and
+ * and every saved test case passing (the parts of the rule no case reaches
+ * are the version's warnings). A workflow likewise: no problems, and
  * every rule it runs has a version to run, every integration and credential
  * usable. Either keeps its parsed FEEL with the version, so that running it
  * needs no parser.
@@ -151,10 +164,10 @@ export async function publishDraft(
       const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
       if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
       const { rule } = await compileDraft(store, ref, draft);
-      const failures = runTestCases(rule, ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[]);
-      if (failures.length) throw errors.testsFailed(ref.id, failures);
-      // Kept with the version, so that executing it needs no parser.
-      return { prepared: packPrepared(prepared) };
+      const tested = testCoverage(prepared, rule, draft.definition);
+      if (tested.failures.length) throw errors.testsFailed(ref.id, tested.failures);
+      // Kept with the version, so that executing it needs no parser; its warnings with the test coverage of this very run.
+      return { prepared: packPrepared(prepared), warnings: withTestCoverage(draft.warnings, tested) };
     },
     auditor,
     change ? { changeRequestId: change.id } : {},

@@ -1,7 +1,8 @@
 /**
  * What a save of a record would be refused for, without refusing it: the
  * record schema's issues and, for a rule, every problem and warning the
- * engine finds; for a workflow, the problems its check found (with or
+ * engine finds, and the parts of it that no saved test case reaches
+ * (lib/coverage/tested.ts); for a workflow, the problems its check found (with or
  * without the workspace's lookups). `validateRecord` (./authoring.ts) throws
  * them as one 400; the console runs the same check on a draft as it is
  * typed, so that both say the same thing.
@@ -11,6 +12,7 @@ import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import type { FieldIssue } from '../http/errors.ts';
 import { fieldIssues } from '../http/input.ts';
+import { selfContainedUntestedWarnings } from '../coverage/tested.ts';
 import type { Warning } from '../store/types.ts';
 import type { StoredWorkflowCheck } from '../workflows/check.ts';
 import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from './kinds.ts';
@@ -54,7 +56,8 @@ export function recordProblems(entityType: EntityType, candidate: Record<string,
     if (definition.success) {
       const check = checkRule({ kind, definition: definition.data } as RuleDefinition);
       issues.push(...check.problems.map((p) => ({ in: 'body' as const, field: p.path, message: p.message })));
-      warnings = keptWarnings(check.warnings);
+      const untested = check.problems.length ? [] : selfContainedUntestedWarnings(check.prepared, definition.data as Record<string, unknown>);
+      warnings = keptWarnings([...check.warnings, ...untested]);
     }
   } else if (kind === workflowKind && workflow?.check) {
     // Its FEEL and references; the definition's shape and graph problems are the record schema's already.

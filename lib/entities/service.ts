@@ -167,8 +167,8 @@ export interface PublishResult {
   created: boolean;
 }
 
-/** What a publish check may keep with a new version: a rule's prepared form. */
-export type VersionExtras = Pick<StoredVersion, 'prepared'>;
+/** What a publish check may keep with a new version: a rule's prepared form, and its warnings when the check found them anew. */
+export type VersionExtras = Pick<StoredVersion, 'prepared' | 'warnings'>;
 
 /**
  * Publishes the working copy as the next version `vN`. Publishing content that

@@ -228,6 +228,12 @@ export const errors = {
       'schedule_not_supported',
       'Only rules are scheduled: a workflow has no schedule. Schedule the rules it runs, under /dev/v1/rule/{id}/schedule.',
     ),
+  coverageNotSupported: () =>
+    new ApiError(
+      400,
+      'coverage_not_supported',
+      'Coverage is counted for rules only: a workflow has no rows, entries or branches to cover. Read the coverage of the rules it runs, under /dev/v1/rule/{id}/coverage.',
+    ),
   scheduleNotFound: (id: string) =>
     new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
   /** With `field`, the details name the body field that named the credential. */

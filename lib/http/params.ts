@@ -23,11 +23,14 @@ export function entityRef(call: Call<unknown>, served: readonly EntityType[] = e
   return { ...scope, id };
 }
 
-/** What the schedule operations address: a rule; a workflow is refused as such (schedule_not_supported), before any read. */
-export function scheduleRef(call: Call<unknown>): EntityRef {
-  if (entityTypeParam(call.path.entityType) === 'workflow') throw errors.scheduleNotSupported();
+/** What an operation of rules only addresses: a workflow is refused as such (`refusal` says why it has none of it), before any read. */
+export function ruleOnlyRef(call: Call<unknown>, refusal: () => ApiError): EntityRef {
+  if (entityTypeParam(call.path.entityType) === 'workflow') throw refusal();
   return entityRef(call);
 }
+
+/** What the schedule operations address: a rule; a workflow is refused (schedule_not_supported). */
+export const scheduleRef = (call: Call<unknown>) => ruleOnlyRef(call, () => errors.scheduleNotSupported());
 
 /**
  * A path id in the form every stored id has (an entity id's: at most 128

@@ -9,6 +9,7 @@
  */
 import { auditRoutes } from '../audit/routes.ts';
 import { changeRoutes } from '../changes/routes.ts';
+import { coverageRoutes } from '../coverage/routes.ts';
 import { credentialRoutes } from '../credentials/routes.ts';
 import { authoringRoutes } from '../entities/authoring-routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
@@ -21,7 +22,7 @@ import { scheduleRoutes } from '../schedules/routes.ts';
 import { workspaceRoutes } from '../workspaces/routes.ts';
 import type { Route } from './route.ts';
 
-const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
+const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes, ...coverageRoutes };
 
 export const routes = {
   ...entityAreaRoutes,

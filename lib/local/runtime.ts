@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { flushCoverage } from '../coverage/counting.ts';
 import { keyringFromEnv } from '../credentials/keyring.ts';
 import { schedulerFor } from '../schedules/aws-scheduler.ts';
 import { createLocalScheduler } from './scheduler.ts';
@@ -130,6 +131,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
       await api.close();
       await Promise.all([sqs.close(), git.close(), provider.close(), scheduler.close()]);
       await Promise.all([queue.idle().catch(() => undefined), localScheduler.idle()]);
+      // What the functions counted since their last flush, as a Lambda function shut down while frozen would not.
+      await flushCoverage();
       await dynamo.close();
     },
   };

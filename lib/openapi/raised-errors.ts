@@ -16,7 +16,9 @@
  * Engine failures are found the same way: each `new EngineError('<code>', …)`
  * met is the error `fromEngineError` (lib/http/errors.ts) answers for that
  * code. The answer table itself is not followed, since every function's
- * error handling refers to it.
+ * error handling refers to it; nor is a declaration whose documentation says
+ * `@catchesFailures`: it catches every failure the code it runs raises (a
+ * save's test coverage runs the rule, and reports what fails as a warning).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +63,9 @@ function projectProgram(files: string[]): ts.Program {
     }));
   return ts.createProgram(files, options, host);
 }
+
+/** Whether a declaration says, with `@catchesFailures`, that no failure of the code it runs leaves it. */
+const catchesFailures = (declaration: ts.Node) => ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'catchesFailures');
 
 const literalValue = (node: ts.Expression): unknown => (ts.isNumericLiteral(node) ? Number(node.text) : ts.isStringLiteralLike(node) ? node.text : []);
 
@@ -172,7 +177,7 @@ export function raisedErrors(routes: readonly Route[]): Map<string, RaisedError[
       const { raised: here, refers } = scan(pending.pop()!);
       for (const error of here) raised.set(`${error.status} ${error.code} ${error.name}`, error);
       for (const declaration of refers)
-        if (!seen.has(declaration)) {
+        if (!seen.has(declaration) && !catchesFailures(declaration)) {
           seen.add(declaration);
           pending.push(declaration);
         }

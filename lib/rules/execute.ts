@@ -2,14 +2,16 @@
  * Running a rule as a consumer does: the latest published version (or a
  * named one), compiled from the prepared form kept with it (no FEEL parser in
  * this function) and kept by the warm function (./cache.ts); the run is
- * recorded when the rule asks for it. Engine failures are thrown as they are,
+ * recorded when the rule asks for it, and counted for its coverage whether
+ * or not (lib/coverage/counting.ts). Engine failures are thrown as they are,
  * and get their status in lib/http. A batch loads and compiles the rule once
  * and runs each input through the same step as a single execution
  * (`runInput`), in a tight loop, then records the runs together.
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
-import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore } from '../store/types.ts';
+import { countExecution } from '../coverage/counting.ts';
+import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type TallyStore } from '../store/types.ts';
 import { AnswerBudget, slotError, type SlotError } from './batch.ts';
 import { CompiledCache } from './cache.ts';
 import { newExecutionId, recordExecution, recordExecutions, type Run } from './executions.ts';
@@ -28,14 +30,15 @@ export async function publishedVersion(store: EntityStore, ref: EntityRef, versi
 /** Milliseconds to the microsecond, as measured around the evaluation alone (not the loading). */
 export const elapsedSince = (start: number) => Math.round((performance.now() - start) * 1000) / 1000;
 
-/** What one evaluation gave: the answer, or the engine's failure; with the time the evaluation alone took. */
-export type Evaluation = ({ output: unknown } | { error: EngineError }) & { durationMs: number };
+/** What one evaluation gave: the answer with the parts of the rule that gave it (its hits, what coverage counts), or the engine's failure; with the time the evaluation alone took. */
+export type Evaluation = ({ output: unknown; hits?: number[] } | { error: EngineError }) & { durationMs: number };
 
 /** Evaluates a compiled rule on params as of `clock`. Failures other than the engine's (bugs) are thrown. */
 export function evaluateTimed(rule: RunnableRule, params: unknown, clock: Date): Evaluation {
   const start = performance.now();
   try {
-    return { output: evaluateRule(rule.rule, params, { clock }).output, durationMs: elapsedSince(start) };
+    const { output, hits } = evaluateRule(rule.rule, params, { clock, hits: true });
+    return { output, hits, durationMs: elapsedSince(start) };
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     return { error, durationMs: elapsedSince(start) };
@@ -60,9 +63,10 @@ export function runInput(rule: RunnableRule, params: Params): InputRun {
  * when the rule's settings ask for it, the run is recorded under that id,
  * failed runs (bad params, no answer) too, before the answer or error is given.
  */
-export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: Omit<ExecuteRequest, 'paramsList'>) {
+export async function executeRule(store: EntityStore & ExecutionStore & TallyStore, ref: EntityRef, request: Omit<ExecuteRequest, 'paramsList'>) {
   const rule = await publishedVersion(store, ref, request.version);
   const { run, result } = runInput(rule, request.params ?? {});
+  countExecution(store, ruleScopeOf(ref), rule, result, run.startedAt);
   if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), run, result);
   if ('error' in result) throw result.error;
   return { output: result.output, version: rule.version, executionId: run.executionId, durationMs: result.durationMs };
@@ -78,11 +82,12 @@ export type ExecutedSlot = ({ output: unknown } | { error: SlotError }) & { exec
  * record an input, once the answer is known to fit (413 answer_too_large,
  * with nothing recorded, when it would not).
  */
-export async function executeBatch(store: EntityStore & ExecutionStore, ref: EntityRef, request: { paramsList: Params[]; version?: string }) {
+export async function executeBatch(store: EntityStore & ExecutionStore & TallyStore, ref: EntityRef, request: { paramsList: Params[]; version?: string }) {
   const rule = await publishedVersion(store, ref, request.version);
   const budget = new AnswerBudget(request.paramsList.length);
   const start = performance.now();
   const runs = request.paramsList.map((params) => runInput(rule, params));
+  for (const { run, result } of runs) countExecution(store, ruleScopeOf(ref), rule, result, run.startedAt);
   const outputs = runs.map(({ run, result }, index): ExecutedSlot => {
     const slot = {
       ...('error' in result ? { error: slotError(result.error) } : { output: result.output }),

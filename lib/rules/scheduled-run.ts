@@ -3,7 +3,8 @@
  * EventBridge Scheduler (or the local scheduler): the rule's latest
  * published version, loaded and compiled as execute does (./load.ts through
  * `publishedVersion`), evaluated on the schedule's inputParam as of the
- * run's due time, and recorded whatever came of it.
+ * run's due time, recorded whatever came of it, and counted for the
+ * version's coverage (lib/coverage/counting.ts).
  *
  * Scheduler delivers at least once and retries a run whose invocation
  * throws. So the record is keyed by the scheduled time (the execution id is
@@ -20,7 +21,8 @@ import { entityIdPattern } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import { logger } from '../logging/logger.ts';
 import { parseScheduledRun, type ScheduledRun } from '../schedules/scheduler.ts';
-import type { EntityRef, EntityStore, ExecutionStore, RuleScope } from '../store/types.ts';
+import { countExecution } from '../coverage/counting.ts';
+import type { EntityRef, EntityStore, ExecutionStore, RuleScope, TallyStore } from '../store/types.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { workspaceIdPattern } from '../workspaces/admin.ts';
 import { evaluateTimed, publishedVersion, type Evaluation } from './execute.ts';
@@ -96,7 +98,7 @@ function watched<S extends object>(store: S) {
 
 /** Runs and records one scheduled run; throws only when the store fails. */
 export async function runScheduledRule(
-  store: EntityStore & ExecutionStore,
+  store: EntityStore & ExecutionStore & TallyStore,
   run: ScheduledRun,
   now: () => Date = () => new Date(),
 ): Promise<ScheduledRunResult> {
@@ -105,10 +107,11 @@ export async function runScheduledRule(
   const executionId = scheduledExecutionId(scope, run.scheduledTime);
   const startedAt = now();
   let version = '';
+  let rule: RunnableRule | undefined;
   let result: Evaluation | { error: RunFailure; durationMs: number };
   const reading = watched(store);
   try {
-    const rule = await publishedVersion(reading.store, ref);
+    rule = await publishedVersion(reading.store, ref);
     version = rule.version;
     result = evaluate(rule, run);
   } catch (error) {
@@ -126,6 +129,8 @@ export async function runScheduledRule(
     result,
     { once: true },
   );
+  // Once, as recorded: a second delivery of the run counts nothing either.
+  if (rule && recorded) countExecution(store, scope, rule, result, startedAt);
   const failure = 'error' in result ? { code: result.error.code, message: result.error.message } : undefined;
   return { executionId, outcome: failure ? 'failed' : 'succeeded', recorded: recorded !== undefined, ...(failure && { error: failure }) };
 }
@@ -136,7 +141,7 @@ export async function runScheduledRule(
  * to record it for: it is answered with the problem (the function logs it),
  * and not thrown, since no retry could make it one.
  */
-export async function handleScheduledRun(store: EntityStore & ExecutionStore, event: unknown): Promise<ScheduledRunResult | { problem: string }> {
+export async function handleScheduledRun(store: EntityStore & ExecutionStore & TallyStore, event: unknown): Promise<ScheduledRunResult | { problem: string }> {
   let run: ScheduledRun;
   try {
     run = parseScheduledRun(event);

@@ -60,6 +60,7 @@ export function createStore(config: DynamoConfig): Store {
 
     addTallies: tallies.addTallies.bind(tallies),
     getTallies: tallies.getTallies.bind(tallies),
+    listTallies: tallies.listTallies.bind(tallies),
 
     putExecution: executions.putExecution.bind(executions),
     putExecutions: executions.putExecutions.bind(executions),

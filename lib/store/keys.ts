@@ -87,4 +87,5 @@ export const changeRequestPartition = (ref: EntityRef) => `CR:${ref.workspaceId}
 export const changeRequestKey = (ref: EntityRef, id: string): ItemKey => ({ PK: changeRequestPartition(ref), SK: `R:${id}` });
 
 /** A rule's counters items (coverage per version, a rollout's agreement), by name. */
-export const tallyKey = (key: TallyKey): ItemKey => ({ PK: `USAGE:${key.workspaceId}:${key.branch}:${key.ruleId}`, SK: key.name });
+export const tallyPartition = (scope: RuleScope) => `USAGE:${scope.workspaceId}:${scope.branch}:${scope.ruleId}`;
+export const tallyKey = (key: TallyKey): ItemKey => ({ PK: tallyPartition(key), SK: key.name });

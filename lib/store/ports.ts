@@ -6,7 +6,7 @@
 import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
 import type { AuditEvent, AuditHead, AuditRecord } from './model/audit.ts';
 import type { Approval, BranchProtection, ChangeRequest } from './model/change-requests.ts';
-import type { TallyKey, StoredTallies } from './model/tallies.ts';
+import type { NamedTallies, TallyKey, StoredTallies } from './model/tallies.ts';
 import type { StoredCredential } from './model/credentials.ts';
 import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
@@ -220,6 +220,8 @@ export interface TallyStore {
    */
   addTallies(key: TallyKey, counts: Record<string, number>, latest: Record<string, string>): Promise<void>;
   getTallies(key: TallyKey): Promise<StoredTallies | undefined>;
+  /** Every tally item of a rule whose name starts with `prefix` (the items of one version's coverage), read consistently, by name. */
+  listTallies(scope: RuleScope, prefix: string): Promise<NamedTallies[]>;
 }
 
 export type Store = DirectoryStore &

@@ -5,7 +5,8 @@
  * one did: a failed run is an answer, not an error (it happened, and is
  * recorded when the workflow asks for it). What the run calls out to is given
  * by the caller: how rules are loaded (a test runs rule drafts, an execution
- * published versions) and how API requests are sent (lib/integrations).
+ * published versions) and how API requests are sent (lib/integrations). An
+ * execution's rule steps count for the rules' coverage (lib/coverage).
  */
 import { performance } from 'node:perf_hooks';
 import { evaluateRule } from '../engine/index.ts';
@@ -13,7 +14,8 @@ import { errors } from '../http/errors.ts';
 import { elapsedSince, publishedVersion } from '../rules/execute.ts';
 import { newExecutionId, recordExecution } from '../rules/executions.ts';
 import type { RunnableRule } from '../rules/load.ts';
-import { executionScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type StoredEntity } from '../store/types.ts';
+import { evaluateCounted } from '../coverage/counting.ts';
+import { executionScopeOf, ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type StoredEntity, type TallyStore } from '../store/types.ts';
 import type { CallApi } from './api-call.ts';
 import { workflowLimits } from './limits.ts';
 import { publishedWorkflow, type RunnableWorkflow } from './load.ts';
@@ -23,7 +25,7 @@ import { runStep, runWorkflow, type WorkflowRun, type WorkflowServices } from '.
 export type LoadRule = (ruleId: string, version: string | undefined) => Promise<RunnableRule>;
 
 export interface RunDeps {
-  store: EntityStore & ExecutionStore;
+  store: EntityStore & ExecutionStore & TallyStore;
   /** Sends a step's API request for the workspace the run is in. */
   callApi: CallApi;
 }
@@ -37,9 +39,13 @@ export const publishedRules =
   (ruleId, version) =>
     publishedVersion(store, { ...ref, entityType: 'rule', id: ruleId }, version);
 
-function services(deps: RunDeps, loadRule: LoadRule): WorkflowServices {
+/** `counted`: the workflow whose run this is, when its rule steps count for the rules' coverage (an execution's, not a test's). */
+function services(deps: RunDeps, loadRule: LoadRule, counted?: EntityRef): WorkflowServices {
   return {
-    runRule: async (ruleId, version, params) => evaluateRule((await loadRule(ruleId, version)).rule, params).output,
+    runRule: async (ruleId, version, params) => {
+      const rule = await loadRule(ruleId, version);
+      return counted ? evaluateCounted(deps.store, { ...ruleScopeOf(counted), ruleId }, rule, params) : evaluateRule(rule.rule, params).output;
+    },
     callApi: deps.callApi,
   };
 }
@@ -56,12 +62,14 @@ export async function runAndRecord(
   ref: EntityRef,
   workflow: RunnableWorkflow,
   params: Record<string, unknown>,
-  options: { loadRule: LoadRule; timeoutMs: number; record: boolean; executionId?: string },
+  options: { loadRule: LoadRule; timeoutMs: number; record: boolean; executionId?: string; counted?: boolean },
 ): Promise<RunAnswer> {
   const executionId = options.executionId ?? newExecutionId();
   const startedAt = new Date();
   const start = performance.now();
-  const run = await runWorkflow(workflow.workflow, params, services(deps, options.loadRule), { timeoutMs: options.timeoutMs });
+  const run = await runWorkflow(workflow.workflow, params, services(deps, options.loadRule, options.counted ? ref : undefined), {
+    timeoutMs: options.timeoutMs,
+  });
   const answer: RunAnswer = { ...run, executionId, version: workflow.version, durationMs: elapsedSince(start) };
   if (options.record) {
     const result =
@@ -122,7 +130,7 @@ export async function publishedWithRules(store: EntityStore, ref: EntityRef, ver
  */
 export async function executeWorkflow(deps: RunDeps, ref: EntityRef, request: { params: Record<string, unknown>; version?: string }): Promise<RunAnswer> {
   const { workflow, loadRule } = await publishedWithRules(deps.store, ref, request.version);
-  return runAndRecord(deps, ref, workflow, request.params, { loadRule, timeoutMs: syncTimeout(workflow), record: workflow.recordExecutions });
+  return runAndRecord(deps, ref, workflow, request.params, { loadRule, timeoutMs: syncTimeout(workflow), record: workflow.recordExecutions, counted: true });
 }
 
 /**

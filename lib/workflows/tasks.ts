@@ -103,7 +103,13 @@ export async function runWorkflowTask(deps: RunDeps & { store: TaskStore }, task
     // The worker's time limit bounds the run too (it is less than the lease, so the sweeper never fails a run that is still going).
     const timeoutMs = Math.min(workflow.workflow.definition.timeoutMs, bounds.runMs);
     const params = parseJson(run.paramsJson) as Record<string, unknown>;
-    const answer = await runAndRecord(deps, ref, workflow, params, { loadRule, timeoutMs, record: workflow.recordExecutions, executionId: run.executionId });
+    const answer = await runAndRecord(deps, ref, workflow, params, {
+      loadRule,
+      timeoutMs,
+      record: workflow.recordExecutions,
+      executionId: run.executionId,
+      counted: true,
+    });
     const workflowRun = { ...run, resultJson: JSON.stringify(keptResult(answer)) };
     await finish(
       answer.status === 'succeeded'

@@ -13,13 +13,16 @@
  * store, no HTTP layer); the floor; and, to split the floor and the handler's
  * own read, a bare GetItem of the version item alone and the store's read of
  * the entity item (`store.getEntity`, what the warm function reads on every
- * call to find the latest version).
+ * call to find the latest version). And what coverage costs the path: the
+ * domain call without it (its evaluation collecting no hits, nothing
+ * counted), and the floor with it (hits counted into the tally buffer).
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
-import { executeRule } from '../../lib/rules/execute.ts';
+import { countExecution, flushCoverage } from '../../lib/coverage/counting.ts';
+import { elapsedSince, executeRule, publishedVersion } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
 import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
 import { createDocumentClient, type DynamoConfig } from '../../lib/store/dynamo/client.ts';
@@ -32,14 +35,27 @@ import type { capacityReplayer } from './capacity.ts';
 import { benchTables, type Params } from './engine.ts';
 import type { ExecuteFunction } from './execute-call.ts';
 import { compareLatency, type LatencyOptions } from './latency.ts';
+import { median } from './stats.ts';
 import type { meterRequests } from './request-meter.ts';
 
 export const executeBranch = 'execute';
 const actor = 'bench';
 /** How many different params the calls cycle through. */
 const inputCount = 64;
+/** The tight loops of the evaluation, with and without what coverage adds: calls a round, and rounds each. */
+export const tightLoop = { calls: 5_000, rounds: 7 };
 
-export type ExecuteProbe = 'handler' | 'executeRule' | 'floor' | 'versionGet' | 'entityRead' | 'handlerRecorded' | 'executeRuleRecorded' | 'floorRecorded';
+export type ExecuteProbe =
+  | 'handler'
+  | 'executeRule'
+  | 'floor'
+  | 'versionGet'
+  | 'entityRead'
+  | 'handlerRecorded'
+  | 'executeRuleRecorded'
+  | 'floorRecorded'
+  | 'executeRuleUncounted'
+  | 'floorCounted';
 
 export interface ExecuteRequests {
   /** Which rule: executions not recorded, or recorded. */
@@ -56,8 +72,10 @@ export interface ExecuteLatencyFigures {
   /** One record per pass; each pass is a full comparison (warm-up, then `calls` rounds). */
   passes: Record<ExecuteProbe, number[]>[];
   requests: ExecuteRequests[];
-  /** Microseconds per `evaluateRule` call alone on the same inputs (mean over a tight loop): the floor's CPU part. */
+  /** Microseconds per `evaluateRule` call alone on the same inputs (the median round of a tight loop): the floor's CPU part. */
   evaluateUs: number;
+  /** The same loop with the coverage counting the execute path does: the evaluation collecting its hits, then with them counted into the function's tally buffer. */
+  coverageUs: { hits: number; counted: number };
 }
 
 /** The same inputs as the engine bench draws for table (a): a seeded generator over each input's domain. */
@@ -158,6 +176,9 @@ export async function measureExecuteLatency(
           return evaluateRule(compiled, params, { clock: new Date() }).output;
         };
       });
+    // What the execute path counts for coverage, into the same process-wide buffer executeRule counts into (it flushes off the path).
+    const scope = { workspaceId, branch: executeBranch, ruleId: plain.id };
+    const version = { version: 'v1', checksum: String(versionItem.checksum) };
     const probes: Record<ExecuteProbe, () => () => Promise<unknown>> = {
       handler: cycling((params) => execute.prepare(executeBranch, plain.id, params)),
       executeRule: cycling((params) => () => executeRule(store, plain, { params })),
@@ -167,6 +188,25 @@ export async function measureExecuteLatency(
         return async () => (await client.send(command)).Item;
       }),
       entityRead: cycling(() => () => store.getEntity(plain)),
+      // executeRule as it was before coverage: the same steps, the evaluation without hits and nothing counted.
+      executeRuleUncounted: cycling((params) => async () => {
+        const rule = await publishedVersion(store, plain);
+        const startedAt = new Date();
+        const start = performance.now();
+        const { output } = evaluateRule(rule.rule, params, { clock: startedAt });
+        return { output, version: rule.version, executionId: newExecutionId(), durationMs: elapsedSince(start) };
+      }),
+      floorCounted: cycling((params) => {
+        const command = getVersion(plain);
+        return async () => {
+          const { Item } = await client.send(command);
+          if (!Item) throw new Error('no version item');
+          const at = new Date();
+          const { output, hits } = evaluateRule(compiled, params, { clock: at, hits: true });
+          countExecution(store, scope, version, { hits }, at);
+          return output;
+        };
+      }),
       handlerRecorded: cycling((params) => execute.prepare(executeBranch, recorded.id, params)),
       executeRuleRecorded: cycling((params) => () => executeRule(store, recorded, { params })),
       floorRecorded: cycling((params) => {
@@ -194,7 +234,9 @@ export async function measureExecuteLatency(
         throw new Error(`the probes answered differently on ${JSON.stringify(params)}: ${JSON.stringify(outputs)}`);
     }
 
-    // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule).
+    // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule). Their coverage
+    // counts are written first: a flush (one UpdateItem per tally item, at most every 10 s) happens beside calls, never in one.
+    await flushCoverage();
     const requests: ExecuteRequests[] = [];
     for (const [ref, isRecorded] of [
       [plain, false],
@@ -217,12 +259,34 @@ export async function measureExecuteLatency(
       });
     }
 
-    // The evaluation alone, for the breakdown.
+    // The evaluation alone, for the breakdown; then with what coverage adds to it. Loops taking turns (the order rotating each
+    // round) after a round of warm-up, the median round of each, so that neither the JIT's warm-up nor the machine's moods fall on one.
     let sink = 0;
-    const loops = 20_000;
-    const started = performance.now();
-    for (let i = 0; i < loops; i++) sink += evaluateRule(compiled, inputs[i % inputs.length]!).output ? 1 : 0;
-    const evaluateUs = ((performance.now() - started) * 1000) / loops;
+    const loop = (call: (params: Params) => unknown) => () => {
+      const started = performance.now();
+      for (let i = 0; i < tightLoop.calls; i++) sink += call(inputs[i % inputs.length]!) ? 1 : 0;
+      return ((performance.now() - started) * 1000) / tightLoop.calls;
+    };
+    const loops = [
+      loop((params) => evaluateRule(compiled, params).output),
+      loop((params) => evaluateRule(compiled, params, { hits: true }).hits),
+      loop((params) => {
+        const at = new Date();
+        const { hits } = evaluateRule(compiled, params, { clock: at, hits: true });
+        countExecution(store, scope, version, { hits }, at);
+        return hits;
+      }),
+    ];
+    const rounds: number[][] = loops.map(() => []);
+    for (let round = -1; round < tightLoop.rounds; round++)
+      for (let k = 0; k < loops.length; k++) {
+        const which = (k + Math.max(round, 0)) % loops.length;
+        const us = loops[which]!();
+        if (round >= 0) rounds[which]!.push(us);
+      }
+    const [evaluateUs, hitsUs, countedUs] = rounds.map(median) as [number, number, number];
+    const coverageUs = { hits: hitsUs, counted: countedUs };
+    await flushCoverage();
     if (sink < 0) throw new Error('unreachable');
 
     const passes: Record<ExecuteProbe, number[]>[] = [];
@@ -244,6 +308,7 @@ export async function measureExecuteLatency(
       passes,
       requests,
       evaluateUs,
+      coverageUs,
     };
   } finally {
     client.destroy();

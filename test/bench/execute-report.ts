@@ -6,7 +6,7 @@
  * execute function's warm latency against its floor.
  */
 import { packageOf, type Bundle } from './bundles.ts';
-import type { ExecuteLatencyFigures, ExecuteProbe } from './execute-latency.ts';
+import { tightLoop, type ExecuteLatencyFigures, type ExecuteProbe } from './execute-latency.ts';
 import { median, quantile } from './stats.ts';
 
 /** Issue 8's targets: the execute function against the floor bundle, and its warm call against GetItem + evaluate (+ PutItem). */
@@ -182,7 +182,7 @@ export function executeBreakdownTable(f: ExecuteLatencyFigures): string {
   const m = (probe: ExecuteProbe) => median(pooledProbe(f, probe));
   const rows: [string, string, string][] = [
     ['bare GetItem of the version item', ms(m('versionGet')), "the floor's read"],
-    ['`evaluateRule` alone (mean of a tight loop)', (f.evaluateUs / 1000).toFixed(4), `the floor's CPU part: ${f.evaluateUs.toFixed(1)} µs`],
+    ['`evaluateRule` alone (tight loop, the median round)', (f.evaluateUs / 1000).toFixed(4), `the floor's CPU part: ${f.evaluateUs.toFixed(1)} µs`],
     ['floor: GetItem + evaluate', ms(m('floor')), ''],
     [
       '`store.getEntity` of the rule (the read the warm function makes)',
@@ -204,6 +204,37 @@ export function executeBreakdownTable(f: ExecuteLatencyFigures): string {
     ['handler, recorded', ms(m('handlerRecorded')), `${ms(m('handlerRecorded') - m('executeRuleRecorded'))} over \`executeRule\`, recorded`],
   ];
   return table(['Probe', 'Median (ms), all passes', 'Difference'], rows);
+}
+
+/** What counting every execution for coverage costs the warm execute path (lib/coverage/counting.ts), with it against without. */
+export function coverageOverheadTable(f: ExecuteLatencyFigures): string {
+  const m = (probe: ExecuteProbe) => median(pooledProbe(f, probe));
+  const q = (probe: ExecuteProbe) => p99(pooledProbe(f, probe));
+  const us = (value: number) => `${value.toFixed(2)} µs`;
+  const handlerRatio = median(pooledProbe(f, 'handler')) / median(pooledProbe(f, 'floor'));
+  const rows: [string, string, string][] = [
+    ['`evaluateRule`, tight loop', us(f.evaluateUs), ''],
+    ['`evaluateRule` collecting its hits', us(f.coverageUs.hits), `+${us(f.coverageUs.hits - f.evaluateUs)}`],
+    ['… and counting them into the tally buffer (`countExecution`)', us(f.coverageUs.counted), `+${us(f.coverageUs.counted - f.evaluateUs)} in all`],
+    ['`executeRule` without coverage (p50 / p99, ms)', p50p99(pooledProbe(f, 'executeRuleUncounted')), ''],
+    [
+      '`executeRule` with coverage, as shipped (p50 / p99, ms)',
+      p50p99(pooledProbe(f, 'executeRule')),
+      `${ms(m('executeRule') - m('executeRuleUncounted'))} / ${ms(q('executeRule') - q('executeRuleUncounted'))} ms; ${ratio(m('executeRule') / m('executeRuleUncounted'))} at p50`,
+    ],
+    ['floor: GetItem + evaluate (p50 / p99, ms)', p50p99(pooledProbe(f, 'floor')), ''],
+    [
+      'floor with hits counted (p50 / p99, ms)',
+      p50p99(pooledProbe(f, 'floorCounted')),
+      `${ms(m('floorCounted') - m('floor'))} / ${ms(q('floorCounted') - q('floor'))} ms; ${ratio(m('floorCounted') / m('floor'))} at p50`,
+    ],
+    [
+      'handler (with coverage) ÷ floor (without), p50',
+      ratio(handlerRatio),
+      `target ≤ ${ruleTargets.latency}×: ${verdict(handlerRatio <= ruleTargets.latency)}`,
+    ],
+  ];
+  return table(['Probe', 'Time', 'With coverage, against without'], rows);
 }
 
 export function executeRequestsTable(f: ExecuteLatencyFigures): string {
@@ -234,6 +265,9 @@ export function ruleSummary(bundles: RuleFunctionFigures, execute: ExecuteLatenc
     executeBreakdownTable(execute),
     'DynamoDB requests of one warm execute call:',
     executeRequestsTable(execute),
+    '### Coverage counting on the warm execute path',
+    "Every execution counts its hits into the version's tallies (lib/coverage/counting.ts): summed in memory, added to the table at most every 10 s off the request's path. What that costs a warm call, with it against without:",
+    coverageOverheadTable(execute),
   ].join('\n\n');
 }
 
@@ -244,5 +278,6 @@ export function ruleMethod(bundles: RuleFunctionFigures, execute: ExecuteLatency
   return [
     `- **Functions that run rules: bundles and start-up.** The same bundles as above. After the main start-up pass, ${bundles.passes.length} further passes of ${runs} fresh processes each time only the floor and ${ruleFunctionNames.map((n) => `\`${n}\``).join(', ')} (taking turns as above), so the execute function's ratio can be seen to move or not from pass to pass; the table pools the passes (median of all ${bundles.passes.length * runs} runs over the floor's), gives each pass's ratio of medians and their spread, and the per-run ratio's IQR. \`list-entities\` is the API stack (middy, zod/mini, logger, store) without the engine; \`test-entity\`, \`create-entity\` and \`publish-entity\` bundle the FEEL parser (lezer-feel), the execute function compiles the prepared form kept with the version and does not. Targets (issue 8): the execute function's size and start-up ≤ ${ruleTargets.size}× the floor's.`,
     `- **Warm execute latency.** Two published rules on their own branch \`execute\`, created and published with the domain calls the create and publish functions make (\`createEntity\`, \`publishDraft\`, which keeps the prepared form with the version): the engine bench's table ${rule.title} (${rule.rows} rows, hit policy first; definition ${count(rule.definitionBytes)} bytes of JSON, the version item ${count(rule.versionItemBytes)}, the entity item ${count(rule.entityItemBytes)}), once as it is (executions not recorded, the default) and once with \`settings.recordExecutions: true\`. The execute function (\`functions/execute-entity.ts\`) runs in this process against the embedded DynamoDB, called with the proxy event the local runtime builds for \`POST /dev/v1/rule/{id}/execute\` (\`Content-Type: application/json\`, \`Service-API-Key\`, \`Service-Branch\`, body \`{"params": …}\`) and a Lambda context. The calls cycle through ${rule.inputs} params drawn by the engine bench's seeded generator for that table (some hit an early row, some a late one, some none), every probe the same sequence. Probes: the handler; \`executeRule\` (\`lib/rules/execute.ts\`) on a store from \`createStore\`, which leaves out the HTTP layer; the floor, a \`GetCommand\` for the version item (key only: the whole item, eventually consistent) through a document client made by \`createDocumentClient\`, then \`evaluateRule\` on the rule compiled once beforehand from the same version's prepared form (the function's cache holds the same); for the recorded rule the floor adds a \`PutCommand\` of an execution item built as the store builds one (its key, index keys, fields, input and output JSON, expiry; the item made before the call, the output added in it). Beside them, to split the gap: the bare GetItem alone, and \`store.getEntity\` of the rule, the one read a warm function makes per call (it reads the entity item, consistent, to find the latest version; the version itself comes from the compiled-rule cache). Before timing, the run fails unless the handler, \`executeRule\` and the floor answer the same on every input. ${settings.passes} passes, each of ${settings.warmup} untimed calls of every probe then up to ${settings.calls} timed calls of each (at most ${settings.maxMs / 1000} s), the probes taking turns with the order rotating each round; p50 and p99 by nearest rank over the pooled passes, and per pass. Measured before any list branch is loaded, so the table holds only the bench workspace and these rules. The requests of one warm call are metered on dynalite's side, as for the list call, and the reads' capacity replayed. An in-process DynamoDB answers a GetItem in under a millisecond; a real one over the network takes several, which the handler and the floor pay alike, so these ratios are the harshest the code can face. Target (issue 8): handler ÷ floor ≤ ${ruleTargets.latency}×, at p50 and at p99 each.`,
+    `- **Coverage counting.** Every execution counts its hits into its version's tallies (\`countExecution\`, lib/coverage/counting.ts): the evaluation collects the indexes of the rows that answered (\`hits\`, no trace), and the counts are added to the function's TallyBuffer, which writes them with one UpdateItem per item at most every 10 s, after a call, never in one (so the handler and \`executeRule\` above already pay for it). Measured beside them in the same passes: \`executeRule\` without coverage (the same steps as \`executeRule\` of \`lib/rules/execute.ts\`, the evaluation without hits, nothing counted), and the floor with the hits counted into the same buffer. And in tight loops over the same inputs, ${tightLoop.rounds} rounds of ${count(tightLoop.calls)} calls each after a round of warm-up, the three loops taking turns with the order rotating each round, the median round of each: \`evaluateRule\` alone (the breakdown's figure above), collecting its hits, and counting them too (the time read, the item names made, the counts added in memory; the buffer flushed once after the loops, out of the timing).`,
   ].join('\n');
 }

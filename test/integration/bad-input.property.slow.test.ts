@@ -21,12 +21,14 @@
  * A raw scan of the table costs about as much as a request, so it is not
  * made after each: the functions reach DynamoDB through a pass-through that
  * counts the writes it accepts, and a refused request during which nothing
- * was written changed nothing. One during which something was is compared
- * with a scan at once; an accepted one is awaited to its end (queued tasks
+ * was written changed nothing (what a request counted for coverage, which
+ * functions write later, is written before its window ends). One during
+ * which something was is compared with a scan at once; an accepted one is awaited to its end (queued tasks
  * included) and the table as it left it becomes the reference; and a scan
- * every few hundred requests checks the count itself. The one write a
- * refusal makes by design (a rule that records its executions records a
- * failed run) is let through by name, and shown to be seen.
+ * every few hundred requests checks the count itself. The writes a refusal
+ * makes by design (a rule that records its executions records a failed run;
+ * a failed execution counts for the rule's coverage) are let through by
+ * name, and shown to be seen.
  *
  * Left out, as they are the local runtime's alone (lib/local/server.ts) and
  * reported: a request line with an absolute URL that does not parse answers
@@ -39,6 +41,7 @@ import { connect } from 'node:net';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flushCoverage } from '../../lib/coverage/counting.ts';
 import { entityIdPattern, entityTypes } from '../../lib/entities/kinds.ts';
 import { requestIdHeader } from '../../lib/http/envelope.ts';
 import { routeList, routes } from '../../lib/http/routes.ts';
@@ -222,11 +225,13 @@ interface Sent {
 const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} → ${sent.status}${sent.note ? ` (${sent.note})` : ''}`;
 
 /**
- * The one write a refusal makes, by design: a rule that records its executions
+ * The writes a refusal makes, by design: a rule that records its executions
  * records a failed run too (bad params, no answer), before the error is given
- * (lib/rules/execute.ts). Its own item, under the rule's executions.
+ * (lib/rules/execute.ts), an item of its own under the rule's executions; and
+ * every execution of a rule, failed ones too, counts for its version's
+ * coverage, in the rule's tally items (lib/coverage/counting.ts).
  */
-const recordedFailure = (sent: Sent, change: string) => sent.operationId === 'executeEntity' && change.startsWith('+ EXEC:');
+const recordedFailure = (sent: Sent, change: string) => sent.operationId === 'executeEntity' && /^(\+ EXEC:|[+~] USAGE:)/.test(change);
 
 /**
  * The table as it was after the last accepted write, and the refused requests
@@ -243,7 +248,7 @@ const watch = {
   referenceWrites: 0,
   since: [] as Sent[],
   scans: 0,
-  /** Failed runs recorded by design (`recordedFailure`). */
+  /** Writes of failed runs by design (`recordedFailure`): their records and coverage counts. */
   recordedFailures: 0,
   /** Refused requests after which the table was not as before, with what changed; `attributed` when one request's own window held the write. */
   changes: [] as { requests: string[]; changed: string[]; attributed: boolean }[],
@@ -318,6 +323,8 @@ async function exchange(method: string, path: string, note: string, send: () => 
   const writesBefore = writeLog.writes();
   const started = Date.now();
   const answer = await send();
+  // What the request counted for coverage is written now, in its own window, not during a later request's.
+  await flushCoverage();
   const sent = { method, path, status: answer.status, note, operationId: target.route?.operationId };
   if (answer.status >= 500) throw new Error(`a ${answer.status}: ${describeSent(sent)} answered ${JSON.stringify(answer.envelope)?.slice(0, 500)}`);
   if (Date.now() - started > limits.answerMs) throw new Error(`an answer after ${Date.now() - started} ms: ${describeSent(sent)}`);
@@ -1162,14 +1169,14 @@ afterAll(async () => {
   await writeLog?.close();
   console.log(
     `bad input: ${tally.requests.toLocaleString('en')} requests tried across ${tally.operations.size} operations ` +
-      `(${tally.accepted.toLocaleString('en')} accepted, ${tally.refused.toLocaleString('en')} refused; ${writeLog?.writes()} writes, ${watch.scans} scans of the table, ${watch.recordedFailures} failed runs recorded)`,
+      `(${tally.accepted.toLocaleString('en')} accepted, ${tally.refused.toLocaleString('en')} refused; ${writeLog?.writes()} writes, ${watch.scans} scans of the table, ${watch.recordedFailures} writes of failed runs, records and coverage counts)`,
   );
 });
 
 const propertyOptions = (runs: number, timeMs: number) => ({ numRuns: runs, interruptAfterTimeLimit: timeMs, markInterruptAsFailure: false });
 
 describe('bad input to every operation', () => {
-  it("sees the one write a refusal makes by design (a recording rule's failed run), and lets only that pass", async () => {
+  it("sees the writes a refusal makes by design (a recording rule's failed run, and its count in the version's coverage), and lets only those pass", async () => {
     const recorded = watch.recordedFailures;
     const bad = {
       method: 'POST',
@@ -1180,7 +1187,8 @@ describe('bad input to every operation', () => {
       note: 'bad params',
     };
     expect((await sendProbe(bad)).status).toBe(400);
-    expect(watch.recordedFailures).toBe(recorded + 1);
+    // The execution's record, and the coverage item it counted in.
+    expect(watch.recordedFailures).toBe(recorded + 2);
     expect(watch.changes).toEqual([]);
   });
 

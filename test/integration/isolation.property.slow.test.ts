@@ -1,7 +1,8 @@
 /**
  * Hostile tenants, as a property over the whole route table: workspace B
  * holds data of every kind (rules of each kind, a workflow, a schedule,
- * credentials, an integration, recorded executions, a workflow task, a pull
+ * credentials, an integration, recorded executions and their coverage
+ * counts, a workflow task, a pull
  * task from a private remote, a branch of its own), and workspace A's key
  * calls every operation of `routeList` with B's real ids, the demo
  * workspace's ids and guessed ones in paths, bodies and the branch header.
@@ -32,6 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flushCoverage } from '../../lib/coverage/counting.ts';
 import { routeList, routes } from '../../lib/http/routes.ts';
 import type { HttpMethod } from '../../lib/http/route.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
@@ -276,6 +278,8 @@ beforeAll(async () => {
   ).toBe(200);
   for (const key of [w.keys.bRevoked, w.keys.bExpired]) expect((await call('setup', `/dev/v1/rule/${bIds.table}`, { key })).status).toBe(200);
   await t.runtime.queue.idle();
+  // B's executions counted for coverage are written now, not in the middle of the pairs, where B's state must stand still.
+  await flushCoverage();
   console.log(`isolation setup: ${sent.setup} requests, ${Date.now() - started} ms`);
 }, 30_000);
 
@@ -660,6 +664,12 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       path: at(`/dev/v1/${type}`, id, 'schedule'),
       branch,
     })),
+    getCoverage: onEntity('getCoverage', fc.tuple(version, fc.constantFrom(undefined, '1', '30')), ({ type, id, branch, more: [label, days] }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'coverage'),
+      branch,
+      query: { ...(label && { version: label }), ...(days && { days }) },
+    })),
     createCredential: fc.constant(
       probe('createCredential', [], (_v, nonce) => ({ method: 'POST', path: credentialsPath, body: credentialBody(`A ${nonce}`, `a-value-${nonce}`) })),
     ),
@@ -1010,6 +1020,8 @@ describe('hostile tenants: workspace isolation over every operation', () => {
     expect((await flows.execute(bIds.flow, { params: { weightKg: 3 } })).body.data).toMatchObject({ status: 'succeeded' });
     expect((await setupApi(`${integrationsPath}/${w.integration}/test`, json('POST', { path: '/score' }))).status).toBe(200);
     expect((await setupApi(`${credentialsPath}/${w.creds.query}/test`, json('POST', { url: `${w.bProvider.origin}/warm` }))).status).toBe(200);
+    // What B's run counted for its rule's coverage is written now, before B's state is read as the one to keep.
+    await flushCoverage();
     pairs = await pairRunner();
   });
 

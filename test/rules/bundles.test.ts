@@ -43,6 +43,17 @@ describe('function bundles', () => {
     ).toEqual([]);
   });
 
+  it('execute-entity and run-scheduled-rule count coverage with the counting alone: not the test coverage, nor the coverage report', async () => {
+    for (const fn of ['execute-entity', 'run-scheduled-rule']) {
+      const inputs = await bundle(`functions/${fn}.ts`);
+      expect(inputs, fn).toContain('lib/coverage/counting.ts');
+      expect(
+        inputs.filter((i) => /coverage\/(?!counting\.ts)|engine\/test-cases\.ts/.test(i)),
+        fn,
+      ).toEqual([]);
+    }
+  });
+
   it('run-scheduled-rule, which loads and compiles as execute does, holds the engine but not the FEEL parser', async () => {
     const inputs = await bundle('functions/run-scheduled-rule.ts');
     expect(inputs).toContain('lib/engine/compile.ts');

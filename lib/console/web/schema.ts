@@ -269,6 +269,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/{entityType}/{entityId}/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rule's coverage per row, entry or branch: by its test cases, and in production
+         * @description For each part of a published version (the latest unless `version` names one) — a decision table's rows, a rule set's entries, a simple rule's then and otherwise branches, in `units` by index with their path in the definition — the saved test cases of that version that reach it (a case reaches a part when the part gave, or helped give, its answer), and how often the part gave the answer in executions of that version and when it last did. `production` has the version's executions, failed ones, those no part answered, the parts never matched since the version was published, and those not matched in the last `days` days. A rule never published answers its draft's test coverage only. Saving and publishing also list each part no test case reaches as a warning (at most 10, then how many more); a rule without test cases gets none. Every execution counts, recorded or not: the execute operation (single and batch), scheduled runs, and the rule steps of workflow executions (not tests). Each function adds its counts up in memory and writes them at most every 10 s, off the request's path, so counts lag by up to 10 s; a function frozen between invocations writes them when it next runs, and one shut down while frozen, or that dies, loses what it counted in the last 10 s before its last invocation ended (scheduled runs and asynchronous workflow runs are written before their invocation ends, and lose nothing). A count whose write failed is kept for the next. Per part, at most 20 test cases are named (testCaseCount has them all). Workflows have no coverage (400 coverage_not_supported).
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/{entityType}/import": {
         parameters: {
             query?: never;
@@ -4221,6 +4243,232 @@ export interface operations {
                 };
             };
             413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: {
+                /** @description a published version label such as v3; the latest published version when absent */
+                version?: string;
+                /** @description the parts not matched in this many last days are listed in production.notMatchedSince (at most 30, the days executions are kept) */
+                days?: number;
+            };
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule" | "workflow";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            ruleId: string;
+                            /** @enum {string} */
+                            kind: "decisionTable" | "ruleSet" | "simpleRule";
+                            /** @description the published version counted; null for the draft of a rule never published (test coverage only) */
+                            version: string | null;
+                            /** @description of the version (or draft) whose parts these are */
+                            checksum: string;
+                            /** Format: date-time */
+                            publishedAt?: string;
+                            tests: {
+                                /** @description the version's (or draft's) saved test cases, in order: what units[].testCases index */
+                                cases: {
+                                    name: string;
+                                    /** @description whether it fails now (absent when the tests could not run) */
+                                    failed?: boolean;
+                                }[];
+                                /** @description why the test cases could not run (a rule it refers to no longer resolves): units then have no test cases */
+                                problem?: string;
+                            };
+                            units: {
+                                /** @description 0-based, as the engine counts hits */
+                                index: number;
+                                /** @enum {string} */
+                                kind: "row" | "entry" | "branch";
+                                /** @description as people name it: "row 7", "entry risk", "then", "otherwise" */
+                                name: string;
+                                /** @description the row's or entry's id, when it has one */
+                                id?: string;
+                                /** @description where it is in the definition: definition.rules[6], definition.then */
+                                path: string;
+                                /** @description indexes into tests.cases of the cases that reach it, the first few */
+                                testCases: number[];
+                                /** @description how many test cases reach it: 0 marks it untested */
+                                testCaseCount: number;
+                                /** @description executions of the version it gave the answer in (absent for a draft) */
+                                matched?: number;
+                                /**
+                                 * Format: date-time
+                                 * @description when it last did
+                                 */
+                                lastMatchedAt?: string;
+                            }[];
+                            /** @description absent for a draft */
+                            production?: {
+                                /** @description executions of the version counted so far */
+                                executions: number;
+                                /** @description of them, those that failed (params that do not fit, no answer under the hit policy) */
+                                failed: number;
+                                /** @description of them, those no part answered (a table answered its defaults, or null) */
+                                unmatched: number;
+                                /** Format: date-time */
+                                lastExecutedAt?: string;
+                                /** @description indexes into units: the parts never matched since the version was published */
+                                neverMatched: number[];
+                                notMatchedSince: {
+                                    days: number;
+                                    /** Format: date-time */
+                                    since: string;
+                                    /** @description indexes into units: the parts not matched since then (the never matched ones too) */
+                                    units: number[];
+                                };
+                            };
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, coverage_not_supported, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "coverage_not_supported" | "invalid_branch" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found, version_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found" | "version_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: rule_invalid, rule_not_prepared, rule_reference_cycle, rule_reference_limit, rule_reference_not_found; data.problems lists the rule's problems by path. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rule_invalid" | "rule_not_prepared" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["PathProblems"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            /** @description Unprocessable Entity: evaluation_failed. */
+            422: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "evaluation_failed";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
             500: {

@@ -7,8 +7,8 @@
  * one update holds at most `talliesPerUpdate` counts and times.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tallyKey } from '../keys.ts';
-import { talliesPerUpdate, type StoredTallies, type TallyKey, type TallyStore } from '../types.ts';
+import { tallyKey, tallyPartition } from '../keys.ts';
+import { talliesPerUpdate, type NamedTallies, type RuleScope, type StoredTallies, type TallyKey, type TallyStore } from '../types.ts';
 import { TableClient } from './table-client.ts';
 
 const countPrefix = 'c:';
@@ -38,12 +38,24 @@ export class DynamoTallyStore extends TableClient implements TallyStore {
 
   async getTallies(key: TallyKey): Promise<StoredTallies | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: tallyKey(key), ConsistentRead: true }));
-    if (!Item) return undefined;
-    const counters: StoredTallies = { counts: {}, latest: {} };
-    for (const [attribute, value] of Object.entries(Item)) {
-      if (attribute.startsWith(countPrefix)) counters.counts[attribute.slice(countPrefix.length)] = Number(value);
-      else if (attribute.startsWith(latestPrefix)) counters.latest[attribute.slice(latestPrefix.length)] = String(value);
-    }
-    return counters;
+    return Item && talliesOf(Item);
   }
+
+  async listTallies(scope: RuleScope, prefix: string): Promise<NamedTallies[]> {
+    const items = await this.queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': tallyPartition(scope), ':prefix': prefix },
+      ConsistentRead: true,
+    });
+    return items.map((item) => ({ name: String(item.SK), ...talliesOf(item) }));
+  }
+}
+
+function talliesOf(item: Record<string, unknown>): StoredTallies {
+  const counters: StoredTallies = { counts: {}, latest: {} };
+  for (const [attribute, value] of Object.entries(item)) {
+    if (attribute.startsWith(countPrefix)) counters.counts[attribute.slice(countPrefix.length)] = Number(value);
+    else if (attribute.startsWith(latestPrefix)) counters.latest[attribute.slice(latestPrefix.length)] = String(value);
+  }
+  return counters;
 }

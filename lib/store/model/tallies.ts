@@ -12,5 +12,10 @@ export interface StoredTallies {
   latest: Record<string, string>;
 }
 
+/** A tally item as a listing reads it: its name with what it holds. */
+export interface NamedTallies extends StoredTallies {
+  name: string;
+}
+
 /** What one update may add and set at most (an update expression is bounded): a writer of more sends several. */
 export const talliesPerUpdate = 100;
