@@ -29,6 +29,12 @@ export function scheduleRef(call: Call<unknown>): EntityRef {
   return entityRef(call);
 }
 
+/** What the rollout operations address: a rule; a workflow is refused as such (rollout_not_supported), before any read. */
+export function rolloutRef(call: Call<unknown>): EntityRef {
+  if (call.path.entityType === 'workflow') throw errors.rolloutNotSupported();
+  return entityRef(call, ['rule']);
+}
+
 /**
  * A path id in the form every stored id has (an entity id's: at most 128
  * letters, digits, ".", "_" or "-"; credential, integration and task ids

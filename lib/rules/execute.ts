@@ -3,11 +3,15 @@
  * named one), compiled from the prepared form kept with it (no FEEL parser in
  * this function) and kept by the warm function (./cache.ts); the run is
  * recorded when the rule asks for it. Engine failures are thrown as they are,
- * and get their status in lib/http.
+ * and get their status in lib/http. A rule's running rollout (lib/rollout)
+ * may have its candidate answer instead (a canary), and runs the other
+ * version beside the answer once it is ready, to compare.
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
-import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore } from '../store/types.ts';
+import { rolloutTurn, servedLabel } from '../rollout/canary.ts';
+import { rolloutWatch } from '../rollout/watch.ts';
+import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type RolloutStore, type TallyStore } from '../store/types.ts';
 import { CompiledCache } from './cache.ts';
 import { newExecutionId, recordExecution } from './executions.ts';
 import { compileVersion, resolveVersion, type EntityHead, type RunnableRule } from './load.ts';
@@ -44,10 +48,17 @@ export function evaluateTimed(rule: RunnableRule, params: unknown, clock: Date):
  * when the rule's settings ask for it, the run is recorded under that id,
  * failed runs (bad params, no answer) too, before the answer or error is given.
  */
-export async function executeRule(store: EntityStore & ExecutionStore, ref: EntityRef, request: ExecuteRequest) {
-  const rule = await publishedVersion(store, ref, request.version);
-  const run = { executionId: newExecutionId(), version: rule.version, trigger: 'api' as const, input: request.params, startedAt: new Date() };
+export async function executeRule(store: EntityStore & ExecutionStore & TallyStore & RolloutStore, ref: EntityRef, request: ExecuteRequest) {
+  const executionId = newExecutionId();
+  const head = await store.getEntityHead(ref);
+  const turn = rolloutTurn(ref, head, request, executionId);
+  const rule = await publishedVersion(store, ref, request.version ?? servedLabel(turn), head);
+  const run = { executionId, version: rule.version, trigger: 'api' as const, input: request.params, startedAt: new Date() };
   const result = evaluateTimed(rule, request.params, run.startedAt);
+  if (turn)
+    rolloutWatch(store).compare(ruleScopeOf(ref), turn, run, result, async (version) =>
+      evaluateTimed(await publishedVersion(store, ref, version, head), request.params, run.startedAt),
+    );
   if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), { ...run, durationMs: result.durationMs }, result);
   if ('error' in result) throw result.error;
   return { output: result.output, version: rule.version, executionId: run.executionId, durationMs: result.durationMs };
