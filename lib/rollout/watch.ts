@@ -14,6 +14,12 @@
  * (`rolloutSampleRetentionDays`), at most one written a second by each warm
  * function for each rollout (`sampleEveryMs`), so a rule that disagrees on
  * every call writes a bounded trickle, not one item a call.
+ *
+ * Once the other version is compiled in the warm function, the comparison is
+ * microseconds of CPU that end before the answer is sent. What still waits on
+ * I/O when a Lambda function is frozen after its answer (the other version's
+ * first load, a sample's write) goes on when it is next invoked; a function
+ * shut down meanwhile loses that comparison, as it loses unflushed counts.
  */
 import { EngineError } from '../engine/index.ts';
 import { ApiError } from '../http/errors.ts';

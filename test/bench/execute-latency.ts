@@ -14,11 +14,18 @@
  * own read, a bare GetItem of the version item alone and the store's read of
  * the entity item (`store.getEntity`, what the warm function reads on every
  * call to find the latest version).
+ *
+ * A third rule, the same table, has a candidate (odd rows answer another
+ * code) in a shadow rollout: its calls run the candidate after each answer,
+ * count the comparison and sample a disagreement at most once a second, as
+ * live executions do; its floor is the plain rule's, GetItem + evaluate.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
+import { createEntity, publishDraft, updateEntity } from '../../lib/entities/authoring.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
+import { startRollout } from '../../lib/rollout/service.ts';
+import { rolloutTallyName, settleRollouts } from '../../lib/rollout/watch.ts';
 import { executeRule } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
 import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
@@ -39,7 +46,17 @@ const actor = 'bench';
 /** How many different params the calls cycle through. */
 const inputCount = 64;
 
-export type ExecuteProbe = 'handler' | 'executeRule' | 'floor' | 'versionGet' | 'entityRead' | 'handlerRecorded' | 'executeRuleRecorded' | 'floorRecorded';
+export type ExecuteProbe =
+  | 'handler'
+  | 'executeRule'
+  | 'floor'
+  | 'versionGet'
+  | 'entityRead'
+  | 'handlerRecorded'
+  | 'executeRuleRecorded'
+  | 'floorRecorded'
+  | 'handlerShadow'
+  | 'executeRuleShadow';
 
 export interface ExecuteRequests {
   /** Which rule: executions not recorded, or recorded. */
@@ -58,6 +75,8 @@ export interface ExecuteLatencyFigures {
   requests: ExecuteRequests[];
   /** Microseconds per `evaluateRule` call alone on the same inputs (mean over a tight loop): the floor's CPU part. */
   evaluateUs: number;
+  /** What the shadow rollout counted over the whole run. */
+  shadow: { compared: number; disagree: number };
 }
 
 /** The same inputs as the engine bench draws for table (a): a seeded generator over each input's domain. */
@@ -84,8 +103,20 @@ async function publishRule(store: Store, input: EntityInput): Promise<EntityRef>
   return ref;
 }
 
+/** Publishes a candidate of the rule (its odd rows answer another code) and starts a shadow rollout of it. */
+async function shadowCandidate(store: Store, ref: EntityRef, definition: Record<string, unknown>) {
+  const { checksum } = (await store.getEntity(ref))!;
+  const rules = (definition.rules as { when: string[]; then: unknown[] }[]).map((row, r) =>
+    r % 2 ? { ...row, then: [row.then[0], `"r${r + 1}-candidate"`] } : row,
+  );
+  const edited = await updateEntity(store, ref, { checksum, definition: { ...definition, rules } }, actor);
+  const published = await publishDraft(store, ref, { checksum: edited.checksum, candidate: true }, actor);
+  if (published.version !== 'v2' || !published.candidate) throw new Error(`publishing the candidate of ${ref.id} gave ${JSON.stringify(published)}`);
+  await startRollout(store, ref, { candidate: 'v2', mode: 'shadow' }, actor);
+}
+
 /**
- * Publishes the two rules, checks every probe gives the same answers on
+ * Publishes the three rules, checks every probe gives the same answers on
  * every input, meters one warm call of each rule, and then runs `passes`
  * comparisons.
  */
@@ -107,6 +138,8 @@ export async function measureExecuteLatency(
     id: 'execute-recorded',
     definition: { ...spec.definition, settings: { recordExecutions: true } },
   } as unknown as EntityInput);
+  const shadowed = await publishRule(store, { ...base, id: 'execute-shadow', definition: spec.definition } as unknown as EntityInput);
+  await shadowCandidate(store, shadowed, spec.definition as unknown as Record<string, unknown>);
 
   const client = createDocumentClient(config);
   try {
@@ -168,6 +201,8 @@ export async function measureExecuteLatency(
       }),
       entityRead: cycling(() => () => store.getEntity(plain)),
       handlerRecorded: cycling((params) => execute.prepare(executeBranch, recorded.id, params)),
+      handlerShadow: cycling((params) => execute.prepare(executeBranch, shadowed.id, params)),
+      executeRuleShadow: cycling((params) => () => executeRule(store, shadowed, { params })),
       executeRuleRecorded: cycling((params) => () => executeRule(store, recorded, { params })),
       floorRecorded: cycling((params) => {
         const get = getVersion(recorded);
@@ -189,12 +224,16 @@ export async function measureExecuteLatency(
         (await executeRule(store, plain, { params })).output,
         evaluateRule(compiled, params).output,
         (await execute.prepare(executeBranch, recorded.id, params)()).output,
+        (await execute.prepare(executeBranch, shadowed.id, params)()).output,
+        (await executeRule(store, shadowed, { params })).output,
       ];
       if (new Set(outputs.map((o) => JSON.stringify(o))).size !== 1)
         throw new Error(`the probes answered differently on ${JSON.stringify(params)}: ${JSON.stringify(outputs)}`);
     }
 
-    // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule).
+    // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule),
+    // with the shadow's comparisons of the calls above counted first, so that none of their writes is metered here.
+    await settleRollouts();
     const requests: ExecuteRequests[] = [];
     for (const [ref, isRecorded] of [
       [plain, false],
@@ -231,6 +270,11 @@ export async function measureExecuteLatency(
       passes.push(await compareLatency(probes, options));
     }
 
+    // The shadow's comparisons: every call compared (none lost), and how many disagreed, for the method.
+    await settleRollouts();
+    const { rollout } = (await store.getEntity(shadowed))!;
+    const shadowCounts =
+      (await store.getTallies({ workspaceId, branch: executeBranch, ruleId: shadowed.id, name: rolloutTallyName(rollout!.id) }))?.counts ?? {};
     const entityItem = await store.getEntity(plain);
     return {
       rule: {
@@ -244,6 +288,7 @@ export async function measureExecuteLatency(
       passes,
       requests,
       evaluateUs,
+      shadow: { compared: shadowCounts.compared ?? 0, disagree: shadowCounts.disagree ?? 0 },
     };
   } finally {
     client.destroy();
