@@ -222,7 +222,8 @@ export function publishEntity(
       });
     if (candidate && as === 'candidate') return { version: candidate.version, checksum: entity.checksum, created: false, candidate: true };
     if (candidate) {
-      await store.putEntity(ref, promoted({ ...entity, candidate }, actor, now()), entity.revision, kind, audit(candidate.version, { promoted: 'candidate' }));
+      const next = { ...promoted({ ...entity, candidate }, actor, now()), revision: entity.revision + 1 };
+      await store.putEntity(ref, next, entity.revision, kind, audit(candidate.version, { promoted: 'candidate' }));
       return { version: candidate.version, checksum: entity.checksum, created: false };
     }
     const version = nextVersion(entity);

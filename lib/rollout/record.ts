@@ -17,7 +17,8 @@ export const stopped = (rollout: Rollout | undefined, ending: RolloutEnding, act
 /**
  * The working copy once its candidate is promoted: the candidate is the
  * version executions get by default, and a rollout of it has ended. The draft
- * is published when it holds the candidate's content.
+ * is published when it holds the candidate's content. Its revision is the
+ * writer's to move, with the write.
  */
 export function promoted(entity: StoredEntity & { candidate: NonNullable<StoredEntity['candidate']> }, actor: string, at: string): StoredEntity {
   const { candidate, ...rest } = entity;
@@ -27,6 +28,5 @@ export function promoted(entity: StoredEntity & { candidate: NonNullable<StoredE
     publishedChecksum: candidate.checksum,
     status: entity.checksum === candidate.checksum ? 'published' : 'draft',
     rollout: stopped(entity.rollout, 'promoted', actor, at),
-    revision: entity.revision + 1,
   };
 }

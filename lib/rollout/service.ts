@@ -162,7 +162,7 @@ export async function promoteCandidate(
       checksumAfter: entity.candidate.checksum,
       detail: { version: entity.candidate.version, ...(entity.version && { replaced: entity.version }) },
     });
-    await store.putEntity(ref, next, entity.revision, entity.type as EntityKind, audit);
+    await rewrite(store, ref, entity, next, audit);
     return next;
   });
   return viewOf(store, ref, entity, now());
