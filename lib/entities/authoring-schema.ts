@@ -65,6 +65,10 @@ export const publishEntitySchema = z.optional(
         description: 'the approved change request to carry out: required on a protected branch (else 409 branch_protected)',
       }),
     ),
+    candidate: z.optional(z.boolean({ error: 'must be true or false' })).register(z.globalRegistry, {
+      description:
+        "rules only: publish the draft as the rule's candidate, which executions get only by naming its version (or through a rollout) until it is promoted; the version they get by default stays as it is",
+    }),
   }),
 );
 

@@ -136,15 +136,17 @@ export async function updateEntity(
  * are the version's warnings). A workflow likewise: no problems, and
  * every rule it runs has a version to run, every integration and credential
  * usable. Either keeps its parsed FEEL with the version, so that running it
- * needs no parser.
+ * needs no parser. A rule may be published as its candidate (`candidate`),
+ * which a rollout tries before it is promoted (lib/rollout).
  */
 export async function publishDraft(
   store: Store,
   ref: EntityRef,
-  request: { checksum?: string; changeRequestId?: string } | undefined,
+  request: { checksum?: string; changeRequestId?: string; candidate?: boolean } | undefined,
   actor: string,
   auditor?: Auditor,
 ): Promise<PublishResult> {
+  if (request?.candidate && ref.entityType === 'workflow') throw errors.rolloutNotSupported('candidate');
   // On a protected branch, only through an approved change request (lib/changes).
   const change = await publishGate(store, ref, request?.changeRequestId);
   const checksum = request?.checksum ?? change?.checksum;
@@ -171,6 +173,7 @@ export async function publishDraft(
     },
     auditor,
     change ? { changeRequestId: change.id } : {},
+    request?.candidate ? 'candidate' : 'served',
   );
   if (change) await closePublished(store, ref, change, published.version);
   return published;

@@ -9,10 +9,12 @@ import { entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
+import { promoted, stopped } from '../rollout/record.ts';
 import { RevisionConflict, retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {
   describeRef,
   ruleScopeOf,
+  type Candidate,
   type EntityRef,
   type EntityStore,
   type ScheduleStore,
@@ -42,13 +44,13 @@ export type ScheduleSummary = Pick<StoredRuleSchedule, 'schedule' | 'expression'
 /**
  * The working copy, or with `version` that published snapshot. `detailed`
  * (the v1 form) adds the version history and audit fields, and a rule's
- * schedule when it has one.
+ * schedule and candidate when it has them.
  */
 export async function getEntity(
   store: EntityStore & ScheduleStore,
   ref: EntityRef,
   options: { version?: string; detailed: boolean },
-): Promise<EntityRecord | (EntityDetail & { warnings: Warning[]; schedule?: ScheduleSummary })> {
+): Promise<EntityRecord | (EntityDetail & { warnings: Warning[]; schedule?: ScheduleSummary; candidate?: Candidate })> {
   const [entity, snapshot, versions, schedule] = await Promise.all([
     store.getEntity(ref),
     options.version ? store.getVersion(ref, options.version) : undefined,
@@ -70,14 +72,16 @@ export async function getEntity(
     versions: versions ?? [],
     warnings: (snapshot ?? entity).warnings ?? [],
     ...(shown && { schedule: shown }),
+    ...(entity.candidate && { candidate: entity.candidate }),
   };
 }
 
 /**
  * The working copy that writing `input` over `existing` makes: content from
- * the input, creation and publication history from what was there, and the
- * update stamp moved only when the content changed. Warnings are the save's,
- * else those of unchanged content (changed content drops stale ones).
+ * the input, creation and publication history (a rule's candidate and
+ * rollout too) from what was there, and the update stamp moved only when the
+ * content changed. Warnings are the save's, else those of unchanged content
+ * (changed content drops stale ones).
  */
 export function nextWorkingCopy(
   input: EntityInput,
@@ -107,6 +111,8 @@ export function nextWorkingCopy(
     updatedBy: contentUnchanged ? existing.updatedBy : actor,
     revision: (existing?.revision ?? 0) + 1,
     ...(kept && { warnings: kept }),
+    ...(existing?.candidate && { candidate: existing.candidate }),
+    ...(existing?.rollout && { rollout: existing.rollout }),
   };
 }
 
@@ -160,22 +166,34 @@ export function saveEntity(
 
 const versionNumber = (label: string) => (label ? Number(label.slice(1)) : 0);
 
+/** The label of the next version: after the served version and the candidate, so that no number is given twice. */
+const nextVersion = (entity: StoredEntity) => `v${Math.max(versionNumber(entity.version), versionNumber(entity.candidate?.version ?? '')) + 1}`;
+
+/** What a publish makes of the draft: the version executions get by default, or a rule's candidate, which they get only once promoted. */
+export type PublishAs = 'served' | 'candidate';
+
 export interface PublishResult {
   version: string;
   checksum: string;
-  /** False when the content was already the latest version, which is returned instead. */
+  /** False when the content was already the served version or the candidate, which is returned instead. */
   created: boolean;
+  /** Set when the version is the rule's candidate. */
+  candidate?: true;
 }
 
 /** What a publish check may keep with a new version: a rule's prepared form, and its warnings when the check found them anew. */
 export type VersionExtras = Pick<StoredVersion, 'prepared' | 'warnings'>;
 
 /**
- * Publishes the working copy as the next version `vN`. Publishing content that
- * is already the latest version returns that version instead of a new one.
- * `check` may refuse by throwing, given the working copy and whether a new
- * version would be made of it, and gives what the version keeps besides the
- * record; it is asked again on every attempt.
+ * Publishes the working copy as the next version `vN`: the version executions
+ * get by default, or (`as: 'candidate'`) the rule's candidate, which they get
+ * only by naming it, or through a rollout, until it is promoted. A new version
+ * supersedes the candidate there was (and stops a rollout of it). Publishing
+ * content that is already the served version returns that version; content
+ * that is the candidate returns the candidate, or, published to be served,
+ * promotes it. `check` may refuse by throwing, given the working copy and
+ * whether a new version would be made of it, and gives what the version
+ * keeps besides the record; it is asked again on every attempt.
  */
 export function publishEntity(
   store: EntityStore,
@@ -186,14 +204,29 @@ export function publishEntity(
   auditor?: Auditor,
   /** More for the publish's audit record (the change request it carries out). */
   auditDetail: Record<string, string> = {},
+  as: PublishAs = 'served',
 ): Promise<PublishResult> {
   return retryOnRevisionConflict(async () => {
     const entity = await store.getEntity(ref);
     if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
     const published = Boolean(entity.version) && entity.publishedChecksum === entity.checksum;
-    const extras = await check?.(entity, !published);
+    const candidate = entity.candidate?.checksum === entity.checksum ? entity.candidate : undefined;
+    const extras = await check?.(entity, !published && !candidate);
     if (published) return { version: entity.version, checksum: entity.checksum, created: false };
-    const version = `v${versionNumber(entity.version) + 1}`;
+    const kind = entity.type as EntityInput['type'];
+    const audit = (version: string, detail: Record<string, string> = {}) =>
+      auditEvent(auditor, entityTarget(ref), {
+        checksumBefore: entity.publishedChecksum,
+        checksumAfter: entity.checksum,
+        detail: { version, ...detail, ...auditDetail },
+      });
+    if (candidate && as === 'candidate') return { version: candidate.version, checksum: entity.checksum, created: false, candidate: true };
+    if (candidate) {
+      const next = { ...promoted({ ...entity, candidate }, actor, now()), revision: entity.revision + 1 };
+      await store.putEntity(ref, next, entity.revision, kind, audit(candidate.version, { promoted: 'candidate' }));
+      return { version: candidate.version, checksum: entity.checksum, created: false };
+    }
+    const version = nextVersion(entity);
     const publishedAt = now();
     const snapshot = {
       ...recordOf(entity),
@@ -209,13 +242,13 @@ export function publishEntity(
       const existing = await store.getVersion(ref, version);
       if (existing?.checksum !== entity.checksum) throw new RevisionConflict(describeRef(ref));
     }
-    await store.putEntity(
-      ref,
-      { ...entity, version, status: 'published', publishedChecksum: entity.checksum, revision: entity.revision + 1 },
-      entity.revision,
-      entity.type as EntityInput['type'],
-      auditEvent(auditor, entityTarget(ref), { checksumBefore: entity.publishedChecksum, checksumAfter: entity.checksum, detail: { version, ...auditDetail } }),
-    );
-    return { version, checksum: entity.checksum, created: true };
+    // The candidate there was is superseded either way: by this one, or by this version served instead.
+    const rest = { ...entity, candidate: undefined, rollout: stopped(entity.rollout, 'superseded', actor, publishedAt), revision: entity.revision + 1 };
+    const next: StoredEntity =
+      as === 'candidate'
+        ? { ...rest, candidate: { version, checksum: entity.checksum } }
+        : { ...rest, version, status: 'published', publishedChecksum: entity.checksum };
+    await store.putEntity(ref, next, entity.revision, kind, audit(version, as === 'candidate' ? { candidate: 'true' } : {}));
+    return { version, checksum: entity.checksum, created: true, ...(as === 'candidate' && { candidate: true as const }) };
   });
 }

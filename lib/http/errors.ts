@@ -234,6 +234,14 @@ export const errors = {
       'coverage_not_supported',
       'Coverage is counted for rules only: a workflow has no rows, entries or branches to cover. Read the coverage of the rules it runs, under /dev/v1/rule/{id}/coverage.',
     ),
+  /** With `field`, the details name the body field that asked for it. */
+  rolloutNotSupported: (field?: string) => {
+    const message =
+      "Only rules have candidates and rollouts: a workflow's API-request steps have effects at its providers, which running a second version beside it would make twice. Roll out the rules it runs instead.";
+    return new ApiError(400, 'rollout_not_supported', message, inBodyField(field, 'only rules have candidate versions'));
+  },
+  rolloutRefused: (id: string, why: string) => new ApiError(409, 'rollout_refused', `The rollout of the rule "${shownId(id)}" cannot start: ${why}`),
+  promoteRefused: (id: string, why: string) => new ApiError(409, 'promote_refused', `The rule "${shownId(id)}" cannot be promoted: ${why}`),
   scheduleNotFound: (id: string) =>
     new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
   /** With `field`, the details name the body field that named the credential. */

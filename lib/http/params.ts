@@ -31,6 +31,8 @@ export function ruleOnlyRef(call: Call<unknown>, refusal: () => ApiError): Entit
 
 /** What the schedule operations address: a rule; a workflow is refused (schedule_not_supported). */
 export const scheduleRef = (call: Call<unknown>) => ruleOnlyRef(call, () => errors.scheduleNotSupported());
+/** What the rollout operations address: a rule; a workflow is refused as such (rollout_not_supported), before any read. */
+export const rolloutRef = (call: Call<unknown>) => ruleOnlyRef(call, () => errors.rolloutNotSupported());
 
 /**
  * A path id in the form every stored id has (an entity id's: at most 128

@@ -19,6 +19,7 @@ import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
 import { taskDelivery, taskTimes } from '../tasks/delivery.ts';
+import { settleRollouts } from '../rollout/watch.ts';
 
 export const localTableName = 'rules-local';
 
@@ -129,6 +130,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
       queue.close();
       localScheduler.close();
       await api.close();
+      // What the functions compared and counted for rollouts, written before the table closes, as a function's last flush would.
+      await settleRollouts();
       await Promise.all([sqs.close(), git.close(), provider.close(), scheduler.close()]);
       await Promise.all([queue.idle().catch(() => undefined), localScheduler.idle()]);
       // What the functions counted since their last flush, as a Lambda function shut down while frozen would not.

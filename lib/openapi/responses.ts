@@ -4,7 +4,8 @@ import type { routes } from '../http/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
 import { formatFiles } from '../interchange/format.ts';
 import { scheduleUnits } from '../schedules/spec.ts';
-import { credentialPlacements, remoteFormats, stepStatuses } from '../store/types.ts';
+import { credentialPlacements, remoteFormats, rolloutEndings, rolloutModes, stepStatuses } from '../store/types.ts';
+import { rolloutCounts, type RolloutView } from '../rollout/service.ts';
 import { permissions, roleNames, type Role } from '../auth/permissions.ts';
 import type { KeyView } from '../workspaces/keys.ts';
 
@@ -375,6 +376,54 @@ const coverageSchema = z.object({
     .optional()
     .describe('absent for a draft'),
 });
+const candidateSchema = z
+  .object({ version: z.string(), checksum: z.string() })
+  .describe('the candidate version: published with {"candidate": true}, run only when named or by a rollout until promoted');
+const versionOutcomeSchema = z.object({
+  version: z.string(),
+  output: z.unknown().optional().describe('what the version answered'),
+  outputOmitted: z.literal(true).optional().describe('set instead of output when the answer was larger than an execution keeps'),
+  error: z.object({ code: z.string(), message: z.string() }).optional().describe('why the version gave no answer'),
+});
+const rolloutViewSchema = z.object({
+  version: z.string().describe('the version executions get by default; empty when none'),
+  candidate: candidateSchema.nullable(),
+  rollout: z
+    .object({
+      id: z.string().describe('names its counts and sample: a new rollout starts them afresh'),
+      candidate: z.string(),
+      mode: z.enum(rolloutModes),
+      percent: z.number().int().optional().describe("a canary's share of executions the candidate answers"),
+      stickyBy: z.string().optional().describe('the param whose value picks the version'),
+      state: z.enum(['running', ...rolloutEndings]).describe('running, or how it stopped: ended, promoted, or superseded by a publish'),
+      startedAt: timestamp,
+      startedBy: z.string(),
+      updatedAt: timestamp.optional().describe('the last change of percent or stickyBy'),
+      updatedBy: z.string().optional(),
+      endedAt: timestamp.optional(),
+      endedBy: z.string().optional(),
+      ending: z.enum(rolloutEndings).optional(),
+    })
+    .nullable()
+    .describe('the running rollout, or the last one; null before the first'),
+  counts: z
+    .object(Object.fromEntries(rolloutCounts.map((name) => [name, z.number().int()])) as Record<(typeof rolloutCounts)[number], z.ZodNumber>)
+    .nullable()
+    .describe('executions compared and how (see the operation), counted by the functions every 10 s at most'),
+  agreementRate: z.number().nullable().describe('agree ÷ compared, to 4 decimals; null before any execution was compared'),
+  disagreements: z
+    .array(
+      z.object({
+        executionId: z.string(),
+        at: timestamp.describe('when the execution ran: both versions ran as of this time'),
+        servedBy: z.enum(['baseline', 'candidate']).describe('which version answered the caller'),
+        input: z.unknown().describe('the params as given'),
+        baseline: versionOutcomeSchema.describe('the served version'),
+        candidate: versionOutcomeSchema,
+      }),
+    )
+    .describe('the newest sampled disagreements, newest first'),
+}) satisfies z.ZodType<RolloutView>;
 
 export const responses = {
   listEntities: { data: z.array(entitySummarySchema) },
@@ -386,11 +435,20 @@ export const responses = {
         .object({ schedule: storedScheduleSchema, expression: scheduleExpressionSchema })
         .optional()
         .describe("a rule's schedule, when it has one (its next runs: getSchedule)"),
+      candidate: candidateSchema.optional().describe("a rule's candidate version, when it has one (its rollout: getRollout)"),
     }),
   },
   createEntity: { data: savedSchema, created: true },
   updateEntity: { data: savedSchema },
-  publishEntity: { data: z.object({ id: z.string(), version: z.string(), checksum: z.string() }), created: true },
+  publishEntity: {
+    data: z.object({
+      id: z.string(),
+      version: z.string(),
+      checksum: z.string(),
+      candidate: z.literal(true).optional().describe("set when the version is the rule's candidate, which executions get by default only once promoted"),
+    }),
+    created: true,
+  },
   importRules: {
     data: z.object({
       dryRun: z.boolean(),
@@ -475,6 +533,10 @@ export const responses = {
   saveScheduleLegacy: { data: z.union([scheduleViewSchema, scheduleDeletedSchema]) },
   getSchedule: { data: scheduleViewSchema },
   getCoverage: { data: coverageSchema },
+  getRollout: { data: rolloutViewSchema },
+  startRollout: { data: rolloutViewSchema },
+  promoteCandidate: { data: rolloutViewSchema },
+  endRollout: { data: rolloutViewSchema },
   createCredential: { data: credentialSchema, created: true },
   listCredentials: { data: z.array(credentialSchema) },
   listBranches: {

@@ -4,14 +4,20 @@
  * this function) and kept by the warm function (./cache.ts); the run is
  * recorded when the rule asks for it, and counted for its coverage whether
  * or not (lib/coverage/counting.ts). Engine failures are thrown as they are,
- * and get their status in lib/http. A batch loads and compiles the rule once
- * and runs each input through the same step as a single execution
- * (`runInput`), in a tight loop, then records the runs together.
+ * and get their status in lib/http. A rule's running rollout (lib/rollout)
+ * may have its candidate answer instead (a canary), and runs the other
+ * version beside the answer once it is ready, to compare. A batch loads and
+ * compiles the rule once and runs each input through the same step as a
+ * single execution (`runInput`), in a tight loop, then records the runs
+ * together; it is served by the version it names or the served one (a
+ * rollout's canary and shadow take single executions).
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
 import { countExecution } from '../coverage/counting.ts';
-import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type TallyStore } from '../store/types.ts';
+import { rolloutTurn, servedLabel } from '../rollout/canary.ts';
+import { rolloutWatch } from '../rollout/watch.ts';
+import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type RolloutStore, type TallyStore } from '../store/types.ts';
 import { AnswerBudget, slotError, type SlotError } from './batch.ts';
 import { CompiledCache } from './cache.ts';
 import { newExecutionId, recordExecution, recordExecutions, type Run } from './executions.ts';
@@ -52,10 +58,10 @@ export interface InputRun {
 }
 
 /** The step every API execution of a rule takes for each input, alone or in a batch: evaluates it now, under a new execution id. */
-export function runInput(rule: RunnableRule, params: Params): InputRun {
+export function runInput(rule: RunnableRule, params: Params, executionId = newExecutionId()): InputRun {
   const startedAt = new Date();
   const result = evaluateTimed(rule, params, startedAt);
-  return { run: { executionId: newExecutionId(), version: rule.version, trigger: 'api', input: params, startedAt, durationMs: result.durationMs }, result };
+  return { run: { executionId, version: rule.version, trigger: 'api', input: params, startedAt, durationMs: result.durationMs }, result };
 }
 
 /**
@@ -63,10 +69,22 @@ export function runInput(rule: RunnableRule, params: Params): InputRun {
  * when the rule's settings ask for it, the run is recorded under that id,
  * failed runs (bad params, no answer) too, before the answer or error is given.
  */
-export async function executeRule(store: EntityStore & ExecutionStore & TallyStore, ref: EntityRef, request: Omit<ExecuteRequest, 'paramsList'>) {
-  const rule = await publishedVersion(store, ref, request.version);
-  const { run, result } = runInput(rule, request.params ?? {});
+export async function executeRule(
+  store: EntityStore & ExecutionStore & TallyStore & RolloutStore,
+  ref: EntityRef,
+  request: Omit<ExecuteRequest, 'paramsList'>,
+) {
+  const executionId = newExecutionId();
+  const head = await store.getEntityHead(ref);
+  const turn = rolloutTurn(ref, head, request, executionId);
+  const rule = await publishedVersion(store, ref, request.version ?? servedLabel(turn), head);
+  const params = request.params ?? {};
+  const { run, result } = runInput(rule, params, executionId);
   countExecution(store, ruleScopeOf(ref), rule, result, run.startedAt);
+  if (turn)
+    rolloutWatch(store).compare(ruleScopeOf(ref), turn, run, result, async (version) =>
+      evaluateTimed(await publishedVersion(store, ref, version, head), params, run.startedAt),
+    );
   if (rule.recordExecutions) await recordExecution(store, ruleScopeOf(ref), run, result);
   if ('error' in result) throw result.error;
   return { output: result.output, version: rule.version, executionId: run.executionId, durationMs: result.durationMs };

@@ -16,8 +16,8 @@ import { errors } from '../http/errors.ts';
 import type { EntityRecord } from '../entities/schema.ts';
 import type { EntityRef, EntityStore, StoredEntity, StoredVersion } from '../store/types.ts';
 
-/** What `getEntityHead` reads: the latest published version's label, and when the entity was created. */
-export type EntityHead = Pick<StoredEntity, 'version' | 'createdAt'>;
+/** What `getEntityHead` reads: the latest published version's label, when the entity was created, and a rule's rollout. */
+export type EntityHead = Pick<StoredEntity, 'version' | 'createdAt' | 'rollout'>;
 import { unpackPrepared } from '../entities/prepared-form.ts';
 
 /** How far references may go: rules in a chain, and rules loaded for one rule in all. */

@@ -10,6 +10,7 @@ import { DynamoEntityStore } from './dynamo/entities.ts';
 import { DynamoExecutionStore } from './dynamo/executions.ts';
 import { DynamoIntegrationStore } from './dynamo/integrations.ts';
 import { DynamoNameClaimStore } from './dynamo/name-claims.ts';
+import { DynamoRolloutStore } from './dynamo/rollouts.ts';
 import { DynamoScheduleStore } from './dynamo/schedules.ts';
 import { DynamoTaskStore } from './dynamo/tasks.ts';
 import type { DirectoryStore, Store } from './types.ts';
@@ -31,6 +32,7 @@ export function createStore(config: DynamoConfig): Store {
   const audit = new DynamoAuditChain(client, config.tableName);
   const changeRequests = new DynamoChangeRequestStore(client, config.tableName);
   const tallies = new DynamoTallyStore(client, config.tableName);
+  const rollouts = new DynamoRolloutStore(client, config.tableName);
   return {
     getWorkspace: directory.getWorkspace.bind(directory),
     listWorkspaces: directory.listWorkspaces.bind(directory),
@@ -61,6 +63,9 @@ export function createStore(config: DynamoConfig): Store {
     addTallies: tallies.addTallies.bind(tallies),
     getTallies: tallies.getTallies.bind(tallies),
     listTallies: tallies.listTallies.bind(tallies),
+
+    putRolloutSample: rollouts.putRolloutSample.bind(rollouts),
+    listRolloutSamples: rollouts.listRolloutSamples.bind(rollouts),
 
     putExecution: executions.putExecution.bind(executions),
     putExecutions: executions.putExecutions.bind(executions),

@@ -86,6 +86,17 @@ export const auditHeadKey = (workspaceId: string): ItemKey => ({ PK: auditPartit
 export const changeRequestPartition = (ref: EntityRef) => `CR:${ref.workspaceId}:${ref.branch}:${ref.entityType}:${ref.id}`;
 export const changeRequestKey = (ref: EntityRef, id: string): ItemKey => ({ PK: changeRequestPartition(ref), SK: `R:${id}` });
 
+/**
+ * A rule's sampled rollout disagreements: per rollout, by the time the execution ran and its id, so that a
+ * descending Query from the rollout's end reads the newest, and one from its start the oldest not expired.
+ */
+export const rolloutSamplePartition = (scope: RuleScope) => `ROLLOUT:${scope.workspaceId}:${scope.branch}:${scope.ruleId}`;
+export const rolloutSamplePrefix = (rolloutId: string) => `${rolloutId}:`;
+export const rolloutSampleKey = (scope: RuleScope, rolloutId: string, at: string, executionId: string): ItemKey => ({
+  PK: rolloutSamplePartition(scope),
+  SK: `${rolloutSamplePrefix(rolloutId)}${timeSortKey(at, executionId)}`,
+});
+
 /** A rule's counters items (coverage per version, a rollout's agreement), by name. */
 export const tallyPartition = (scope: RuleScope) => `USAGE:${scope.workspaceId}:${scope.branch}:${scope.ruleId}`;
 export const tallyKey = (key: TallyKey): ItemKey => ({ PK: tallyPartition(key), SK: key.name });

@@ -7,6 +7,7 @@ import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.t
 import type { AuditEvent, AuditHead, AuditRecord } from './model/audit.ts';
 import type { Approval, BranchProtection, ChangeRequest } from './model/change-requests.ts';
 import type { NamedTallies, TallyKey, StoredTallies } from './model/tallies.ts';
+import type { RolloutSample } from './model/rollouts.ts';
 import type { StoredCredential } from './model/credentials.ts';
 import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
@@ -53,8 +54,11 @@ export interface DirectoryStore {
 export interface EntityStore {
   listEntities(query: ListQuery): Promise<Page<Summary>>;
   getEntity(ref: EntityRef): Promise<StoredEntity | undefined>;
-  /** The working copy's latest published version label ('' when never published) and creation time: all that running its latest version reads, in a narrow read. */
-  getEntityHead(ref: EntityRef): Promise<Pick<StoredEntity, 'version' | 'createdAt'> | undefined>;
+  /**
+   * The working copy's latest published version label ('' when never published), creation time and a rule's rollout:
+   * all that running its latest version (or its rollout's candidate) reads, in a narrow read.
+   */
+  getEntityHead(ref: EntityRef): Promise<Pick<StoredEntity, 'version' | 'createdAt' | 'rollout'> | undefined>;
   /** `getEntityHead` of many entities in one request (at most 100), in the order asked: what a workflow run reads of itself and the rules it runs. */
   getEntityHeads(refs: EntityRef[]): Promise<(Pick<StoredEntity, 'version' | 'createdAt'> | undefined)[]>;
   getVersion(ref: EntityRef, version: string): Promise<StoredVersion | undefined>;
@@ -224,8 +228,17 @@ export interface TallyStore {
   listTallies(scope: RuleScope, prefix: string): Promise<NamedTallies[]>;
 }
 
+/** The disagreements a rollout keeps as a sample (./model/rollouts.ts), each expiring on its own. */
+export interface RolloutStore {
+  /** Keeps a disagreement of the rollout `rolloutId` of a rule for `rolloutSampleRetentionDays`; the same execution again overwrites it. */
+  putRolloutSample(scope: RuleScope, rolloutId: string, sample: RolloutSample): Promise<void>;
+  /** The newest `limit` disagreements of the rollout not yet expired at `now`, newest first. */
+  listRolloutSamples(scope: RuleScope, rolloutId: string, limit: number, now: string): Promise<RolloutSample[]>;
+}
+
 export type Store = DirectoryStore &
   TallyStore &
+  RolloutStore &
   ChangeRequestStore &
   EntityStore &
   CredentialStore &

@@ -18,3 +18,4 @@ export * from './model/name-claims.ts';
 export * from './model/audit.ts';
 export * from './model/change-requests.ts';
 export * from './model/tallies.ts';
+export * from './model/rollouts.ts';

@@ -16,12 +16,19 @@
  * call to find the latest version). And what coverage costs the path: the
  * domain call without it (its evaluation collecting no hits, nothing
  * counted), and the floor with it (hits counted into the tally buffer).
+ *
+ * A third rule, the same table, has a candidate (odd rows answer another
+ * code) in a shadow rollout: its calls run the candidate after each answer,
+ * count the comparison and sample a disagreement at most once a second, as
+ * live executions do; its floor is the plain rule's, GetItem + evaluate.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
+import { createEntity, publishDraft, updateEntity } from '../../lib/entities/authoring.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
 import { countExecution, flushCoverage } from '../../lib/coverage/counting.ts';
+import { startRollout } from '../../lib/rollout/service.ts';
+import { rolloutTallyName, settleRollouts } from '../../lib/rollout/watch.ts';
 import { elapsedSince, executeRule, publishedVersion } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
 import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
@@ -55,7 +62,9 @@ export type ExecuteProbe =
   | 'executeRuleRecorded'
   | 'floorRecorded'
   | 'executeRuleUncounted'
-  | 'floorCounted';
+  | 'floorCounted'
+  | 'handlerShadow'
+  | 'executeRuleShadow';
 
 export interface ExecuteRequests {
   /** Which rule: executions not recorded, or recorded. */
@@ -76,6 +85,8 @@ export interface ExecuteLatencyFigures {
   evaluateUs: number;
   /** The same loop with the coverage counting the execute path does: the evaluation collecting its hits, then with them counted into the function's tally buffer. */
   coverageUs: { hits: number; counted: number };
+  /** What the shadow rollout counted over the whole run. */
+  shadow: { compared: number; disagree: number };
 }
 
 /** The same inputs as the engine bench draws for table (a): a seeded generator over each input's domain. */
@@ -102,8 +113,20 @@ export async function publishRule(store: Store, input: EntityInput, branch = exe
   return ref;
 }
 
+/** Publishes a candidate of the rule (its odd rows answer another code) and starts a shadow rollout of it. */
+async function shadowCandidate(store: Store, ref: EntityRef, definition: Record<string, unknown>) {
+  const { checksum } = (await store.getEntity(ref))!;
+  const rules = (definition.rules as { when: string[]; then: unknown[] }[]).map((row, r) =>
+    r % 2 ? { ...row, then: [row.then[0], `"r${r + 1}-candidate"`] } : row,
+  );
+  const edited = await updateEntity(store, ref, { checksum, definition: { ...definition, rules } }, actor);
+  const published = await publishDraft(store, ref, { checksum: edited.checksum, candidate: true }, actor);
+  if (published.version !== 'v2' || !published.candidate) throw new Error(`publishing the candidate of ${ref.id} gave ${JSON.stringify(published)}`);
+  await startRollout(store, ref, { candidate: 'v2', mode: 'shadow' }, actor);
+}
+
 /**
- * Publishes the two rules, checks every probe gives the same answers on
+ * Publishes the three rules, checks every probe gives the same answers on
  * every input, meters one warm call of each rule, and then runs `passes`
  * comparisons.
  */
@@ -125,6 +148,8 @@ export async function measureExecuteLatency(
     id: 'execute-recorded',
     definition: { ...spec.definition, settings: { recordExecutions: true } },
   } as unknown as EntityInput);
+  const shadowed = await publishRule(store, { ...base, id: 'execute-shadow', definition: spec.definition } as unknown as EntityInput);
+  await shadowCandidate(store, shadowed, spec.definition as unknown as Record<string, unknown>);
 
   const client = createDocumentClient(config);
   try {
@@ -208,6 +233,8 @@ export async function measureExecuteLatency(
         };
       }),
       handlerRecorded: cycling((params) => execute.prepare(executeBranch, recorded.id, params)),
+      handlerShadow: cycling((params) => execute.prepare(executeBranch, shadowed.id, params)),
+      executeRuleShadow: cycling((params) => () => executeRule(store, shadowed, { params })),
       executeRuleRecorded: cycling((params) => () => executeRule(store, recorded, { params })),
       floorRecorded: cycling((params) => {
         const get = getVersion(recorded);
@@ -229,13 +256,17 @@ export async function measureExecuteLatency(
         (await executeRule(store, plain, { params })).output,
         evaluateRule(compiled, params).output,
         (await execute.prepare(executeBranch, recorded.id, params)()).output,
+        (await execute.prepare(executeBranch, shadowed.id, params)()).output,
+        (await executeRule(store, shadowed, { params })).output,
       ];
       if (new Set(outputs.map((o) => JSON.stringify(o))).size !== 1)
         throw new Error(`the probes answered differently on ${JSON.stringify(params)}: ${JSON.stringify(outputs)}`);
     }
 
     // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule). Their coverage
-    // counts are written first: a flush (one UpdateItem per tally item, at most every 10 s) happens beside calls, never in one.
+    // counts and the shadow's comparisons are written first: a flush (one UpdateItem per tally item, at most every 10 s) happens
+    // beside calls, never in one, and none of their writes is metered here.
+    await settleRollouts();
     await flushCoverage();
     const requests: ExecuteRequests[] = [];
     for (const [ref, isRecorded] of [
@@ -295,6 +326,11 @@ export async function measureExecuteLatency(
       passes.push(await compareLatency(probes, options));
     }
 
+    // The shadow's comparisons: every call compared (none lost), and how many disagreed, for the method.
+    await settleRollouts();
+    const { rollout } = (await store.getEntity(shadowed))!;
+    const shadowCounts =
+      (await store.getTallies({ workspaceId, branch: executeBranch, ruleId: shadowed.id, name: rolloutTallyName(rollout!.id) }))?.counts ?? {};
     const entityItem = await store.getEntity(plain);
     return {
       rule: {
@@ -309,6 +345,7 @@ export async function measureExecuteLatency(
       requests,
       evaluateUs,
       coverageUs,
+      shadow: { compared: shadowCounts.compared ?? 0, disagree: shadowCounts.disagree ?? 0 },
     };
   } finally {
     client.destroy();

@@ -234,6 +234,13 @@ const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} 
 const recordedFailure = (sent: Sent, change: string) => sent.operationId === 'executeEntity' && /^(\+ EXEC:|[+~] USAGE:)/.test(change);
 
 /**
+ * Writes no request makes on its path, by design, which land while any request runs: a rollout's counts,
+ * which each function adds to the table at most every 10 s (a timer's flush once it goes quiet: lib/tallies),
+ * and the disagreements a rollout samples once an execution has answered (lib/rollout).
+ */
+const offPathWrite = (change: string) => /^[+~] (USAGE:\S+ rollout:|ROLLOUT:)/.test(change);
+
+/**
  * The table as it was after the last accepted write, and the refused requests
  * since. A refused request during which DynamoDB accepted a write is compared
  * at once, and a change then is that request's: the property fails on it.
@@ -250,15 +257,18 @@ const watch = {
   scans: 0,
   /** Writes of failed runs by design (`recordedFailure`): their records and coverage counts. */
   recordedFailures: 0,
+  /** Counts and samples written off any request's path (`offPathWrite`). */
+  offPathWrites: 0,
   /** Refused requests after which the table was not as before, with what changed; `attributed` when one request's own window held the write. */
   changes: [] as { requests: string[]; changed: string[]; attributed: boolean }[],
 
   async compare(suspects: Sent[], attributed = false) {
     const now = await snapshot();
     this.scans++;
-    const all = changedKeys(this.reference, now);
-    const changed = all.filter((change) => !suspects.some((sent) => recordedFailure(sent, change)));
-    this.recordedFailures += all.length - changed.length;
+    const onPath = changedKeys(this.reference, now).filter((change) => !offPathWrite(change));
+    this.offPathWrites += changedKeys(this.reference, now).length - onPath.length;
+    const changed = onPath.filter((change) => !suspects.some((sent) => recordedFailure(sent, change)));
+    this.recordedFailures += onPath.length - changed.length;
     if (changed.length) this.changes.push({ requests: suspects.map(describeSent), changed, attributed });
     this.reference = now;
     this.referenceWrites = writeLog.writes();
@@ -795,6 +805,11 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   ],
   testWorkflowStep: (p) => [{ context: paramsOf[p.entityId!] ?? {} }, { context: { ...paramsOf[p.entityId!], check: { blocked: false } }, version: 'v1' }],
   saveSchedule: (p) => scheduleBodies(p.entityId!),
+  startRollout: () => [
+    { candidate: 'v2', mode: 'shadow' },
+    { candidate: 'v2', mode: 'canary', percent: 10, stickyBy: 'customer.age' },
+  ],
+  promoteCandidate: () => [{ candidate: 'v2' }],
   protectBranch: () => [{ requiredApprovals: 1 }],
   proposeChange: (p) => [{ checksum: world.entities[p.entityId!]?.checksum ?? 'unknown', description: 'Fuzzed proposal' }],
   approveChange: () => [{ comment: 'fuzz' }, {}],
@@ -1135,6 +1150,14 @@ beforeAll(async () => {
     const { checksum } = await made<{ checksum: string }>('/dev/v1/rule', body);
     await made(`/dev/v1/rule/${body.id}/publish`, { checksum });
   }
+  // fuzz-table has a candidate, v2, in a shadow rollout: its executions compare it off their path, and the rollout operations have one to act on.
+  const { checksum: tableChecksum } = (await t.api<{ checksum: string }>('/dev/v1/rule/fuzz-table')).body.data;
+  const edited = await t.api<{ checksum: string }>('/dev/v1/rule/fuzz-table', {
+    method: 'PATCH',
+    body: JSON.stringify({ checksum: tableChecksum, description: 'with a candidate' }),
+  });
+  await made('/dev/v1/rule/fuzz-table/publish', { checksum: edited.body.data.checksum, candidate: true });
+  expect((await t.api('/dev/v1/rule/fuzz-table/rollout', { method: 'PUT', body: JSON.stringify({ candidate: 'v2', mode: 'shadow' }) })).status).toBe(200);
   await made('/dev/v1/rule', simpleBody(world.victims.rule));
   await made('/dev/v1/workflow', workflowBody(world.victims.workflow));
   world.victims.credentialId = (
@@ -1169,7 +1192,7 @@ afterAll(async () => {
   await writeLog?.close();
   console.log(
     `bad input: ${tally.requests.toLocaleString('en')} requests tried across ${tally.operations.size} operations ` +
-      `(${tally.accepted.toLocaleString('en')} accepted, ${tally.refused.toLocaleString('en')} refused; ${writeLog?.writes()} writes, ${watch.scans} scans of the table, ${watch.recordedFailures} writes of failed runs, records and coverage counts)`,
+      `(${tally.accepted.toLocaleString('en')} accepted, ${tally.refused.toLocaleString('en')} refused; ${writeLog?.writes()} writes, ${watch.scans} scans of the table, ${watch.recordedFailures} writes of failed runs, records and coverage counts, ${watch.offPathWrites} rollout counts and samples written off the requests' paths)`,
   );
 });
 

@@ -39,6 +39,7 @@ import type { HttpMethod } from '../../lib/http/route.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import { demoProviderKey } from '../../lib/local/demo-provider.ts';
 import { createRouter } from '../../lib/local/router.ts';
+import { settleRollouts } from '../../lib/rollout/watch.ts';
 import { scheduleGroupName } from '../../lib/schedules/scheduler.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import { createApiKey, expireApiKey, revokeApiKey } from '../../lib/workspaces/admin.ts';
@@ -234,6 +235,18 @@ beforeAll(async () => {
     const published = await setupApi(`/dev/v1/rule/${record.id}/publish`, json('POST', { checksum: created.body.data.checksum }));
     expect(published.status, JSON.stringify(published.body)).toBe(201);
   }
+  // The table's candidate, v2 (heavy parcels cost more), in a shadow rollout: its counts and sampled disagreements are B's too.
+  const candidate = await setupApi<{ checksum: string }>(
+    `/dev/v1/rule/${bIds.table}`,
+    json('PATCH', {
+      checksum: w.checksums[0],
+      definition: { ...bTable.definition, rules: [bTable.definition.rules[0], { id: 'heavy', when: ['> 2'], then: [9.9, `"${mark} heavier"`] }] },
+    }),
+  );
+  expect(candidate.status, JSON.stringify(candidate.body)).toBe(200);
+  w.checksums.push(candidate.body.data.checksum);
+  expect((await setupApi(`/dev/v1/rule/${bIds.table}/publish`, json('POST', { candidate: true }))).status).toBe(201);
+  expect((await setupApi(`/dev/v1/rule/${bIds.table}/rollout`, json('PUT', { candidate: 'v2', mode: 'shadow' }))).status).toBe(200);
   const flowChecksum = await flows.created(bFlow);
   w.checksums.push(flowChecksum);
   expect((await flows.publish(bIds.flow, { checksum: flowChecksum })).status).toBe(201);
@@ -249,6 +262,8 @@ beforeAll(async () => {
   const executed = await setupApi<{ executionId: string }>(`/dev/v1/rule/${bIds.table}/execute`, json('POST', { params: { weightKg: 3 } }));
   expect(executed.status, JSON.stringify(executed.body)).toBe(200);
   w.executionIds.push(executed.body.data.executionId);
+  // Its rollout compared the candidate after the answer: counted and sampled now, so that B's items stay as they are from here.
+  await settleRollouts();
   const ran = await flows.execute(bIds.flow, { params: { weightKg: 1 } });
   expect(ran.body.data, JSON.stringify(ran.body)).toMatchObject({ status: 'succeeded' });
   w.executionIds.push(ran.body.data.executionId);
@@ -543,6 +558,11 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     item.map((picked) => probe(operationId, [picked], (v) => render(v(picked))));
 
   const scheduleBody = fc.constantFrom({ unit: 'day', isEnabled: false, inputParam: { weightKg: 1 } }, { isDelete: true }, { unit: 'month', isEnabled: false });
+  const rolloutBody = fc.constantFrom(
+    { candidate: 'v2', mode: 'shadow' },
+    { candidate: 'v2', mode: 'canary', percent: 20, stickyBy: 'weightKg' },
+    { candidate: 'v1', mode: 'canary', percent: 50 },
+  );
 
   return {
     listEntities: fc.record({ type: entityType, branch, name: fc.constantFrom(undefined, 'b', 'fee', 'a') }).map((picked) =>
@@ -669,6 +689,28 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       path: at(`/dev/v1/${type}`, id, 'coverage'),
       branch,
       query: { ...(label && { version: label }), ...(days && { days }) },
+    })),
+    getRollout: onEntity('getRollout', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'GET',
+      path: at(`/dev/v1/${type}`, id, 'rollout'),
+      branch,
+    })),
+    startRollout: onEntity('startRollout', rolloutBody, ({ type, id, branch, more: body }) => ({
+      method: 'PUT',
+      path: at(`/dev/v1/${type}`, id, 'rollout'),
+      branch,
+      body,
+    })),
+    promoteCandidate: onEntity('promoteCandidate', fc.constantFrom('v1', 'v2', 'v3'), ({ type, id, branch, more: candidate }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'rollout', 'promote'),
+      branch,
+      body: { candidate },
+    })),
+    endRollout: onEntity('endRollout', fc.constant(undefined), ({ type, id, branch }) => ({
+      method: 'DELETE',
+      path: at(`/dev/v1/${type}`, id, 'rollout'),
+      branch,
     })),
     createCredential: fc.constant(
       probe('createCredential', [], (_v, nonce) => ({ method: 'POST', path: credentialsPath, body: credentialBody(`A ${nonce}`, `a-value-${nonce}`) })),
@@ -999,6 +1041,11 @@ function ownUnderForeignIds(): [Probe, number][] {
     p('getEntityLegacy', [flow], (v) => ({ method: 'GET', path: at('/dev/workflow', v(flow)) }), 200),
     p('saveSchedule', [table], (v) => post(ruleAt(v, table, 'schedule'), { unit: 'day', isEnabled: false }), 200),
     p('getSchedule', [table], (v) => ({ method: 'GET', path: ruleAt(v, table, 'schedule') }), 200),
+    // A's rule under B's table's id has no candidate: its rollout is A's, empty, and none can start.
+    p('getRollout', [table], (v) => ({ method: 'GET', path: ruleAt(v, table, 'rollout') }), 200),
+    p('startRollout', [table], (v) => ({ method: 'PUT', path: ruleAt(v, table, 'rollout'), body: { candidate: 'v2', mode: 'shadow' } }), 409),
+    p('promoteCandidate', [table], (v) => post(ruleAt(v, table, 'rollout', 'promote'), { candidate: 'v2' }), 409),
+    p('endRollout', [table], (v) => ({ method: 'DELETE', path: ruleAt(v, table, 'rollout') }), 200),
     p('saveScheduleLegacy', [table], (v) => post(at('/dev/rule', v(table), 'schedule'), { isDelete: true }), 200),
     // B's repository as A's remote, without B's credential: the Git host refuses A's pull.
     p('putRemote', [repo], (v) => ({ method: 'PUT', path: '/dev/v1/remote', body: { url: v(repo) } }), 200),

@@ -133,4 +133,13 @@ describe('planning', () => {
     const plan = planPull({ rule: [ruleA!], workflow: [] }, { rule: [published], workflow: [] }, [], now);
     expect(plan.writes.rule[0]!.entity).toMatchObject({ status: 'published', version: 'v1' });
   });
+
+  it("keeps a rule's candidate and rollout when a pull changes its draft: only a publish or the rollout operations change them", async () => {
+    const candidate = { version: 'v2', checksum: 'c2' };
+    const rollout = { id: 'ro_0123456789abcdef', candidate: 'v2', mode: 'shadow' as const, startedAt: now, startedBy: 'key:k' };
+    const before = stored(ruleA, { version: 'v1', publishedChecksum: 'c1', candidate, rollout, description: 'edited locally' } as Partial<StoredEntity>);
+    before.checksum = 'edited';
+    const plan = planPull({ rule: [ruleA!], workflow: [] }, { rule: [before], workflow: [] }, [], now);
+    expect(plan.writes.rule[0]!.entity).toMatchObject({ version: 'v1', candidate, rollout });
+  });
 });

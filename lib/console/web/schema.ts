@@ -291,6 +291,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/{entityType}/{entityId}/rollout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rule's candidate and rollout: what the candidate did on live executions
+         * @description The version executions get by default, the candidate (published with {"candidate": true}), and the running rollout, or the last one with how it stopped (ended, promoted, superseded by a publish): its settings, its counts (executions compared; agree: the same output or the same failure; disagree; candidateFailed; baselineFailed: the candidate answered where the served version failed; a canary's servedByCandidate and servedByBaseline; notSticky: a canary's picked at random for want of the stickyBy value), the agreement rate, and the 20 newest disagreements with the params and both versions' outputs or errors. Each function adds its counts at most every 10 s, so the latest executions may not be counted yet; disagreements are sampled (at most one a second per function) and kept 7 days. rollout is null before the first. Workflows have no rollouts (400 rollout_not_supported): their API-request steps have effects, which a second version run beside them would make twice.
+         *
+         *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
+         */
+        get: operations["getRollout"];
+        /**
+         * Start, or change, the rollout of a rule's candidate: shadow or canary
+         * @description Shadow: every execution (that names no version) also runs the candidate on the same params as of the same time, after its answer is ready and without changing it. Canary: the candidate answers `percent` of executions, picked by a stable hash of the stickyBy param's value, so that the same value always gets the same version (and a wider canary keeps those a narrower one picked); each execution records the version that answered, and the other runs beside it to compare. `candidate` must be the rule's candidate (409 rollout_refused otherwise, or when the rule has no served version to compare with). The same candidate and mode again keep the rollout and its counts (a canary's percent and stickyBy may change); another starts a new one. Comparisons are counted and disagreements sampled at most one per 1 s per function, off the execution's path. Answers the rollout as getRollout does. Workflows have no rollouts (400 rollout_not_supported): their API-request steps have effects, which a second version run beside them would make twice.
+         *
+         *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
+         */
+        put: operations["startRollout"];
+        post?: never;
+        /**
+         * End the rollout: executions go back to the served version alone
+         * @description Stops the running rollout; its results stay to read, and the candidate stays the candidate. With none running, changes nothing. Answers the rollout as getRollout does. Workflows have no rollouts (400 rollout_not_supported): their API-request steps have effects, which a second version run beside them would make twice.
+         *
+         *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
+         */
+        delete: operations["endRollout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/rollout/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote the candidate: make it the version executions get by default
+         * @description Makes `candidate` the served version and ends its rollout (its results stay to read). A candidate already served is answered as done, so a retry is harmless; another than the rule's candidate is 409 promote_refused. Answers the rollout as getRollout does. Workflows have no rollouts (400 rollout_not_supported): their API-request steps have effects, which a second version run beside them would make twice.
+         *
+         *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
+         */
+        post: operations["promoteCandidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/{entityType}/import": {
         parameters: {
             query?: never;
@@ -1806,6 +1862,11 @@ export interface operations {
                                 /** @description the cron expression as EventBridge Scheduler is sent it, read in the timezone: cron(0 9 ? * MON-FRI *) */
                                 expression: string;
                             };
+                            /** @description a rule's candidate version, when it has one (its rollout: getRollout) */
+                            candidate?: {
+                                version: string;
+                                checksum: string;
+                            };
                         };
                         /**
                          * @description empty on success
@@ -2400,6 +2461,8 @@ export interface operations {
                     checksum?: string;
                     /** @description the approved change request to carry out: required on a protected branch (else 409 branch_protected) */
                     changeRequestId?: string;
+                    /** @description rules only: publish the draft as the rule's candidate, which executions get only by naming its version (or through a rollout) until it is promoted; the version they get by default stays as it is */
+                    candidate?: boolean;
                 };
             };
         };
@@ -2422,6 +2485,11 @@ export interface operations {
                             id: string;
                             version: string;
                             checksum: string;
+                            /**
+                             * @description set when the version is the rule's candidate, which executions get by default only once promoted
+                             * @constant
+                             */
+                            candidate?: true;
                         };
                         /**
                          * @description empty on success
@@ -2457,6 +2525,11 @@ export interface operations {
                             id: string;
                             version: string;
                             checksum: string;
+                            /**
+                             * @description set when the version is the rule's candidate, which executions get by default only once promoted
+                             * @constant
+                             */
+                            candidate?: true;
                         };
                         /**
                          * @description empty on success
@@ -2474,7 +2547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request, rollout_not_supported; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
             400: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2484,7 +2557,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request";
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request" | "rollout_not_supported";
                         data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
                     };
                 };
@@ -4469,6 +4542,978 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    getRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            /** @description the version executions get by default; empty when none */
+                            version: string;
+                            candidate: {
+                                version: string;
+                                checksum: string;
+                            } | null;
+                            /** @description the running rollout, or the last one; null before the first */
+                            rollout: {
+                                /** @description names its counts and sample: a new rollout starts them afresh */
+                                id: string;
+                                candidate: string;
+                                /** @enum {string} */
+                                mode: "shadow" | "canary";
+                                /** @description a canary's share of executions the candidate answers */
+                                percent?: number;
+                                /** @description the param whose value picks the version */
+                                stickyBy?: string;
+                                /**
+                                 * @description running, or how it stopped: ended, promoted, or superseded by a publish
+                                 * @enum {string}
+                                 */
+                                state: "running" | "ended" | "promoted" | "superseded";
+                                /** Format: date-time */
+                                startedAt: string;
+                                startedBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the last change of percent or stickyBy
+                                 */
+                                updatedAt?: string;
+                                updatedBy?: string;
+                                /** Format: date-time */
+                                endedAt?: string;
+                                endedBy?: string;
+                                /** @enum {string} */
+                                ending?: "ended" | "promoted" | "superseded";
+                            } | null;
+                            /** @description executions compared and how (see the operation), counted by the functions every 10 s at most */
+                            counts: {
+                                compared: number;
+                                agree: number;
+                                disagree: number;
+                                candidateFailed: number;
+                                baselineFailed: number;
+                                servedByCandidate: number;
+                                servedByBaseline: number;
+                                notSticky: number;
+                            } | null;
+                            /** @description agree ÷ compared, to 4 decimals; null before any execution was compared */
+                            agreementRate: number | null;
+                            /** @description the newest sampled disagreements, newest first */
+                            disagreements: {
+                                executionId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the execution ran: both versions ran as of this time
+                                 */
+                                at: string;
+                                /**
+                                 * @description which version answered the caller
+                                 * @enum {string}
+                                 */
+                                servedBy: "baseline" | "candidate";
+                                /** @description the params as given */
+                                input: unknown;
+                                /** @description the served version */
+                                baseline: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                                candidate: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                            }[];
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request, rollout_not_supported; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request" | "rollout_not_supported";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    startRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the rule's candidate version (published with {"candidate": true}), such as v3 */
+                    candidate: string;
+                    /**
+                     * @description shadow: every execution also runs the candidate after its answer, to compare, and the served version answers; canary: the candidate answers `percent` of executions, and the other version runs beside each to compare
+                     * @enum {string}
+                     */
+                    mode: "shadow" | "canary";
+                    /** @description canary only, and required there: the share of executions the candidate answers, in percent */
+                    percent?: number;
+                    /** @description canary only: the param (such as customer.id) whose value picks the version, so that the same value always gets the same one; without it, or for params without that value, each execution is picked at random */
+                    stickyBy?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            /** @description the version executions get by default; empty when none */
+                            version: string;
+                            candidate: {
+                                version: string;
+                                checksum: string;
+                            } | null;
+                            /** @description the running rollout, or the last one; null before the first */
+                            rollout: {
+                                /** @description names its counts and sample: a new rollout starts them afresh */
+                                id: string;
+                                candidate: string;
+                                /** @enum {string} */
+                                mode: "shadow" | "canary";
+                                /** @description a canary's share of executions the candidate answers */
+                                percent?: number;
+                                /** @description the param whose value picks the version */
+                                stickyBy?: string;
+                                /**
+                                 * @description running, or how it stopped: ended, promoted, or superseded by a publish
+                                 * @enum {string}
+                                 */
+                                state: "running" | "ended" | "promoted" | "superseded";
+                                /** Format: date-time */
+                                startedAt: string;
+                                startedBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the last change of percent or stickyBy
+                                 */
+                                updatedAt?: string;
+                                updatedBy?: string;
+                                /** Format: date-time */
+                                endedAt?: string;
+                                endedBy?: string;
+                                /** @enum {string} */
+                                ending?: "ended" | "promoted" | "superseded";
+                            } | null;
+                            /** @description executions compared and how (see the operation), counted by the functions every 10 s at most */
+                            counts: {
+                                compared: number;
+                                agree: number;
+                                disagree: number;
+                                candidateFailed: number;
+                                baselineFailed: number;
+                                servedByCandidate: number;
+                                servedByBaseline: number;
+                                notSticky: number;
+                            } | null;
+                            /** @description agree ÷ compared, to 4 decimals; null before any execution was compared */
+                            agreementRate: number | null;
+                            /** @description the newest sampled disagreements, newest first */
+                            disagreements: {
+                                executionId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the execution ran: both versions ran as of this time
+                                 */
+                                at: string;
+                                /**
+                                 * @description which version answered the caller
+                                 * @enum {string}
+                                 */
+                                servedBy: "baseline" | "candidate";
+                                /** @description the params as given */
+                                input: unknown;
+                                /** @description the served version */
+                                baseline: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                                candidate: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                            }[];
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request, rollout_not_supported; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request" | "rollout_not_supported";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: rollout_refused, write_conflict. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rollout_refused" | "write_conflict";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    endRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            /** @description the version executions get by default; empty when none */
+                            version: string;
+                            candidate: {
+                                version: string;
+                                checksum: string;
+                            } | null;
+                            /** @description the running rollout, or the last one; null before the first */
+                            rollout: {
+                                /** @description names its counts and sample: a new rollout starts them afresh */
+                                id: string;
+                                candidate: string;
+                                /** @enum {string} */
+                                mode: "shadow" | "canary";
+                                /** @description a canary's share of executions the candidate answers */
+                                percent?: number;
+                                /** @description the param whose value picks the version */
+                                stickyBy?: string;
+                                /**
+                                 * @description running, or how it stopped: ended, promoted, or superseded by a publish
+                                 * @enum {string}
+                                 */
+                                state: "running" | "ended" | "promoted" | "superseded";
+                                /** Format: date-time */
+                                startedAt: string;
+                                startedBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the last change of percent or stickyBy
+                                 */
+                                updatedAt?: string;
+                                updatedBy?: string;
+                                /** Format: date-time */
+                                endedAt?: string;
+                                endedBy?: string;
+                                /** @enum {string} */
+                                ending?: "ended" | "promoted" | "superseded";
+                            } | null;
+                            /** @description executions compared and how (see the operation), counted by the functions every 10 s at most */
+                            counts: {
+                                compared: number;
+                                agree: number;
+                                disagree: number;
+                                candidateFailed: number;
+                                baselineFailed: number;
+                                servedByCandidate: number;
+                                servedByBaseline: number;
+                                notSticky: number;
+                            } | null;
+                            /** @description agree ÷ compared, to 4 decimals; null before any execution was compared */
+                            agreementRate: number | null;
+                            /** @description the newest sampled disagreements, newest first */
+                            disagreements: {
+                                executionId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the execution ran: both versions ran as of this time
+                                 */
+                                at: string;
+                                /**
+                                 * @description which version answered the caller
+                                 * @enum {string}
+                                 */
+                                servedBy: "baseline" | "candidate";
+                                /** @description the params as given */
+                                input: unknown;
+                                /** @description the served version */
+                                baseline: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                                candidate: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                            }[];
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request, rollout_not_supported; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request" | "rollout_not_supported";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: write_conflict. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "write_conflict";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    promoteCandidate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the candidate you mean to promote: refused (409) when it is no longer the candidate, answered as done when it is already served */
+                    candidate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            /** @description the version executions get by default; empty when none */
+                            version: string;
+                            candidate: {
+                                version: string;
+                                checksum: string;
+                            } | null;
+                            /** @description the running rollout, or the last one; null before the first */
+                            rollout: {
+                                /** @description names its counts and sample: a new rollout starts them afresh */
+                                id: string;
+                                candidate: string;
+                                /** @enum {string} */
+                                mode: "shadow" | "canary";
+                                /** @description a canary's share of executions the candidate answers */
+                                percent?: number;
+                                /** @description the param whose value picks the version */
+                                stickyBy?: string;
+                                /**
+                                 * @description running, or how it stopped: ended, promoted, or superseded by a publish
+                                 * @enum {string}
+                                 */
+                                state: "running" | "ended" | "promoted" | "superseded";
+                                /** Format: date-time */
+                                startedAt: string;
+                                startedBy: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the last change of percent or stickyBy
+                                 */
+                                updatedAt?: string;
+                                updatedBy?: string;
+                                /** Format: date-time */
+                                endedAt?: string;
+                                endedBy?: string;
+                                /** @enum {string} */
+                                ending?: "ended" | "promoted" | "superseded";
+                            } | null;
+                            /** @description executions compared and how (see the operation), counted by the functions every 10 s at most */
+                            counts: {
+                                compared: number;
+                                agree: number;
+                                disagree: number;
+                                candidateFailed: number;
+                                baselineFailed: number;
+                                servedByCandidate: number;
+                                servedByBaseline: number;
+                                notSticky: number;
+                            } | null;
+                            /** @description agree ÷ compared, to 4 decimals; null before any execution was compared */
+                            agreementRate: number | null;
+                            /** @description the newest sampled disagreements, newest first */
+                            disagreements: {
+                                executionId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the execution ran: both versions ran as of this time
+                                 */
+                                at: string;
+                                /**
+                                 * @description which version answered the caller
+                                 * @enum {string}
+                                 */
+                                servedBy: "baseline" | "candidate";
+                                /** @description the params as given */
+                                input: unknown;
+                                /** @description the served version */
+                                baseline: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                                candidate: {
+                                    version: string;
+                                    /** @description what the version answered */
+                                    output?: unknown;
+                                    /**
+                                     * @description set instead of output when the answer was larger than an execution keeps
+                                     * @constant
+                                     */
+                                    outputOmitted?: true;
+                                    /** @description why the version gave no answer */
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                };
+                            }[];
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request, rollout_not_supported; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request" | "rollout_not_supported";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: promote_refused, write_conflict. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "promote_refused" | "write_conflict";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
             500: {

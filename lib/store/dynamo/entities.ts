@@ -29,6 +29,7 @@ import {
   type EntityStore,
   type ListQuery,
   type Page,
+  type Rollout,
   type StoredEntity,
   type StoredVersion,
   type Summary,
@@ -40,10 +41,12 @@ import { pick, projection, TableClient, type Item } from './table-client.ts';
 const { byName, byKindName, byCreated, byUpdated } = tableDefinition.indexes;
 const summaryFields = ['id', 'name', 'description', 'type', 'status', 'version', 'tags', 'createdAt', 'updatedAt'] as const;
 const recordFields = [...summaryFields, 'definition', 'checksum'] as const;
-const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum', 'source', 'warnings'] as const;
+const storedFields = [...recordFields, 'createdBy', 'updatedBy', 'revision', 'publishedChecksum', 'source', 'warnings', 'candidate', 'rollout'] as const;
 const versionFields = [...recordFields, 'warnings', 'prepared'] as const;
 /** Stored fields a write may leave out: a working copy written without them must not keep the old ones. */
-const clearedWhenAbsent = ['warnings'] as const;
+const clearedWhenAbsent = ['warnings', 'candidate', 'rollout'] as const;
+/** What running a rule's latest version (or its rollout's candidate) reads of its working copy. */
+const headFields = ['version', 'createdAt', 'rollout'] as const;
 const versionInfoFields = ['version', 'checksum', 'publishedAt', 'publishedBy'] as const;
 
 export class DynamoEntityStore extends TableClient implements EntityStore {
@@ -55,8 +58,14 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
   }
 
   async getEntityHead(ref: EntityRef) {
-    const item = await this.get(entityKey(ref), ['version', 'createdAt'], true);
-    return item && { version: String(item.version ?? ''), createdAt: String(item.createdAt) };
+    const item = await this.get(entityKey(ref), headFields, true);
+    return (
+      item && {
+        version: String(item.version ?? ''),
+        createdAt: String(item.createdAt),
+        ...(item.rollout !== undefined && { rollout: item.rollout as Rollout }),
+      }
+    );
   }
 
   async getEntityHeads(refs: EntityRef[]) {
@@ -108,13 +117,14 @@ export class DynamoEntityStore extends TableClient implements EntityStore {
 
   async putEntity(ref: EntityRef, entity: StoredEntity, expectedRevision: number, kind: EntityKind, audit?: AuditEvent) {
     const set = setAll(entityAttributes(ref, entity, kind));
-    const cleared = clearedWhenAbsent.filter((field) => entity[field] === undefined);
+    const cleared = Object.fromEntries(clearedWhenAbsent.filter((field) => entity[field] === undefined).map((field, i) => [`#x${i}`, field]));
+    const removals = Object.keys(cleared);
     const update = {
       TableName: this.tableName,
       Key: entityKey(ref),
-      UpdateExpression: `${set.expression}${cleared.length ? ` REMOVE ${cleared.join(', ')}` : ''}`,
+      UpdateExpression: `${set.expression}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
       ConditionExpression: expectedRevision === 0 ? 'attribute_not_exists(PK)' : '#rev = :expected',
-      ExpressionAttributeNames: { ...set.names, ...(expectedRevision !== 0 && { '#rev': 'revision' }) },
+      ExpressionAttributeNames: { ...set.names, ...cleared, ...(expectedRevision !== 0 && { '#rev': 'revision' }) },
       ExpressionAttributeValues: { ...set.values, ...(expectedRevision !== 0 && { ':expected': expectedRevision }) },
     };
     let stored: Item | undefined;

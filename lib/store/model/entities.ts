@@ -5,6 +5,7 @@
  * summary a list reads from the index.
  */
 import type { Audit, EntityRecord, EntityType } from '../../entities/schema.ts';
+import type { Candidate, Rollout } from './rollouts.ts';
 
 export interface EntityScope {
   workspaceId: string;
@@ -29,8 +30,12 @@ export interface Warning {
 export interface StoredEntity extends EntityRecord, Audit {
   /** The save's warnings, kept so that reads need no parser; absent when the writer did not analyse the rule (import, pull). */
   warnings?: Warning[];
-  /** Checksum of the latest published version, empty when never published. */
+  /** Checksum of the latest published version (the served one, `version`), empty when never published. */
   publishedChecksum: string;
+  /** A rule's candidate version, published but not served by default until it is promoted. */
+  candidate?: Candidate;
+  /** A rule's rollout of its candidate: running, or the last one, stopped. */
+  rollout?: Rollout;
   /** "remote" when a pull wrote it last. */
   source?: 'remote';
   /** Store bookkeeping: the kind the branch counters include this entity as; unset until counted. */
