@@ -5,6 +5,6 @@ import { actorOf, entityRef } from '../lib/http/params.ts';
 
 export const handler = endpoint(authoringRoutes.publishEntity, async (call) => {
   const ref = entityRef(call);
-  const { version, checksum, created } = await publishDraft(call.store, ref, call.body, actorOf(call), call.auditor);
-  return { data: { id: ref.id, version, checksum }, status: created ? 201 : 200 };
+  const { version, checksum, created, replayTaskId } = await publishDraft(call.store, ref, call.body, actorOf(call), call.auditor);
+  return { data: { id: ref.id, version, checksum, ...(replayTaskId && { replayTaskId }) }, status: created ? 201 : 200 };
 });

@@ -65,6 +65,15 @@ export const publishEntitySchema = z.optional(
         description: 'the approved change request to carry out: required on a protected branch (else 409 branch_protected)',
       }),
     ),
+    acknowledgeReplay: z.optional(
+      z
+        .string()
+        .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a task id as a replay answers it'))
+        .register(z.globalRegistry, {
+          description:
+            'for a rule with settings.replayGate: the completed replay of this draft against the latest published version (the task a 409 replay_gate named) whose changes you accept; the publish then runs no replay',
+        }),
+    ),
   }),
 );
 

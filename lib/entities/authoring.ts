@@ -13,6 +13,7 @@ import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
+import { replayGate } from '../replay/gate.ts';
 import { entityChecksum } from './checksum.ts';
 import { packPrepared } from './prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, Store, StoredEntity, Warning } from '../store/types.ts';
@@ -120,7 +121,8 @@ export async function updateEntity(
 /**
  * Publishes the draft as the next version. A rule is checked first: no
  * problems, no rows overlapping under `unique`, every reference resolving,
- * and every saved test case passing. A workflow likewise: no problems, and
+ * every saved test case passing, and with a replay gate, the recorded
+ * executions it replays not changing too much (lib/replay/gate.ts). A workflow likewise: no problems, and
  * every rule it runs has a version to run, every integration and credential
  * usable. Either keeps its parsed FEEL with the version, so that running it
  * needs no parser.
@@ -128,13 +130,14 @@ export async function updateEntity(
 export async function publishDraft(
   store: Store,
   ref: EntityRef,
-  request: { checksum?: string; changeRequestId?: string } | undefined,
+  request: { checksum?: string; changeRequestId?: string; acknowledgeReplay?: string } | undefined,
   actor: string,
   auditor?: Auditor,
-): Promise<PublishResult> {
+): Promise<PublishResult & { replayTaskId?: string }> {
   // On a protected branch, only through an approved change request (lib/changes).
   const change = await publishGate(store, ref, request?.changeRequestId);
   const checksum = request?.checksum ?? change?.checksum;
+  let replayTaskId: string | undefined;
   const published = await publishEntity(
     store,
     ref,
@@ -153,6 +156,8 @@ export async function publishDraft(
       const { rule } = await compileDraft(store, ref, draft);
       const failures = runTestCases(rule, ((draft.definition as { tests?: TestCase[] }).tests ?? []) as TestCase[]);
       if (failures.length) throw errors.testsFailed(ref.id, failures);
+      // A rule with settings.replayGate: what the draft changes of recorded outcomes (lib/replay/gate.ts).
+      replayTaskId = await replayGate(store, ref, draft, request?.acknowledgeReplay);
       // Kept with the version, so that executing it needs no parser.
       return { prepared: packPrepared(prepared) };
     },
@@ -160,5 +165,5 @@ export async function publishDraft(
     change ? { changeRequestId: change.id } : {},
   );
   if (change) await closePublished(store, ref, change, published.version);
-  return published;
+  return { ...published, ...(replayTaskId && { replayTaskId }) };
 }

@@ -29,6 +29,12 @@ export function scheduleRef(call: Call<unknown>): EntityRef {
   return entityRef(call);
 }
 
+/** What a replay addresses: a rule; a workflow is refused as such (replay_not_supported), before any read. */
+export function replayRef(call: Call<unknown>): EntityRef {
+  if (entityTypeParam(call.path.entityType) === 'workflow') throw errors.replayNotSupported();
+  return entityRef(call, ['rule']);
+}
+
 /**
  * A path id in the form every stored id has (an entity id's: at most 128
  * letters, digits, ".", "_" or "-"; credential, integration and task ids

@@ -16,12 +16,13 @@ import { integrationRoutes } from '../integrations/routes.ts';
 import { interchangeRoutes } from '../interchange/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
+import { replayRoutes } from '../replay/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
 import { workspaceRoutes } from '../workspaces/routes.ts';
 import type { Route } from './route.ts';
 
-const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes };
+const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...replayRoutes, ...scheduleRoutes };
 
 export const routes = {
   ...entityAreaRoutes,
@@ -39,7 +40,8 @@ export const routes = {
 export const areas = [
   {
     name: 'Rules and workflows',
-    description: 'The rules and workflows of a workspace branch: read, write and publish them, test, execute and schedule rules, and list their executions.',
+    description:
+      'The rules and workflows of a workspace branch: read, write and publish them, test, execute, replay and schedule rules, and list their executions.',
     routes: entityAreaRoutes,
   },
   {

@@ -16,7 +16,7 @@ import { packPrepared } from '../entities/prepared-form.ts';
 const check = (source: Pick<RuleSource, 'type' | 'definition'>) => checkRule({ kind: source.type, definition: source.definition } as unknown as RuleDefinition);
 
 /** The parsed and checked form of a rule's text; a rule saved through the API has no problems, an imported or pulled one may. */
-function prepareDraft(source: RuleSource) {
+export function prepareDraft(source: RuleSource) {
   const { prepared, problems } = check(source);
   if (problems.length) throw errors.ruleInvalid(source.id, problems);
   return prepared;

@@ -58,6 +58,8 @@ export function createStore(config: DynamoConfig): Store {
 
     putExecution: executions.putExecution.bind(executions),
     listExecutions: executions.listExecutions.bind(executions),
+    splitExecutions: executions.splitExecutions.bind(executions),
+    readExecutionRange: executions.readExecutionRange.bind(executions),
 
     getSchedule: schedules.getSchedule.bind(schedules),
     putSchedule: schedules.putSchedule.bind(schedules),
@@ -68,6 +70,9 @@ export function createStore(config: DynamoConfig): Store {
     createTask: tasks.createTask.bind(tasks),
     transitionTask: tasks.transitionTask.bind(tasks),
     listOverdueTasks: tasks.listOverdueTasks.bind(tasks),
+    putTaskPart: tasks.putTaskPart.bind(tasks),
+    readTaskParts: tasks.readTaskParts.bind(tasks),
+    markShardDone: tasks.markShardDone.bind(tasks),
     getRemote: tasks.getRemote.bind(tasks),
     putRemote: tasks.putRemote.bind(tasks),
     getBranchSync: tasks.getBranchSync.bind(tasks),
