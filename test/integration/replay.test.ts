@@ -44,15 +44,15 @@ const feeTable = (id: string, rows: Json[], extra: Json = {}): Json => ({
     ...extra,
   },
 });
-const publishedRows = [
+const publishedRows: Json[] = [
   { id: 'small', when: ['< 100'], then: [1, '"small"'] },
   { id: 'mid', when: ['[100..500)'], then: [2.5, '"mid"'] },
   { id: 'big', when: ['>= 500'], then: [5, '"big"'] },
 ];
-const draftRows = [
-  publishedRows[0],
+const draftRows: Json[] = [
+  publishedRows[0]!,
   { id: 'mid', when: ['[100..500)'], then: [3, '"mid"'] },
-  publishedRows[2],
+  publishedRows[2]!,
   { id: 'huge', when: ['>= 550'], then: [9, '"huge"'] },
 ];
 
