@@ -256,6 +256,44 @@ describe('replaying recorded executions', () => {
   });
 });
 
+describe('a replay that cannot finish', () => {
+  const ref = { workspaceId: 'replay-ws', branch: 'main', entityType: 'rule' as const, id: 'fee' };
+  const silent = { send: async () => undefined };
+  const asked = () => startReplay({ store: t.runtime.store, queue: silent }, ref, { candidate: 'draft', source: { executions: {} } });
+
+  it('is failed by the sweeper once its shards stop coming, and not before', async () => {
+    const { taskId } = await asked();
+    const { runReplayTask } = await import('../../lib/replay/run.ts');
+    const deps = { store: t.runtime.store, queue: silent, leaseMs: 60_000, shardSize: 4, shardWorkMs: 60_000 };
+    await runReplayTask(deps, (await t.runtime.store.getTask(taskId))!, { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' });
+    const planned = (await t.runtime.store.getTask(taskId))!;
+    // Three shards: time for each to be taken by the queue's workers in turn.
+    expect(Date.parse(planned.dueAt!) - Date.now()).toBeGreaterThan(2 * deps.leaseMs);
+    const { sweptKinds } = await import('../../functions/task-sweeper.ts');
+    const { sweepTasks } = await import('../../lib/tasks/sweeper.ts');
+    await sweepTasks(t.runtime.store, sweptKinds);
+    expect((await t.runtime.store.getTask(taskId))?.taskState).toBe('in-progress');
+    await sweepTasks(t.runtime.store, sweptKinds, new Date(Date.parse(planned.dueAt!) + 1000));
+    expect(await waitForTask(api, taskId)).toMatchObject({
+      taskState: 'failed',
+      error: 'The replay stopped before it finished (its worker stopped or ran out of time, or never received it). Nothing was changed: ask for it again.',
+    });
+  });
+
+  it('fails when a shard runs out of its time, saying so', async () => {
+    const { taskId } = await asked();
+    const { runReplayTask } = await import('../../lib/replay/run.ts');
+    const deps = { store: t.runtime.store, queue: silent, leaseMs: 60_000, shardSize: 100, shardWorkMs: -1 };
+    expect(await runReplayTask(deps, (await t.runtime.store.getTask(taskId))!, { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' })).toBe(
+      'done',
+    );
+    expect(await waitForTask(api, taskId)).toMatchObject({
+      taskState: 'failed',
+      error: "The replay's shard 0 ran out of time after 0 inputs: the rules take too long on these inputs to replay them within a worker's time limit.",
+    });
+  });
+});
+
 describe('what a replay refuses', () => {
   it('refuses workflows with the reason, and rules never published', async () => {
     expectFailure(await replay('a-flow', { candidate: 'draft', source: { paramsList: [{}] } }).then((r) => r), 404, 'entity_not_found');
