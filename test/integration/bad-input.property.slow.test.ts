@@ -221,11 +221,15 @@ interface Sent {
 const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} → ${sent.status}${sent.note ? ` (${sent.note})` : ''}`;
 
 /**
- * The one write a refusal makes, by design: a rule that records its executions
+ * The writes a refusal makes, by design: a rule that records its executions
  * records a failed run too (bad params, no answer), before the error is given
- * (lib/rules/execute.ts). Its own item, under the rule's executions.
+ * (lib/rules/execute.ts), its own item under the rule's executions; and a
+ * publish its rule's replay gate refuses keeps the replay it ran (a new task).
  */
-const recordedFailure = (sent: Sent, change: string) => sent.operationId === 'executeEntity' && change.startsWith('+ EXEC:');
+const recordedFailure = (sent: Sent, change: string) =>
+  (sent.operationId === 'executeEntity' && change.startsWith('+ EXEC:')) ||
+  // Likewise a publish that a rule's replay gate refuses keeps the replay it ran, a completed task (lib/replay/gate.ts).
+  (sent.operationId === 'publishEntity' && sent.status === 409 && change.startsWith('+ TASK:'));
 
 /**
  * The table as it was after the last accepted write, and the refused requests
@@ -769,7 +773,7 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
     const entity = world.entities[p.entityId!];
     return [{ checksum: entity?.checksum ?? 'unknown', description: 'Fuzzed edit', tags: ['fuzz'], ...(entity && { definition: entity.definition }) }];
   },
-  publishEntity: (p) => [{}, { checksum: world.entities[p.entityId!]?.checksum ?? 'unknown' }],
+  publishEntity: (p) => [{}, { checksum: world.entities[p.entityId!]?.checksum ?? 'unknown' }, { acknowledgeReplay: world.taskId }],
   testEntity: (p) => [
     { params: paramsOf[p.entityId!] ?? {} },
     { params: paramsOf[p.entityId!] ?? {}, version: 'v1', checksum: world.entities[p.entityId!]?.checksum ?? 'x' },
@@ -777,6 +781,11 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   executeEntity: (p) => [
     { params: paramsOf[p.entityId!] ?? {} },
     { params: paramsOf[p.entityId!] ?? {}, version: 'v1', ...(p.entityType === 'workflow' && { async: true }) },
+  ],
+  replayRule: (p) => [
+    { candidate: 'draft', source: { paramsList: [paramsOf[p.entityId!] ?? {}, {}] } },
+    { candidate: 'v1', baseline: 'v1', source: { executions: { limit: 50 } } },
+    { candidate: 'draft', source: { executions: { from: new Date(Date.now() - 3600_000).toISOString(), to: new Date().toISOString() } } },
   ],
   testWorkflowStep: (p) => [{ context: paramsOf[p.entityId!] ?? {} }, { context: { ...paramsOf[p.entityId!], check: { blocked: false } }, version: 'v1' }],
   saveSchedule: (p) => scheduleBodies(p.entityId!),
