@@ -1,6 +1,6 @@
 /**
- * The task queue (lib/tasks), on which remote pulls and asynchronous workflow
- * runs wait, with its dead-letter queue and alarms, the worker that consumes
+ * The task queue (lib/tasks), on which remote pulls and pushes, asynchronous
+ * workflow runs and replays wait, with its dead-letter queue and alarms, the worker that consumes
  * it, and the sweeper that ends tasks no run can finish any more.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -45,7 +45,7 @@ export class TaskPipeline extends Construct {
 
     this.worker = new ServiceFunction(this, 'Worker', {
       handler: 'task-worker',
-      description: 'Runs the tasks of the task queue: remote pulls and asynchronous workflow runs',
+      description: 'Runs the tasks of the task queue: remote pulls and pushes, asynchronous workflow runs, replays',
       timeout: workerTimeout,
       // Unpacking a Git pack file is CPU- and memory-bound.
       memorySize: 1024,
@@ -58,6 +58,8 @@ export class TaskPipeline extends Construct {
       },
     });
     props.grant(this.worker, { table: 'readWrite', key: 'decrypt' });
+    // A replay's first message sends one message per shard of its window (lib/replay/run.ts).
+    this.queue.grantSendMessages(this.worker.function);
     this.worker.function.addEventSource(
       new SqsEventSource(this.queue, { batchSize: taskDelivery.batchSize, maxConcurrency: taskDelivery.maxConcurrency, reportBatchItemFailures: true }),
     );

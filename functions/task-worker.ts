@@ -10,6 +10,8 @@ import { fetchBranch } from '../lib/pull/git-remote.ts';
 import { runPushTask } from '../lib/pull/push-run.ts';
 import type { RemoteTaskDeps } from '../lib/pull/remote-task.ts';
 import { runPullTask } from '../lib/pull/run.ts';
+import { runReplayTask } from '../lib/replay/run.ts';
+import { replayBounds } from '../lib/replay/bounds.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
 import type { TaskKinds } from '../lib/tasks/kinds.ts';
@@ -31,6 +33,20 @@ const runners: TaskKinds<TaskRunner> = {
   pull: (task, delivery) => runPullTask({ ...remoteDeps, fetchBranch }, task.taskId, delivery),
   push: (task, delivery) => runPushTask({ ...remoteDeps, withRemoteBranch }, task.taskId, delivery),
   workflowRun: (task) => runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs: taskTimes.leaseMs, runMs: taskTimes.workflowRunMs }),
+  replay: (task, delivery, message) =>
+    runReplayTask(
+      // REPLAY_SHARD_SIZE: smaller shards, so that tests split small windows.
+      {
+        store,
+        queue: queueFromEnv(),
+        leaseMs: taskTimes.leaseMs,
+        shardSize: Number(process.env.REPLAY_SHARD_SIZE ?? replayBounds.shardSize),
+        shardWorkMs: taskTimes.shardWorkMs,
+      },
+      task,
+      delivery,
+      message,
+    ),
 };
 
 export const handler = middy<SQSEvent>()

@@ -6,6 +6,10 @@
  * owners other than its author, then published with its id. The request
  * holds the checksum it proposed, so an edit after it makes it stale, and
  * neither an approval nor a publish goes through until it is proposed again.
+ * A rule with a replay gate is replayed when it is proposed, as its publish
+ * will be (lib/replay/gate.ts): the request keeps the replay's task, and
+ * shows its report, so that reviewers see what the change does to recorded
+ * decisions before they approve it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.ts';
@@ -14,8 +18,10 @@ import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { workflowKind } from '../entities/kinds.ts';
 import { errors } from '../http/errors.ts';
+import { replayForReview } from '../replay/gate.ts';
 import { compileDraft } from '../rules/draft.ts';
-import type { Approval, BranchProtection, ChangeRequest, EntityRef, Store, StoredEntity } from '../store/types.ts';
+import type { Approval, BranchProtection, ChangeRequest, EntityRef, Store, StoredEntity, TaskStore } from '../store/types.ts';
+import { taskView } from '../tasks/view.ts';
 import { isValidBranchName } from '../workspaces/branch-name.ts';
 import { recordDiff } from './record-diff.ts';
 
@@ -99,6 +105,8 @@ export async function proposeChange(store: Store, ref: EntityRef, body: { checks
     diffTruncated: truncated,
     tests: await runDraftTests(store, ref, draft),
   };
+  const replayTaskId = draft.type === workflowKind ? undefined : await replayForReview(store, ref, draft);
+  if (replayTaskId) request.replayTaskId = replayTaskId;
   await store.createChangeRequest(
     ref,
     request,
@@ -114,9 +122,16 @@ async function load(store: Store, ref: EntityRef, id: string) {
   return { request, draft, protection: branch?.protection };
 }
 
+/** The replay run when the request was proposed, as its task shows it (only its id once the task expired). */
+async function reviewedReplay(store: TaskStore, request: ChangeRequest) {
+  if (!request.replayTaskId) return {};
+  const task = await store.getTask(request.replayTaskId);
+  return { replay: { taskId: request.replayTaskId, ...(task?.replay && taskView(task).replay) } };
+}
+
 export async function getChangeRequest(store: Store, ref: EntityRef, id: string) {
   const { request, draft, protection } = await load(store, ref, id);
-  return changeRequestView(request, draft, protection);
+  return { ...changeRequestView(request, draft, protection), ...(await reviewedReplay(store, request)) };
 }
 
 export async function listChangeRequests(store: Store, ref: EntityRef) {

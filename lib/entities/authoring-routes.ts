@@ -6,6 +6,7 @@
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
 import { createEntitySchema, publishEntitySchema, updateEntitySchema } from './authoring-schema.ts';
+import { gateBounds } from '../replay/bounds.ts';
 
 const onEntity = { path: '/dev/v1/{entityType}/{entityId}', branch: 'optional', query: emptyQuery, tableAccess: 'readWrite' } as const;
 
@@ -42,8 +43,7 @@ export const authoringRoutes = {
     path: '/dev/v1/{entityType}/{entityId}/publish',
     handler: 'publish-entity',
     summary: 'Publish the draft as the next version',
-    description:
-      'Freezes the draft as the next version vN (201), immutable from then on; publishing content that already is the latest version answers that version (200). A rule is checked first: 409 publish_refused lists its problems and the rows that overlap under the hit policy unique, 409 tests_failed lists each saved test case that fails with what it expected and what came, and a rule set whose references do not resolve is refused too. With `checksum`, refused (409) when the draft has changed since.',
+    description: `Freezes the draft as the next version vN (201), immutable from then on; publishing content that already is the latest version answers that version (200). A rule is checked first: 409 publish_refused lists its problems and the rows that overlap under the hit policy unique, 409 tests_failed lists each saved test case that fails with what it expected and what came, and a rule set whose references do not resolve is refused too. A published rule whose settings.replayGate is {maxChangedRatio, window} is then replayed, the draft against the latest published version, over the newest ${gateBounds.executions} executions recorded in the window: when more than maxChangedRatio of them change outcome (another output, or a failure where there was an answer or the other way round), 409 replay_gate with the report and the replay's taskId; publishing again with acknowledgeReplay naming that task goes ahead. With \`checksum\`, refused (409) when the draft has changed since.`,
     body: publishEntitySchema,
   },
   deleteEntity: {

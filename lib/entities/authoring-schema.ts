@@ -69,6 +69,15 @@ export const publishEntitySchema = z.optional(
       description:
         "rules only: publish the draft as the rule's candidate, which executions get only by naming its version (or through a rollout) until it is promoted; the version they get by default stays as it is",
     }),
+    acknowledgeReplay: z.optional(
+      z
+        .string()
+        .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a task id as a replay answers it'))
+        .register(z.globalRegistry, {
+          description:
+            'for a rule with settings.replayGate: the completed replay of this draft against the latest published version (the task a 409 replay_gate named) whose changes you accept; the publish then runs no replay',
+        }),
+    ),
   }),
 );
 

@@ -15,6 +15,7 @@ import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
 import { errors } from '../http/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
+import { replayGate } from '../replay/gate.ts';
 import { entityChecksum } from './checksum.ts';
 import { packPrepared } from './prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, Store, StoredEntity, Warning } from '../store/types.ts';
@@ -132,8 +133,9 @@ export async function updateEntity(
 /**
  * Publishes the draft as the next version. A rule is checked first: no
  * problems, no rows overlapping under `unique`, every reference resolving,
- * and every saved test case passing (the parts of the rule no case reaches
- * are the version's warnings). A workflow likewise: no problems, and
+ * every saved test case passing (the parts of the rule no case reaches
+ * are the version's warnings), and with a replay gate, the recorded
+ * executions it replays not changing too much (lib/replay/gate.ts). A workflow likewise: no problems, and
  * every rule it runs has a version to run, every integration and credential
  * usable. Either keeps its parsed FEEL with the version, so that running it
  * needs no parser. A rule may be published as its candidate (`candidate`),
@@ -142,14 +144,15 @@ export async function updateEntity(
 export async function publishDraft(
   store: Store,
   ref: EntityRef,
-  request: { checksum?: string; changeRequestId?: string; candidate?: boolean } | undefined,
+  request: { checksum?: string; changeRequestId?: string; candidate?: boolean; acknowledgeReplay?: string } | undefined,
   actor: string,
   auditor?: Auditor,
-): Promise<PublishResult> {
+): Promise<PublishResult & { replayTaskId?: string }> {
   if (request?.candidate && ref.entityType === 'workflow') throw errors.rolloutNotSupported('candidate');
   // On a protected branch, only through an approved change request (lib/changes).
   const change = await publishGate(store, ref, request?.changeRequestId);
   const checksum = request?.checksum ?? change?.checksum;
+  let replayTaskId: string | undefined;
   const published = await publishEntity(
     store,
     ref,
@@ -168,6 +171,8 @@ export async function publishDraft(
       const { rule } = await compileDraft(store, ref, draft);
       const tested = testCoverage(prepared, rule, draft.definition);
       if (tested.failures.length) throw errors.testsFailed(ref.id, tested.failures);
+      // A rule with settings.replayGate: what the draft changes of recorded outcomes (lib/replay/gate.ts).
+      replayTaskId = await replayGate(store, ref, draft, request?.acknowledgeReplay);
       // Kept with the version, so that executing it needs no parser; its warnings with the test coverage of this very run.
       return { prepared: packPrepared(prepared), warnings: withTestCoverage(draft.warnings, tested) };
     },
@@ -176,5 +181,5 @@ export async function publishDraft(
     request?.candidate ? 'candidate' : 'served',
   );
   if (change) await closePublished(store, ref, change, published.version);
-  return published;
+  return { ...published, ...(replayTaskId && { replayTaskId }) };
 }

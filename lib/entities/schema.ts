@@ -15,6 +15,8 @@ import { workflowDefinitionSchema } from '../workflows/definition.ts';
 import { entityId, exactNumber, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
 import { unkeepableProblem, unstorableNumberProblem } from '../http/json-bounds.ts';
 import { canonicalOutputEntry } from './output-entry.ts';
+import { durationMs } from '../replay/duration.ts';
+import { executionRetentionDays } from '../store/model/executions.ts';
 
 export * from './kinds.ts';
 export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
@@ -53,6 +55,20 @@ const settings = z.optional(
     recordExecutions: z.optional(z.boolean()),
     /** IANA time zone of the rule's schedule. */
     timezone: z.optional(z.string().check(z.maxLength(64))),
+    /** Publish replays the draft against the latest published version over the window's recorded executions first (lib/replay/gate.ts). */
+    replayGate: z.optional(
+      z.strictObject({
+        /** The share of inputs whose outcome may change: above it, the publish is refused. */
+        maxChangedRatio: z.number().check(z.minimum(0, 'must be from 0 to 1'), z.maximum(1, 'must be from 0 to 1')),
+        /** How far back recorded executions are replayed: an ISO 8601 duration such as "P7D", at most the executions' retention. */
+        window: z.string().check(
+          z.refine((text) => {
+            const ms = durationMs(text);
+            return ms !== undefined && ms > 0 && ms <= executionRetentionDays * 24 * 3600_000;
+          }, `must be an ISO 8601 duration of weeks, days, hours, minutes or seconds (such as "P7D" or "PT12H"), more than none and at most ${executionRetentionDays} days, the time executions are kept`),
+        ),
+      }),
+    ),
   }),
 );
 

@@ -244,6 +244,25 @@ export const errors = {
   promoteRefused: (id: string, why: string) => new ApiError(409, 'promote_refused', `The rule "${shownId(id)}" cannot be promoted: ${why}`),
   scheduleNotFound: (id: string) =>
     new ApiError(404, 'schedule_not_found', `The rule "${id}" has no schedule on this branch: save one with POST /dev/v1/rule/${id}/schedule.`),
+  replayNotSupported: () =>
+    new ApiError(
+      400,
+      'replay_not_supported',
+      "Only rules are replayed: a workflow's API-request steps have effects on providers, which a replay would make again. Replay the rules it runs.",
+    ),
+  /** The publish gate (lib/replay/gate.ts): the draft changes too many recorded outcomes; the details hold the replay, a completed task. */
+  replayGate: (id: string, gate: { changed: number; inputs: number; maxChangedRatio: number }, taskId: string, report: unknown) =>
+    new ApiError(
+      409,
+      'replay_gate',
+      `The rule "${id}" is not published: its draft changes the outcome of ${gate.changed} of the ${gate.inputs} recorded executions replayed, more than the share of ${gate.maxChangedRatio} its settings.replayGate allows. Look at the report (task ${taskId}); to publish anyway, publish with acknowledgeReplay: "${taskId}".`,
+      { taskId, report },
+    ),
+  /** `acknowledgeReplay` names no replay a publish may go ahead on. */
+  replayNotAcknowledgeable: (taskId: string, why: string) => {
+    const message = `The task "${shownId(taskId)}" cannot acknowledge this publish: ${why}`;
+    return new ApiError(409, 'replay_not_acknowledgeable', message, inBodyField('acknowledgeReplay', message));
+  },
   /** With `field`, the details name the body field that named the credential. */
   credentialNotFound: (id: string, field?: string) => {
     const message = `The workspace has no credential "${shownId(id)}".`;

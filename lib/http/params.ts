@@ -33,6 +33,8 @@ export function ruleOnlyRef(call: Call<unknown>, refusal: () => ApiError): Entit
 export const scheduleRef = (call: Call<unknown>) => ruleOnlyRef(call, () => errors.scheduleNotSupported());
 /** What the rollout operations address: a rule; a workflow is refused as such (rollout_not_supported), before any read. */
 export const rolloutRef = (call: Call<unknown>) => ruleOnlyRef(call, () => errors.rolloutNotSupported());
+/** What a replay addresses: a rule; a workflow is refused as such (replay_not_supported), before any read. */
+export const replayRef = (call: Call<unknown>) => ruleOnlyRef(call, () => errors.replayNotSupported());
 
 /**
  * A path id in the form every stored id has (an entity id's: at most 128

@@ -17,13 +17,14 @@ import { integrationRoutes } from '../integrations/routes.ts';
 import { interchangeRoutes } from '../interchange/routes.ts';
 import { contractRoutes } from '../openapi/routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
+import { replayRoutes } from '../replay/routes.ts';
 import { rolloutRoutes } from '../rollout/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
 import { workspaceRoutes } from '../workspaces/routes.ts';
 import type { Route } from './route.ts';
 
-const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...scheduleRoutes, ...coverageRoutes, ...rolloutRoutes };
+const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...replayRoutes, ...scheduleRoutes, ...coverageRoutes, ...rolloutRoutes };
 
 export const routes = {
   ...entityAreaRoutes,
@@ -42,7 +43,7 @@ export const areas = [
   {
     name: 'Rules and workflows',
     description:
-      "The rules and workflows of a workspace branch: read, write and publish them, test, execute and schedule rules, list their executions, and roll out a rule's candidate version (shadow or canary) before promoting it.",
+      "The rules and workflows of a workspace branch: read, write and publish them, test, execute, replay and schedule rules, list their executions, and roll out a rule's candidate version (shadow or canary) before promoting it.",
     routes: entityAreaRoutes,
   },
   {

@@ -20,7 +20,7 @@ import { formatNames } from '../interchange/format.ts';
 import type { Route } from '../http/route.ts';
 import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../workspaces/branch-name.ts';
 import { raisedErrors, type RaisedError } from './raised-errors.ts';
-import { responses } from './responses.ts';
+import { replayReportSchema, responses } from './responses.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -111,6 +111,11 @@ const fileFormat = z.object({ format: z.enum(formatNames) });
 const acceptedTypes = z.object({ accepted: z.array(z.string()) });
 /** `data` of checksum_required: the draft an import would replace. */
 const draftId = z.object({ id: z.string() });
+/** `data` of replay_gate: the replay the publish ran (a completed task) and its report. */
+const replayRefusal = z.object({
+  taskId: z.string().describe('the replay, at GET /dev/v1/tasks/{taskId}: publish with acknowledgeReplay naming it to go ahead'),
+  report: replayReportSchema,
+});
 
 const schemaRef = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
 const componentSchemas = {
@@ -129,6 +134,7 @@ const componentSchemas = {
   FileFormat: jsonSchema(fileFormat, 'output'),
   AcceptedTypes: jsonSchema(acceptedTypes, 'output'),
   DraftId: jsonSchema(draftId, 'output'),
+  ReplayRefusal: jsonSchema(replayRefusal, 'output'),
   Empty: jsonSchema(z.strictObject({}).describe('{}'), 'output'),
 };
 
@@ -150,6 +156,7 @@ const detailSchemas = {
   format: 'FileFormat',
   accepted: 'AcceptedTypes',
   id: 'DraftId',
+  report: 'ReplayRefusal',
 } as const satisfies Record<string, keyof typeof componentSchemas>;
 
 const requestIdHeaders = { 'x-request-id': { description: 'the request id, as in the service logs', schema: { type: 'string' } } };
@@ -227,6 +234,7 @@ function failureResponses(route: Route, raised: RaisedError[]) {
           'an unknown query parameter or body field is refused with invalid_request naming it',
         data.includes('PathProblems') && "data.problems lists the rule's problems by path",
         data.includes('FailedCases') && 'data.failures lists each failing test case with what it expected and what came',
+        data.includes('ReplayRefusal') && "data.report is the replay gate's report, data.taskId its task",
         data.includes('MissingPermission') && "forbidden names the permission the key's role lacks in data.permission",
         data.includes('BranchLimit') && 'forbidden names the branch and the branches the key is limited to in data.branch and data.branches',
         data.includes('null') && 'data is null',

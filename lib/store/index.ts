@@ -70,6 +70,8 @@ export function createStore(config: DynamoConfig): Store {
     putExecution: executions.putExecution.bind(executions),
     putExecutions: executions.putExecutions.bind(executions),
     listExecutions: executions.listExecutions.bind(executions),
+    splitExecutions: executions.splitExecutions.bind(executions),
+    readExecutionRange: executions.readExecutionRange.bind(executions),
 
     getSchedule: schedules.getSchedule.bind(schedules),
     putSchedule: schedules.putSchedule.bind(schedules),
@@ -80,6 +82,9 @@ export function createStore(config: DynamoConfig): Store {
     createTask: tasks.createTask.bind(tasks),
     transitionTask: tasks.transitionTask.bind(tasks),
     listOverdueTasks: tasks.listOverdueTasks.bind(tasks),
+    putTaskPart: tasks.putTaskPart.bind(tasks),
+    readTaskParts: tasks.readTaskParts.bind(tasks),
+    markShardDone: tasks.markShardDone.bind(tasks),
     getRemote: tasks.getRemote.bind(tasks),
     putRemote: tasks.putRemote.bind(tasks),
     getBranchSync: tasks.getBranchSync.bind(tasks),

@@ -71,6 +71,9 @@ export const integrationKey = (workspaceId: string, id: string): ItemKey => ({ P
 export const integrationNameKey = (workspaceId: string, name: string): ItemKey => ({ PK: integrationsPartition(workspaceId), SK: `N:${name.toLowerCase()}` });
 
 export const taskKey = (taskId: string): ItemKey => ({ PK: `TASK:${taskId}`, SK: 'TASK' });
+/** What each shard of a task found, beside the task in its partition, by shard (zero-padded, so they sort by it). */
+export const taskPartPrefix = 'PART:';
+export const taskPartKey = (taskId: string, shard: number): ItemKey => ({ PK: taskKey(taskId).PK, SK: `${taskPartPrefix}${String(shard).padStart(6, '0')}` });
 /** The sparse index partition of tasks not finished yet, sorted by the time they must be done by. */
 export const openTasksPartition = 'TASKS:open';
 export const remoteKey = (workspaceId: string): ItemKey => ({ PK: `WS:${workspaceId}`, SK: 'REMOTE' });

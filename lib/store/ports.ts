@@ -16,7 +16,7 @@ import type { StoredIntegration } from './model/integrations.ts';
 import type { NameClaim, NamedKind } from './model/name-claims.ts';
 import type { RemoteConfig } from './model/remote.ts';
 import type { StoredRuleSchedule } from './model/schedules.ts';
-import type { Task, TaskState } from './model/tasks.ts';
+import type { ExecutionRange, Task, TaskState } from './model/tasks.ts';
 
 export interface ListQuery extends EntityScope {
   pageNo: number;
@@ -106,7 +106,19 @@ export interface ExecutionStore {
   putExecutions(scope: ExecutionScope, executions: Omit<Execution, 'expiresAt'>[]): Promise<void>;
   /** One page of a rule's (or workflow's) executions not yet expired at `now`, newest first, with their total. */
   listExecutions(scope: ExecutionScope, page: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>>;
+  /**
+   * The newest `limit` of a rule's executions whose key time (start, or a
+   * scheduled run's due time) is at or after `from` and before `to`, and not
+   * expired at `now`, cut into ranges of at most `rangeSize` each, oldest
+   * first: found by a walk of the keys alone, never reading an input.
+   */
+  splitExecutions(scope: RuleScope, window: { from: string; to: string }, bounds: { limit: number; rangeSize: number }, now: string): Promise<ExecutionRange[]>;
+  /** One page (at most 1 MB) of a range's executions, oldest first, from after the position `after` a page answered as `next`: what a replay reads of each. */
+  readExecutionRange(scope: RuleScope, range: ExecutionRange, after?: string): Promise<{ items: RecordedInput[]; next?: string }>;
 }
+
+/** What a replay needs of a recorded execution: its params as given, and when it started (its clock). */
+export type RecordedInput = Pick<Execution, 'executionId' | 'startedAt' | 'input'>;
 
 export interface ScheduleStore {
   /** Read consistently: a save compares with what is stored. */
@@ -138,6 +150,15 @@ export interface TaskStore {
   ): Promise<Task | undefined>;
   /** Open tasks (pending or in progress) whose deadline is before `now`: what the sweeper ends. */
   listOverdueTasks(now: string): Promise<string[]>;
+  /**
+   * Of a task split into shards (`shards`): writes what shard `shard` found, as JSON text, unless it was written
+   * (a redelivered shard's first result is the one kept); false when it was.
+   */
+  putTaskPart(taskId: string, shard: number, resultJson: string): Promise<boolean>;
+  /** What the shards of a task found, a page of the table at a time, by shard. */
+  readTaskParts(taskId: string): AsyncIterable<string>;
+  /** Records shard `shard` of an in-progress task as done (again: no change); answers the task, or undefined when it is not in progress. */
+  markShardDone(taskId: string, shard: number, at: string): Promise<Task | undefined>;
   getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;
   putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent): Promise<void>;
   /**

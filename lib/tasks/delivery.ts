@@ -1,6 +1,6 @@
 /**
- * How the task queue hands tasks (pulls, asynchronous workflow runs) to the
- * worker: one source for the stack's event source and the local runtime's
+ * How the task queue hands tasks (pulls, pushes, asynchronous workflow runs,
+ * replays) to the worker: one source for the stack's event source and the local runtime's
  * queue, so that what is measured locally is what is deployed.
  *
  * A task holds a worker while its Git host or provider answers, up to the
@@ -10,8 +10,8 @@
  * concurrency; the queue is fair across workspaces (each message's group is
  * its workspace), so a workspace with a backlog waits behind the quiet ones.
  *
- * The worker's time limit, and the lease and workflow run bound reckoned from
- * it, are written here alone: the stack gives the worker this timeout, and the
+ * The worker's time limit, and the lease, workflow run and shard bounds
+ * reckoned from it, are written here alone: the stack gives the worker this timeout, and the
  * worker function and the local runtime read the rest from here.
  */
 export const taskDelivery = {
@@ -43,4 +43,10 @@ export const taskTimes = {
    * still going.
    */
   workflowRunMs: leaseMs - 35_000,
+  /**
+   * The longest one message of a task split into shards may work (a replay's
+   * shard evaluates until then at most): a minute less than the worker's time
+   * limit, so that it ends in time to record how it ended.
+   */
+  shardWorkMs: workerTimeoutMs - 60_000,
 } as const;

@@ -10,6 +10,8 @@ export interface TaskMessage {
   taskId: string;
   /** The message group: the tenant the fair queue balances. */
   workspaceId: string;
+  /** For a task split into shards (`Task.shards`), each a message: which one this is. Absent on a task's first message. */
+  shard?: number;
 }
 
 export interface TaskQueue {

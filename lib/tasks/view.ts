@@ -7,7 +7,7 @@ import { parseJson } from '../decimal/json.ts';
  * A task as users see it: its progress, never the bookkeeping of runs. A
  * completed task shows no error: the one a retried delivery left is over.
  */
-export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun, push }: Task) => ({
+export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, finishedAt, commit, summary, error, workflowRun, push, replay, shards }: Task) => ({
   taskId,
   taskState,
   branch,
@@ -30,6 +30,18 @@ export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, fini
   ...(push && {
     push: { ...(push.pushed !== undefined && { pushed: push.pushed }), ...(push.pushed && push.sending && { message: push.sending.message }) },
   }),
+  // A replay's (lib/replay): what it compares, on what, and once completed its report.
+  ...(replay && {
+    replay: {
+      ruleId: replay.ruleId,
+      candidate: replay.candidate,
+      baseline: replay.baseline,
+      source: replay.source,
+      ...(replay.gate && { gate: replay.gate }),
+      ...(replay.reportJson !== undefined && { report: parseJson(replay.reportJson) as unknown }),
+    },
+  }),
+  ...(shards && { shards: { count: shards.count, done: Object.keys(shards.done).length } }),
 });
 
 export async function getTask(store: TaskStore, workspaceId: string, taskId: string, limitedTo?: readonly string[]) {

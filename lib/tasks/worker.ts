@@ -2,7 +2,7 @@
  * The queue's side of a task: SQS batches in, partial batch failures out.
  * Each message's task is run by its kind's runner, which the worker function
  * gives (a pull's from lib/pull/run.ts, a workflow run's from
- * lib/workflows/tasks.ts).
+ * lib/workflows/tasks.ts, a replay's from lib/replay/run.ts).
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../logging/logger.ts';
@@ -26,8 +26,8 @@ export interface Delivery {
  */
 export type DeliveryOutcome = 'done' | 'retry' | 'dead-letter';
 
-/** Runs one delivery of an open task of its kind. */
-export type TaskRunner = (task: Task, delivery: Delivery) => Promise<DeliveryOutcome>;
+/** Runs one delivery of an open task of its kind: the task's first message, or one of its shards' (`message.shard`). */
+export type TaskRunner = (task: Task, delivery: Delivery, message: TaskMessage) => Promise<DeliveryOutcome>;
 
 /** How a message whose task is to be tried again comes back, and how often at most. */
 export interface Retries {
@@ -57,12 +57,13 @@ export async function handleTaskMessages(
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      const { taskId } = JSON.parse(record.body) as TaskMessage;
+      const message = JSON.parse(record.body) as TaskMessage;
+      const { taskId, shard } = message;
       const attempt = Number(record.attributes.ApproximateReceiveCount);
       const task = await deps.store.getTask(taskId);
       const kind = task && kindOf(task);
-      const outcome = task && kind && isOpenTask(task) ? await deps.runners[kind](task, { attempt, maxAttempts: retries.maxAttempts }) : 'done';
-      logger.info('task delivery', { taskId, attempt, outcome, kind });
+      const outcome = task && kind && isOpenTask(task) ? await deps.runners[kind](task, { attempt, maxAttempts: retries.maxAttempts }, message) : 'done';
+      logger.info('task delivery', { taskId, shard, attempt, outcome, kind });
       if (outcome === 'done') continue;
       batchItemFailures.push({ itemIdentifier: record.messageId });
       // Without this the retry would wait the queue's whole visibility timeout; if it fails, it still does.

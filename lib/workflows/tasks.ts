@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { convertParams } from '../engine/compile.ts';
-import type { TaskQueue } from '../tasks/queue.ts';
+import { queueTask, type QueueDeps } from '../tasks/start.ts';
 import { newExecutionId, withoutOutputs } from '../rules/executions.ts';
 import { type EntityRef, type EntityStore, type Task, type TaskStore } from '../store/types.ts';
 import { publishedWorkflow } from './load.ts';
@@ -29,7 +29,7 @@ export const maxTaskResultBytes = 64 * 1024;
  * then queues the run.
  */
 export async function startWorkflowRun(
-  deps: { store: EntityStore & TaskStore; queue: Pick<TaskQueue, 'send'> },
+  deps: QueueDeps & { store: EntityStore },
   ref: EntityRef,
   request: { params: Record<string, unknown>; version?: string },
 ) {
@@ -43,17 +43,7 @@ export async function startWorkflowRun(
     createdAt: new Date().toISOString(),
     workflowRun: { workflowId: ref.id, version: workflow.version, executionId: newExecutionId(), paramsJson: JSON.stringify(request.params) },
   };
-  await deps.store.createTask(task);
-  try {
-    await deps.queue.send({ taskId: task.taskId, workspaceId: task.workspaceId });
-  } catch (error) {
-    await deps.store.transitionTask(task.taskId, ['pending'], {
-      taskState: 'failed',
-      finishedAt: new Date().toISOString(),
-      error: 'The run could not be queued. Retry after a delay.',
-    });
-    throw error;
-  }
+  await queueTask(deps, task, 'The run');
   return { taskId: task.taskId, taskState: task.taskState, executionId: task.workflowRun!.executionId, version: workflow.version };
 }
 

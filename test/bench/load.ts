@@ -25,10 +25,8 @@
  * against the bench's own table.
  */
 import './log-level.ts';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -45,6 +43,7 @@ import {
   type Tally,
   type TaskOperation,
 } from './load-mix.ts';
+import { figuresApart } from './apart.ts';
 import { putSection } from './results-file.ts';
 import { quantile } from './stats.ts';
 
@@ -349,25 +348,8 @@ const figuresFileVariable = 'BENCH_LOAD_FIGURES_FILE';
 
 /** Runs measureLoad in a process of its own, its output passed through, and returns its figures. */
 export async function measureLoadApart(log: (message: string) => void): Promise<LoadFigures> {
-  const dir = await mkdtemp(join(tmpdir(), 'rules-bench-load-'));
-  const file = join(dir, 'figures.json');
-  try {
-    log('load: in a process of its own');
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-        env: { ...process.env, [figuresFileVariable]: file },
-        stdio: 'inherit',
-      });
-      child.once('error', reject);
-      child.once('exit', resolve);
-    });
-    const figures = await readFile(file, 'utf8').catch(() => {
-      throw new Error(`the load test exited with code ${code} and no figures`);
-    });
-    return JSON.parse(figures) as LoadFigures;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  log('load: in a process of its own');
+  return figuresApart<LoadFigures>(fileURLToPath(import.meta.url), figuresFileVariable, 'the load test');
 }
 
 const ms = (value: number) => (value >= 10 ? value.toFixed(0) : value.toFixed(1));

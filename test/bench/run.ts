@@ -13,7 +13,8 @@
  * single executes, in process and over HTTP (batch.ts; `npm run bench:batch`
  * alone), and the local runtime under 50 concurrent clients
  * (load.ts, in a process of its own; `npm run bench:load` alone; its errors
- * make the run exit 1). Prints the tables and writes them, with the method, to
+ * make the run exit 1), and replay's throughput (replay.ts, in a process of
+ * its own; `npm run bench:replay` alone). Prints the tables and writes them, with the method, to
  * test/bench/RESULTS.md. Not a test: vitest does not collect it.
  */
 // First: sets the log level before any module that loads the logger is evaluated (see log-level.ts).
@@ -43,6 +44,7 @@ import { meterRequests } from './request-meter.ts';
 import { measureStartup } from './startup.ts';
 import { measureNumbers, numbersMarkdown } from './numbers.ts';
 import { measureWorkflows, workflowsMarkdown } from './workflows.ts';
+import { measureReplayApart, replayMarkdown } from './replay.ts';
 
 const startupRuns = 21;
 const latencySizes = [1_000, 10_000];
@@ -97,6 +99,7 @@ async function main() {
   const engines = await measureEngines(log);
   const numbers = measureNumbers(log);
   const load = await measureLoadApart(log);
+  const replay = await measureReplayApart(log);
 
   const table = await startBenchTable();
   const list = await loadListFunction(table.apiKey);
@@ -157,7 +160,7 @@ async function main() {
     };
     await writeFile(
       join(repoRoot, 'test/bench/RESULTS.md'),
-      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n`,
+      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n\n${replayMarkdown(replay)}\n`,
     );
     console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n`);
     if (load.problems.length) process.exitCode = 1;

@@ -184,13 +184,16 @@ describe('functions', () => {
       ScheduleExpression: 'rate(5 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.tasks.sweeper.function), 'Arn'] } })],
     });
-    // Only the routes that queue tasks (the pull, an asynchronous execute) may send to the queue.
+    // Only the routes that queue tasks (the pull and push, an asynchronous execute, a replay) may send to the queue.
     for (const route of routeList) {
       const sends = statementsOf(logicalId(functionOf(route).role))
         .flatMap(actionsOf)
         .includes('sqs:SendMessage');
       expect(sends, route.operationId).toBe(route.queueAccess === 'send');
     }
+    // The worker sends to its own queue: a replay's first message sends one message per shard (lib/replay/run.ts).
+    const workerSends = statementsOf(logicalId(stack.tasks.worker.role)).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(workerSends.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'Arn'] }]);
   });
 
   it('keeps the logical ids the task queue and its dead-letter queue had in lib/pull, and the worker reads that queue', () => {

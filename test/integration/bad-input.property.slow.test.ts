@@ -227,11 +227,15 @@ const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} 
 /**
  * The writes a refusal makes, by design: a rule that records its executions
  * records a failed run too (bad params, no answer), before the error is given
- * (lib/rules/execute.ts), an item of its own under the rule's executions; and
+ * (lib/rules/execute.ts), an item of its own under the rule's executions;
  * every execution of a rule, failed ones too, counts for its version's
- * coverage, in the rule's tally items (lib/coverage/counting.ts).
+ * coverage, in the rule's tally items (lib/coverage/counting.ts); and a
+ * publish its rule's replay gate refuses keeps the replay it ran, a completed
+ * task (lib/replay/gate.ts).
  */
-const recordedFailure = (sent: Sent, change: string) => sent.operationId === 'executeEntity' && /^(\+ EXEC:|[+~] USAGE:)/.test(change);
+const recordedFailure = (sent: Sent, change: string) =>
+  (sent.operationId === 'executeEntity' && /^(\+ EXEC:|[+~] USAGE:)/.test(change)) ||
+  (sent.operationId === 'publishEntity' && sent.status === 409 && change.startsWith('+ TASK:'));
 
 /**
  * Writes no request makes on its path, by design, which land while any request runs: a rollout's counts,
@@ -790,7 +794,7 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
     const entity = world.entities[p.entityId!];
     return [{ checksum: entity?.checksum ?? 'unknown', description: 'Fuzzed edit', tags: ['fuzz'], ...(entity && { definition: entity.definition }) }];
   },
-  publishEntity: (p) => [{}, { checksum: world.entities[p.entityId!]?.checksum ?? 'unknown' }],
+  publishEntity: (p) => [{}, { checksum: world.entities[p.entityId!]?.checksum ?? 'unknown' }, { acknowledgeReplay: world.taskId }],
   testEntity: (p) => [
     { params: paramsOf[p.entityId!] ?? {} },
     { params: paramsOf[p.entityId!] ?? {}, version: 'v1', checksum: world.entities[p.entityId!]?.checksum ?? 'x' },
@@ -802,6 +806,11 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
     { params: paramsOf[p.entityId!] ?? {}, version: 'v1', ...(p.entityType === 'workflow' && { async: true }) },
     { paramsList: batchOf(p) },
     { paramsList: batchOf(p), version: 'v1' },
+  ],
+  replayRule: (p) => [
+    { candidate: 'draft', source: { paramsList: [paramsOf[p.entityId!] ?? {}, {}] } },
+    { candidate: 'v1', baseline: 'v1', source: { executions: { limit: 50 } } },
+    { candidate: 'draft', source: { executions: { from: new Date(Date.now() - 3600_000).toISOString(), to: new Date().toISOString() } } },
   ],
   testWorkflowStep: (p) => [{ context: paramsOf[p.entityId!] ?? {} }, { context: { ...paramsOf[p.entityId!], check: { blocked: false } }, version: 'v1' }],
   saveSchedule: (p) => scheduleBodies(p.entityId!),

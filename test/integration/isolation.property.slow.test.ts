@@ -99,7 +99,7 @@ interface World {
   integration: string;
   checksums: string[];
   executionIds: string[];
-  taskIds: { pull: string; flow: string };
+  taskIds: { pull: string; flow: string; replay: string };
   commit: string;
   bRepoUrl: string;
   aRepoUrl: string;
@@ -280,7 +280,11 @@ beforeAll(async () => {
   const pulled = await bPull.wait(pullTask.taskId, limits.queueIdleMs);
   expect(pulled, JSON.stringify(pulled)).toMatchObject({ taskState: 'completed' });
   w.commit = pulled.commit!;
-  w.taskIds = { pull: pullTask.taskId, flow: flowTask.taskId };
+  // A replay of B's table.
+  const replay = await setupApi<{ taskId: string }>(`/dev/v1/rule/${bIds.table}/replay`, json('POST', { candidate: 'v1', source: { executions: {} } }));
+  expect(replay.status, JSON.stringify(replay.body)).toBe(202);
+  expect((await waitForTask(setupApi, replay.body.data.taskId, {}, limits.queueIdleMs)).taskState).toBe('completed');
+  w.taskIds = { pull: pullTask.taskId, flow: flowTask.taskId, replay: replay.body.data.taskId };
 
   // A's own: a remote it can pull, and the dead keys used once, so that the functions hold them.
   expect(
@@ -452,7 +456,9 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       { weight: 1, arbitrary: fc.uint8Array({ minLength: 10, maxLength: 10 }).map((bytes) => `intg_${Buffer.from(bytes).toString('hex')}`) },
     )
     .map(slot('integration'));
-  const task = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(w.taskIds.pull, w.taskIds.flow) }, { weight: 1, arbitrary: fc.uuid() }).map(slot('task'));
+  const task = fc
+    .oneof({ weight: 4, arbitrary: fc.constantFrom(w.taskIds.pull, w.taskIds.flow, w.taskIds.replay) }, { weight: 1, arbitrary: fc.uuid() })
+    .map(slot('task'));
   const key = fc
     .oneof(
       { weight: 4, arbitrary: fc.constantFrom(w.bKeyId, w.deadKeyIds.revoked, w.deadKeyIds.expired) },
@@ -633,10 +639,21 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
     ),
     publishEntity: onEntity(
       'publishEntity',
-      fc.option(checksum, { nil: undefined }),
-      ({ type, id, branch, more: sum, v }) => ({ method: 'POST', path: at(`/dev/v1/${type}`, id, 'publish'), branch, body: sum ? { checksum: v(sum) } : {} }),
-      (sum) => slotsOf(sum),
+      fc.tuple(fc.option(checksum, { nil: undefined }), fc.option(task, { nil: undefined })),
+      ({ type, id, branch, more: [sum, acknowledged], v }) => ({
+        method: 'POST',
+        path: at(`/dev/v1/${type}`, id, 'publish'),
+        branch,
+        body: { ...(sum && { checksum: v(sum) }), ...(acknowledged && { acknowledgeReplay: v(acknowledged) }) },
+      }),
+      ([sum, acknowledged]) => slotsOf(sum, acknowledged),
     ),
+    replayRule: onEntity('replayRule', fc.tuple(fc.constantFrom('draft', 'v1', 'v2'), fc.boolean()), ({ type, id, branch, more: [candidate, listed] }) => ({
+      method: 'POST',
+      path: at(`/dev/v1/${type}`, id, 'replay'),
+      branch,
+      body: { candidate, source: listed ? { paramsList: [{ weightKg: 3 }] } : { executions: { limit: 20 } } },
+    })),
     deleteEntity: onEntity('deleteEntity', fc.constant(undefined), ({ type, id, branch }) => ({ method: 'DELETE', path: at(`/dev/v1/${type}`, id), branch })),
     testEntity: onEntity('testEntity', version, ({ type, id, branch, more: label }) => ({
       method: 'POST',
@@ -852,6 +869,7 @@ function foreignTokens() {
     w.integration,
     w.taskIds.pull,
     w.taskIds.flow,
+    w.taskIds.replay,
     ...w.checksums,
     w.bRepoUrl,
     'b-private',
@@ -1030,6 +1048,8 @@ function ownUnderForeignIds(): [Probe, number][] {
     p('executeEntity', [table], (v) => post(ruleAt(v, table, 'execute'), { params: {} }), 200),
     p('testEntity', [table], (v) => post(ruleAt(v, table, 'test'), { params: {}, version: 'v1' }), 200),
     p('executeEntity', [set], (v) => post(ruleAt(v, set, 'execute'), { params: {} }), 200),
+    // A's own replay of A's table under B's id: A's executions, never B's.
+    p('replayRule', [table], (v) => post(ruleAt(v, table, 'replay'), { candidate: 'v1', source: { executions: {} } }), 202),
     p('testEntity', [set], (v) => post(ruleAt(v, set, 'test'), { params: {} }), 200),
     p('executeEntity', [flow], (v) => post(flowAt(v, 'execute'), { params: {} }), 200),
     p('executeEntity', [flow], (v) => post(flowAt(v, 'execute'), { params: {}, async: true }), 202),

@@ -76,6 +76,14 @@ describe('function bundles', () => {
     },
   );
 
+  it('replay-rule, which only queues the replay, holds neither the engine nor the FEEL parser', async () => {
+    expect(
+      (await bundle('functions/replay-rule.ts')).filter((i) =>
+        /lezer|engine\/(compile|authoring|feel\/|decision-table\/)|rules\/(load|draft)\.ts|zod\/v4\/classic/.test(i),
+      ),
+    ).toEqual([]);
+  });
+
   it('test-entity, which prepares drafts, does hold it', async () => {
     expect((await bundle('functions/test-entity.ts')).some((i) => i.includes('lezer-feel'))).toBe(true);
   });

@@ -4,8 +4,8 @@
  * deletes them, and any JSON kept as it came; a batch's written together, in
  * BatchWriteItems of 25, what DynamoDB leaves unprocessed written again.
  */
-import { beforeAll, expect, it } from 'vitest';
-import { createStore, type Execution, type RuleScope, type Store } from '../../lib/store/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createStore, type Execution, type ExecutionRange, type RuleScope, type Store } from '../../lib/store/index.ts';
 import { startDynamoProxy } from '../helpers/dynamo-proxy.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
 
@@ -99,4 +99,69 @@ it("writes a batch's executions in BatchWriteItems of 25, writing again what Dyn
   expect(totalCount).toBe(60);
   expect(items.map((e) => e.executionId)).toEqual(batch.map((e) => e.executionId).reverse());
   expect(items[0]).toEqual({ ...batch.at(-1), expiresAt: new Date(Date.parse(batch.at(-1)!.startedAt) + 30 * day).toISOString() });
+});
+
+describe("a replay's reads", () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const idsOf = async (range: ExecutionRange) => {
+    const ids: string[] = [];
+    let after: string | undefined;
+    do {
+      const page = await store.readExecutionRange(scope, range, after);
+      ids.push(...page.items.map((e) => e.executionId));
+      after = page.next;
+    } while (after);
+    return ids;
+  };
+  // The 37 unexpired: exec_0003 to exec_0039, one second apart, the last at now − 1 s.
+  const kept = Array.from({ length: 37 }, (_, k) => `exec_${String(k + 3).padStart(4, '0')}`);
+
+  it('cuts the newest `limit` of a window into ranges of keys, oldest first, which read back every execution once, in order', async () => {
+    for (const [limit, rangeSize] of [
+      [100, 10],
+      [100, 37],
+      [100, 1],
+      [20, 7],
+      [1, 5],
+    ] as const) {
+      const ranges = await store.splitExecutions(scope, { from: iso(now - 31 * day), to: iso(now) }, { limit, rangeSize }, iso(now));
+      const expected = kept.slice(-Math.min(limit, kept.length));
+      expect(ranges.map((r) => r.count)).toEqual(
+        Array.from({ length: Math.ceil(expected.length / rangeSize) }, (_, i) => Math.min(rangeSize, expected.length - i * rangeSize)).reverse(),
+      );
+      const read: string[] = [];
+      for (const range of ranges) read.push(...(await idsOf(range)));
+      expect(read, `limit ${limit}, ranges of ${rangeSize}`).toEqual(expected);
+    }
+  });
+
+  it('holds a window from its start, inclusive, to its end, exclusive, and leaves out what expired', async () => {
+    // exec_i started at now − 40 s + i s.
+    const at = (i: number) => iso(now - 40_000 + i * 1000);
+    const ranges = await store.splitExecutions(scope, { from: at(10), to: at(15) }, { limit: 100, rangeSize: 100 }, iso(now));
+    expect(await idsOf(ranges[0]!)).toEqual(['exec_0010', 'exec_0011', 'exec_0012', 'exec_0013', 'exec_0014']);
+    // Thirty days on, those that started before now − 20 s have expired.
+    const later = await store.splitExecutions(scope, { from: at(0), to: iso(now) }, { limit: 100, rangeSize: 100 }, iso(now + 30 * day - 20_000));
+    expect(later.map((r) => r.count)).toEqual([20]);
+    expect(await store.splitExecutions(scope, { from: at(15), to: at(15) }, { limit: 100, rangeSize: 100 }, iso(now))).toEqual([]);
+    expect(await store.splitExecutions({ ...scope, ruleId: 'none' }, { from: at(0), to: iso(now) }, { limit: 100, rangeSize: 100 }, iso(now))).toEqual([]);
+  });
+
+  it('reads a range larger than a page (1 MB) a page at a time', async () => {
+    const large = { ...scope, ruleId: 'large' };
+    const text = 'p'.repeat(15_000);
+    for (let i = 0; i < 80; i++) await store.putExecution(large, { ...execution(i, now - 100_000 + i * 10), input: { i, text } });
+    const [range] = await store.splitExecutions(large, { from: iso(now - day), to: iso(now) }, { limit: 100, rangeSize: 100 }, iso(now));
+    const first = await store.readExecutionRange(large, range!);
+    expect(first.next).toBeDefined();
+    expect(first.items.length).toBeLessThan(80);
+    const second = await store.readExecutionRange(large, range!, first.next);
+    expect([...first.items, ...second.items].map((e) => (e.input as { i: number }).i)).toEqual(Array.from({ length: 80 }, (_, i) => i));
+    expect(second.next).toBeUndefined();
+  });
+
+  it('reads the params as recorded, and when each execution started', async () => {
+    const [range] = await store.splitExecutions(scope, { from: iso(now - 40_000 + 5000), to: iso(now - 40_000 + 6000) }, { limit: 1, rangeSize: 1 }, iso(now));
+    expect((await store.readExecutionRange(scope, range!)).items).toEqual([{ executionId: 'exec_0005', startedAt: iso(now - 35_000), input: { i: 5 } }]);
+  });
 });

@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft as the next version
-         * @description Freezes the draft as the next version vN (201), immutable from then on; publishing content that already is the latest version answers that version (200). A rule is checked first: 409 publish_refused lists its problems and the rows that overlap under the hit policy unique, 409 tests_failed lists each saved test case that fails with what it expected and what came, and a rule set whose references do not resolve is refused too. With `checksum`, refused (409) when the draft has changed since.
+         * @description Freezes the draft as the next version vN (201), immutable from then on; publishing content that already is the latest version answers that version (200). A rule is checked first: 409 publish_refused lists its problems and the rows that overlap under the hit policy unique, 409 tests_failed lists each saved test case that fails with what it expected and what came, and a rule set whose references do not resolve is refused too. A published rule whose settings.replayGate is {maxChangedRatio, window} is then replayed, the draft against the latest published version, over the newest 2000 executions recorded in the window: when more than maxChangedRatio of them change outcome (another output, or a failure where there was an answer or the other way round), 409 replay_gate with the report and the replay's taskId; publishing again with acknowledgeReplay naming that task goes ahead. With `checksum`, refused (409) when the draft has changed since.
          *
          *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
          */
@@ -212,6 +212,28 @@ export interface paths {
          *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
         post: operations["testWorkflowStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/v1/{entityType}/{entityId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay recorded executions or given params on a candidate against a baseline (asynchronous)
+         * @description Runs each input on the `candidate` (the draft, or a version) and on the `baseline` (a version; the latest published when absent, 409 rule_not_published when there is none) and reports what changes: answers 202 with a task to follow at GET /dev/v1/tasks/{taskId}, which holds the report once completed. The inputs are the rule's recorded executions whose start (or a scheduled run's due time) is in `source.executions`' window (at most the newest `limit`, 10000 when absent, 1000000 at most; executions are kept 30 days), each run at the time it started, so that now() and today() answer as they did; or `source.paramsList`, run at the time of the request. A rule whose settings.recordExecutions is off has only its scheduled runs recorded: replay a paramsList instead. The report counts the inputs whose output is the same, changed, newly failing, newly succeeding and failing on both; how often each row, entry or branch of each side gave the answer; field by field, how often a changed output's field changed, and for numbers the exact mean, min and max of candidate − baseline; and the first 20 changed outcomes, each with its input, execution id, both answers or errors and the rows each matched. A draft edited before the replay ran fails it (replay it again). Workflows are refused (400 replay_not_supported): their API-request steps have effects on providers.
+         *
+         *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
+         */
+        post: operations["replayRule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1118,6 +1140,101 @@ export interface components {
         };
         DraftId: {
             id: string;
+        };
+        ReplayRefusal: {
+            /** @description the replay, at GET /dev/v1/tasks/{taskId}: publish with acknowledgeReplay naming it to go ahead */
+            taskId: string;
+            report: {
+                counts: {
+                    inputs: number;
+                    same: number;
+                    /** @description both answered, differently */
+                    changed: number;
+                    /** @description the baseline answered, the candidate failed */
+                    newlyFailing: number;
+                    /** @description the baseline failed, the candidate answered */
+                    newlySucceeding: number;
+                    bothFailing: number;
+                };
+                /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                hits: {
+                    baseline: {
+                        /** @description row 3, entry risk, then, otherwise */
+                        name: string;
+                        id?: string;
+                        hits: number;
+                    }[];
+                    candidate: {
+                        /** @description row 3, entry risk, then, otherwise */
+                        name: string;
+                        id?: string;
+                        hits: number;
+                    }[];
+                    /** @description units past the listed JSON (50 KB a side), counted */
+                    notListed?: {
+                        baseline: number;
+                        candidate: number;
+                    };
+                };
+                /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                fields: {
+                    /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                    field: string;
+                    changed: number;
+                    /** @description candidate − baseline, exact, over the changes where both were numbers */
+                    delta?: {
+                        count: number;
+                        mean: number;
+                        min: number;
+                        max: number;
+                    };
+                    /**
+                     * @description a delta beyond decimal128: no statistics
+                     * @constant
+                     */
+                    overflow?: true;
+                }[];
+                moreFields?: number;
+                /**
+                 * @description outputs had more than 300 fields: those after it in text order were not tallied
+                 * @constant
+                 */
+                fieldsNotTracked?: true;
+                /** @description the first 20 changed outcomes, in input order */
+                sample: {
+                    /** @description its place among the inputs: executions oldest first, or the list */
+                    inputIndex: number;
+                    executionId?: string;
+                    input?: unknown;
+                    baseline: {
+                        output?: unknown;
+                        /** @description why it failed, when it did */
+                        error?: {
+                            code: string;
+                            message?: string;
+                        };
+                        /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                        hits: string[];
+                        moreHits?: number;
+                    };
+                    candidate: {
+                        output?: unknown;
+                        /** @description why it failed, when it did */
+                        error?: {
+                            code: string;
+                            message?: string;
+                        };
+                        /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                        hits: string[];
+                        moreHits?: number;
+                    };
+                    /**
+                     * @description larger than 6 KB: input, outputs and error messages left out
+                     * @constant
+                     */
+                    omitted?: true;
+                }[];
+            };
         };
         /** @description {} */
         Empty: Record<string, never>;
@@ -2463,6 +2580,8 @@ export interface operations {
                     changeRequestId?: string;
                     /** @description rules only: publish the draft as the rule's candidate, which executions get only by naming its version (or through a rollout) until it is promoted; the version they get by default stays as it is */
                     candidate?: boolean;
+                    /** @description for a rule with settings.replayGate: the completed replay of this draft against the latest published version (the task a 409 replay_gate named) whose changes you accept; the publish then runs no replay */
+                    acknowledgeReplay?: string;
                 };
             };
         };
@@ -2490,6 +2609,8 @@ export interface operations {
                              * @constant
                              */
                             candidate?: true;
+                            /** @description for a rule with settings.replayGate: the replay the publish ran (or was acknowledged with), at GET /dev/v1/tasks/{taskId} */
+                            replayTaskId?: string;
                         };
                         /**
                          * @description empty on success
@@ -2530,6 +2651,8 @@ export interface operations {
                              * @constant
                              */
                             candidate?: true;
+                            /** @description for a rule with settings.replayGate: the replay the publish ran (or was acknowledged with), at GET /dev/v1/tasks/{taskId} */
+                            replayTaskId?: string;
                         };
                         /**
                          * @description empty on success
@@ -2608,7 +2731,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: approvals_missing, branch_protected, change_request_closed, change_request_stale, checksum_mismatch, publish_refused, rule_invalid, rule_not_prepared, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, tests_failed, write_conflict; data.problems lists the rule's problems by path; data.failures lists each failing test case with what it expected and what came. */
+            /** @description Conflict: approvals_missing, branch_protected, change_request_closed, change_request_stale, checksum_mismatch, publish_refused, replay_gate, replay_not_acknowledgeable, rule_invalid, rule_not_prepared, rule_reference_cycle, rule_reference_limit, rule_reference_not_found, tests_failed, write_conflict; data.problems lists the rule's problems by path; data.failures lists each failing test case with what it expected and what came; data.report is the replay gate's report, data.taskId its task. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2618,8 +2741,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "approvals_missing" | "branch_protected" | "change_request_closed" | "change_request_stale" | "checksum_mismatch" | "publish_refused" | "rule_invalid" | "rule_not_prepared" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "tests_failed" | "write_conflict";
-                        data?: components["schemas"]["ApprovalCount"] | components["schemas"]["Empty"] | components["schemas"]["FailedCases"] | components["schemas"]["PathProblems"] | components["schemas"]["ProtectedBranch"] | components["schemas"]["RequestState"];
+                        code?: "approvals_missing" | "branch_protected" | "change_request_closed" | "change_request_stale" | "checksum_mismatch" | "publish_refused" | "replay_gate" | "replay_not_acknowledgeable" | "rule_invalid" | "rule_not_prepared" | "rule_reference_cycle" | "rule_reference_limit" | "rule_reference_not_found" | "tests_failed" | "write_conflict";
+                        data?: components["schemas"]["ApprovalCount"] | components["schemas"]["Empty"] | components["schemas"]["FailedCases"] | components["schemas"]["FieldIssues"] | components["schemas"]["PathProblems"] | components["schemas"]["ProtectedBranch"] | components["schemas"]["ReplayRefusal"] | components["schemas"]["RequestState"];
                     };
                 };
             };
@@ -3657,6 +3780,177 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    replayRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The branch: a git branch name (as `git check-ref-format --branch` accepts), at most 255 bytes in UTF-8. The workspace's default branch when absent; an empty value counts as absent. */
+                "Service-Branch"?: string & (unknown & unknown);
+            };
+            path: {
+                entityType: "rule";
+                entityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the change would run: "draft", or a published version such as v3 */
+                    candidate: string;
+                    /** @description what runs now: a published version; the latest when absent */
+                    baseline?: string;
+                    /** @description the inputs: {executions: {from, to, limit}}, the rule's recorded executions, or {paramsList: [...]}, up to 1000 params objects (256 KB of JSON in all, each as an execute's) */
+                    source: {
+                        executions?: {
+                            /** @description the oldest executions replayed start at or after this; at most 30 days ago, its default */
+                            from?: string;
+                            /** @description the newest replayed start before this; now, its default and its latest */
+                            to?: string;
+                            /** @description how many of the window's executions, the newest: 10000 when absent */
+                            limit?: number;
+                        };
+                        paramsList?: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description accepted: queued, to follow */
+            202: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        /** @description the replay task: follow it at GET /dev/v1/tasks/{taskId}, which holds the report */
+                        data: {
+                            taskId: string;
+                            /** @enum {string} */
+                            taskState: "pending" | "in-progress" | "completed" | "failed";
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: branch_not_found, invalid_branch, invalid_request, replay_not_supported; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "branch_not_found" | "invalid_branch" | "invalid_request" | "replay_not_supported";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            /** @description Not Found: entity_not_found, entity_type_not_found, version_not_found. */
+            404: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "entity_not_found" | "entity_type_not_found" | "version_not_found";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: rule_not_published. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "rule_not_published";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
             500: {
@@ -9498,6 +9792,139 @@ export interface operations {
                                 /** @description the pushed commit's message */
                                 message?: string;
                             };
+                            /** @description set for a replay of a rule */
+                            replay?: {
+                                ruleId: string;
+                                candidate: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                            };
+                            /** @description a task split into shards, each a message of the queue: how many, and how many are done */
+                            shards?: {
+                                count: number;
+                                done: number;
+                            };
                         };
                         /**
                          * @description empty on success
@@ -9703,6 +10130,139 @@ export interface operations {
                                 pushed?: boolean;
                                 /** @description the pushed commit's message */
                                 message?: string;
+                            };
+                            /** @description set for a replay of a rule */
+                            replay?: {
+                                ruleId: string;
+                                candidate: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                            };
+                            /** @description a task split into shards, each a message of the queue: how many, and how many are done */
+                            shards?: {
+                                count: number;
+                                done: number;
                             };
                         };
                         /**
@@ -10413,6 +10973,137 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                            /** @description for a rule with settings.replayGate: the replay of the draft run when it was proposed */
+                            replayTaskId?: string;
+                            /** @description getChangeRequest: that replay, with its report, as GET /dev/v1/tasks/{taskId} shows it (only its taskId once the task expired, 30 days on) */
+                            replay?: {
+                                ruleId?: string;
+                                candidate?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source?: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                                taskId?: string;
+                            };
                             /** @description the draft was edited after it was proposed */
                             stale: boolean;
                             /** @description what the branch requires now (0: not protected) */
@@ -10608,6 +11299,137 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                            /** @description for a rule with settings.replayGate: the replay of the draft run when it was proposed */
+                            replayTaskId?: string;
+                            /** @description getChangeRequest: that replay, with its report, as GET /dev/v1/tasks/{taskId} shows it (only its taskId once the task expired, 30 days on) */
+                            replay?: {
+                                ruleId?: string;
+                                candidate?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source?: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                                taskId?: string;
+                            };
                             /** @description the draft was edited after it was proposed */
                             stale: boolean;
                             /** @description what the branch requires now (0: not protected) */
@@ -10697,6 +11519,137 @@ export interface operations {
                                     name: string;
                                     message: string;
                                 }[];
+                            };
+                            /** @description for a rule with settings.replayGate: the replay of the draft run when it was proposed */
+                            replayTaskId?: string;
+                            /** @description getChangeRequest: that replay, with its report, as GET /dev/v1/tasks/{taskId} shows it (only its taskId once the task expired, 30 days on) */
+                            replay?: {
+                                ruleId?: string;
+                                candidate?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source?: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                                taskId?: string;
                             };
                             /** @description the draft was edited after it was proposed */
                             stale: boolean;
@@ -10916,6 +11869,137 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                            /** @description for a rule with settings.replayGate: the replay of the draft run when it was proposed */
+                            replayTaskId?: string;
+                            /** @description getChangeRequest: that replay, with its report, as GET /dev/v1/tasks/{taskId} shows it (only its taskId once the task expired, 30 days on) */
+                            replay?: {
+                                ruleId?: string;
+                                candidate?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source?: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                                taskId?: string;
+                            };
                             /** @description the draft was edited after it was proposed */
                             stale: boolean;
                             /** @description what the branch requires now (0: not protected) */
@@ -11110,6 +12194,137 @@ export interface operations {
                                     name: string;
                                     message: string;
                                 }[];
+                            };
+                            /** @description for a rule with settings.replayGate: the replay of the draft run when it was proposed */
+                            replayTaskId?: string;
+                            /** @description getChangeRequest: that replay, with its report, as GET /dev/v1/tasks/{taskId} shows it (only its taskId once the task expired, 30 days on) */
+                            replay?: {
+                                ruleId?: string;
+                                candidate?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source?: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                                taskId?: string;
                             };
                             /** @description the draft was edited after it was proposed */
                             stale: boolean;
@@ -11320,6 +12535,137 @@ export interface operations {
                                     name: string;
                                     message: string;
                                 }[];
+                            };
+                            /** @description for a rule with settings.replayGate: the replay of the draft run when it was proposed */
+                            replayTaskId?: string;
+                            /** @description getChangeRequest: that replay, with its report, as GET /dev/v1/tasks/{taskId} shows it (only its taskId once the task expired, 30 days on) */
+                            replay?: {
+                                ruleId?: string;
+                                candidate?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                baseline?: {
+                                    /** @description "draft", or a version label */
+                                    label: string;
+                                    /** @description what it held when the replay was asked */
+                                    checksum: string;
+                                };
+                                /** @description the window of recorded executions, as replayed, or how many params were given */
+                                source?: {
+                                    executions: {
+                                        /** Format: date-time */
+                                        from: string;
+                                        /** Format: date-time */
+                                        to: string;
+                                        limit: number;
+                                    };
+                                } | {
+                                    paramsList: {
+                                        count: number;
+                                    };
+                                };
+                                /** @description set when a publish ran it for the rule's replayGate */
+                                gate?: {
+                                    maxChangedRatio: number;
+                                    window: string;
+                                    passed: boolean;
+                                };
+                                /** @description once completed */
+                                report?: {
+                                    counts: {
+                                        inputs: number;
+                                        same: number;
+                                        /** @description both answered, differently */
+                                        changed: number;
+                                        /** @description the baseline answered, the candidate failed */
+                                        newlyFailing: number;
+                                        /** @description the baseline failed, the candidate answered */
+                                        newlySucceeding: number;
+                                        bothFailing: number;
+                                    };
+                                    /** @description per row, entry or branch of each side, in order: how often it gave the answer */
+                                    hits: {
+                                        baseline: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        candidate: {
+                                            /** @description row 3, entry risk, then, otherwise */
+                                            name: string;
+                                            id?: string;
+                                            hits: number;
+                                        }[];
+                                        /** @description units past the listed JSON (50 KB a side), counted */
+                                        notListed?: {
+                                            baseline: number;
+                                            candidate: number;
+                                        };
+                                    };
+                                    /** @description the fields of changed outputs that changed, most often first (the first 100) */
+                                    fields: {
+                                        /** @description a top-level output field, [i] for an item of a list answer, (answer) for another answer */
+                                        field: string;
+                                        changed: number;
+                                        /** @description candidate − baseline, exact, over the changes where both were numbers */
+                                        delta?: {
+                                            count: number;
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                        };
+                                        /**
+                                         * @description a delta beyond decimal128: no statistics
+                                         * @constant
+                                         */
+                                        overflow?: true;
+                                    }[];
+                                    moreFields?: number;
+                                    /**
+                                     * @description outputs had more than 300 fields: those after it in text order were not tallied
+                                     * @constant
+                                     */
+                                    fieldsNotTracked?: true;
+                                    /** @description the first 20 changed outcomes, in input order */
+                                    sample: {
+                                        /** @description its place among the inputs: executions oldest first, or the list */
+                                        inputIndex: number;
+                                        executionId?: string;
+                                        input?: unknown;
+                                        baseline: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        candidate: {
+                                            output?: unknown;
+                                            /** @description why it failed, when it did */
+                                            error?: {
+                                                code: string;
+                                                message?: string;
+                                            };
+                                            /** @description the rows, entries or branches that gave the answer, by name (the first 10) */
+                                            hits: string[];
+                                            moreHits?: number;
+                                        };
+                                        /**
+                                         * @description larger than 6 KB: input, outputs and error messages left out
+                                         * @constant
+                                         */
+                                        omitted?: true;
+                                    }[];
+                                };
+                                taskId?: string;
                             };
                             /** @description the draft was edited after it was proposed */
                             stale: boolean;

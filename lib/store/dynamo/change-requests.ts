@@ -30,6 +30,7 @@ const fields = [
   'diff',
   'diffTruncated',
   'tests',
+  'replayTaskId',
 ] as const;
 
 const asRequest = (item: Record<string, unknown>) =>

@@ -4,20 +4,32 @@
  * out what has expired but is not deleted yet (DynamoDB deletes within days,
  * not at once), by key, so no filter reads it. A scheduled run is keyed by
  * its scheduled time instead of its start, so that a second delivery of the
- * same run finds the first one's key taken. Counting and skipping to a deep
- * page read the compact index entries (keys and the version only), never the
- * recorded input and output. A batch's executions are written together, in
- * BatchWriteItems (each a put of a new key, safe to repeat).
+ * same run finds the first one's key taken. Counting, skipping to a deep
+ * page and cutting a replay's window into ranges read the compact index
+ * entries (keys and the version only), never the recorded input and output.
+ * A batch's executions are written together, in BatchWriteItems (each a put
+ * of a new key, safe to repeat).
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { executionKey, executionPartition } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
 import { unlessConditionFails } from './expressions.ts';
-import { executionRetentionDays, type Execution, type ExecutionStore, type ExecutionScope, type Page } from '../types.ts';
+import {
+  executionRetentionDays,
+  type Execution,
+  type ExecutionRange,
+  type ExecutionScope,
+  type ExecutionStore,
+  type Page,
+  type RecordedInput,
+  type RuleScope,
+} from '../types.ts';
 import { TableClient, type Item } from './table-client.ts';
 import { parseJson } from '../../decimal/json.ts';
 
 const retentionMs = executionRetentionDays * 24 * 3600 * 1000;
+/** Sort keys start with the key time: what started before this had expired at `now`. */
+const expiryCutoff = (now: string) => new Date(Date.parse(now) - retentionMs).toISOString();
 
 const { byName: countIndex } = tableDefinition.indexes;
 
@@ -92,8 +104,7 @@ export class DynamoExecutionStore extends TableClient implements ExecutionStore 
 
   async listExecutions(scope: ExecutionScope, { pageNo, pageSize }: { pageNo: number; pageSize: number }, now: string): Promise<Page<Execution>> {
     const partition = executionPartition(scope);
-    // Sort keys start with the start time: what started before the cutoff has expired.
-    const cutoff = new Date(Date.parse(now) - retentionMs).toISOString();
+    const cutoff = expiryCutoff(now);
     const offset = (pageNo - 1) * pageSize;
     const [totalCount, startAfter] = await Promise.all([this.count(partition, cutoff), offset > 0 ? this.keyAt(partition, cutoff, offset) : undefined]);
     if (offset > 0 && !startAfter) return { totalCount, items: [] };
@@ -115,6 +126,60 @@ export class DynamoExecutionStore extends TableClient implements ExecutionStore 
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey && items.length < pageSize);
     return { totalCount, items };
+  }
+
+  async splitExecutions(scope: RuleScope, window: { from: string; to: string }, bounds: { limit: number; rangeSize: number }, now: string) {
+    const cutoff = expiryCutoff(now);
+    // A key is `<time>\u0001<id>`, so BETWEEN two times holds those at `from` and none at `to`.
+    const from = window.from > cutoff ? window.from : cutoff;
+    const ranges: ExecutionRange[] = [];
+    if (from >= window.to) return ranges;
+    let seen = 0;
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: countIndex.name,
+          KeyConditionExpression: `${countIndex.partitionKey} = :pk AND ${countIndex.sortKey} BETWEEN :from AND :to`,
+          ExpressionAttributeValues: { ':pk': executionPartition(scope), ':from': from, ':to': window.to },
+          ScanIndexForward: false,
+          ProjectionExpression: 'SK',
+          Limit: bounds.limit - seen,
+          ExclusiveStartKey,
+        }),
+      );
+      // Newest first: a range's last key is met first, its first key `rangeSize` keys later (or at the end).
+      for (const { SK } of page.Items ?? []) {
+        const key = SK as string;
+        if (seen % bounds.rangeSize === 0) ranges.push({ first: key, last: key, count: 0 });
+        const range = ranges.at(-1)!;
+        range.first = key;
+        range.count++;
+        seen++;
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey && seen < bounds.limit);
+    return ranges.reverse();
+  }
+
+  async readExecutionRange(scope: RuleScope, range: ExecutionRange, after?: string) {
+    const partition = executionPartition(scope);
+    const page = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :last',
+        ExpressionAttributeValues: { ':pk': partition, ':first': range.first, ':last': range.last },
+        ProjectionExpression: 'SK, executionId, startedAt, inputJson',
+        ...(after && { ExclusiveStartKey: { PK: partition, SK: after } }),
+      }),
+    );
+    const items: RecordedInput[] = (page.Items ?? []).map((item) => ({
+      executionId: item.executionId as string,
+      startedAt: item.startedAt as string,
+      input: parseJson(item.inputJson as string),
+    }));
+    return { items, ...(page.LastEvaluatedKey && { next: page.LastEvaluatedKey.SK as string }) };
   }
 
   private indexQuery(partition: string, cutoff: string) {

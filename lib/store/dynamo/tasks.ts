@@ -1,5 +1,5 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { branchKey, openTasksPartition, remoteKey, taskKey } from '../keys.ts';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { branchKey, openTasksPartition, remoteKey, taskKey, taskPartKey, taskPartPrefix } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
 import { isOpenTask, type AuditEvent, type RemoteConfig, type Task, type TaskState, type TaskStore } from '../types.ts';
 import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
@@ -23,12 +23,15 @@ const taskFields = [
   'applyingSummary',
   'workflowRun',
   'push',
+  'replay',
+  'shards',
   'requestedBy',
   'requestId',
 ] as const;
 const { byName: openIndex } = tableDefinition.indexes;
-/** Finished tasks are deleted by DynamoDB's time to live this long after they were made. */
+/** Finished tasks, and what their shards found, are deleted by DynamoDB's time to live this long after they were made. */
 const taskRetentionSeconds = 30 * 24 * 3600;
+const expiresFrom = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000) + taskRetentionSeconds;
 /** Where pulls recorded the commit they pulled before pushes shared the record: read when no `syncedCommit` is there, removed by the next write of one. */
 const legacyPulledCommit = 'pulledCommit';
 /** A pending task whose message never arrived is given up after this long. */
@@ -59,7 +62,7 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
           ...taskKey(task.taskId),
           ...task,
           ...openIndexKeys(task),
-          [tableDefinition.timeToLiveAttribute]: Math.floor(Date.parse(task.createdAt) / 1000) + taskRetentionSeconds,
+          [tableDefinition.timeToLiveAttribute]: expiresFrom(task.createdAt),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -119,6 +122,51 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
       ProjectionExpression: 'PK',
     });
     return items.map((item) => (item.PK as string).slice('TASK:'.length));
+  }
+
+  async putTaskPart(taskId: string, shard: number, resultJson: string) {
+    const put = new PutCommand({
+      TableName: this.tableName,
+      Item: { ...taskPartKey(taskId, shard), resultJson, [tableDefinition.timeToLiveAttribute]: expiresFrom(new Date().toISOString()) },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    return (await unlessConditionFails(this.client.send(put))) !== undefined;
+  }
+
+  async *readTaskParts(taskId: string) {
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': taskKey(taskId).PK, ':prefix': taskPartPrefix },
+          ProjectionExpression: 'resultJson',
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) yield item.resultJson as string;
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+
+  async markShardDone(taskId: string, shard: number, at: string) {
+    const { Attributes } =
+      (await unlessConditionFails(
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: taskKey(taskId),
+            UpdateExpression: 'SET shards.done.#shard = :at',
+            // The task's shards are recorded before any shard's message is sent.
+            ConditionExpression: '#state = :running AND attribute_exists(shards.done)',
+            ExpressionAttributeNames: { '#shard': String(shard), '#state': 'taskState' },
+            ExpressionAttributeValues: { ':at': at, ':running': 'in-progress' },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      )) ?? {};
+    return Attributes && (pick(Attributes, taskFields) as unknown as Task);
   }
 
   async getRemote(workspaceId: string) {

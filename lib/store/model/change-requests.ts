@@ -55,4 +55,6 @@ export interface ChangeRequest {
   diffTruncated: boolean;
   /** The draft's test cases, run when it was proposed. */
   tests: { total: number; failed: number; failures: { name: string; message: string }[] };
+  /** For a rule with a replay gate: the replay of the draft run when it was proposed (a completed task, lib/replay/gate.ts). */
+  replayTaskId?: string;
 }

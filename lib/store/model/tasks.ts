@@ -1,4 +1,4 @@
-/** Work done outside the request that asked for it (a pull, a push, a queued workflow run), kept so that users can follow it and a dead run is taken over. */
+/** Work done outside the request that asked for it (a pull, a push, a queued workflow run, a replay), kept so that users can follow it and a dead run is taken over. */
 import type { AuditActor } from './audit.ts';
 
 export type TaskState = 'pending' | 'in-progress' | 'completed' | 'failed';
@@ -47,7 +47,46 @@ export interface PushTask {
   pushed?: boolean;
 }
 
-/** A remote pull or push task, or an asynchronous workflow run, with what users need to follow it: its state (pending, in-progress, then completed or failed) and what came of it. */
+/** A range of a rule's recorded executions in key order, as the store finds it: its first and last positions (opaque to the domain) and how many it holds. */
+export interface ExecutionRange {
+  first: string;
+  last: string;
+  count: number;
+}
+
+/** Where a replay's inputs come from: a rule's recorded executions in a window (newest `limit` of it), or a list given with the request. */
+export type ReplaySource = { executions: { from: string; to: string; limit: number } } | { paramsList: { count: number } };
+
+/** One side of a replay: `draft` or a version label, with the checksum it had when the replay was asked. */
+export interface ReplaySide {
+  label: string;
+  checksum: string;
+}
+
+/** What a replay task holds (lib/replay): the rule, both sides, where its inputs come from, and the report once it ends. */
+export interface ReplayTask {
+  ruleId: string;
+  candidate: ReplaySide;
+  baseline: ReplaySide;
+  source: ReplaySource;
+  /** The inputs of a `paramsList` source as JSON text (any JSON a caller sent stores as it came), until the task ends. */
+  paramsJson?: string;
+  /** The ranges of executions each shard reads, by shard, recorded before their messages are sent; dropped when the task ends. */
+  ranges?: ExecutionRange[];
+  /** The report (lib/replay/report.ts) as JSON text, once completed. */
+  reportJson?: string;
+  /** Set on a replay the publish gate ran: its bound, and whether the draft passed it. */
+  gate?: { maxChangedRatio: number; window: string; passed: boolean };
+}
+
+/** A task whose work is split into shards, each a message of its own (a replay of many executions): how many, and those done. */
+export interface TaskShards {
+  count: number;
+  /** When each shard finished, by its index: a shard delivered twice is recorded once. */
+  done: Record<string, string>;
+}
+
+/** A remote pull or push task, an asynchronous workflow run or a replay, with what users need to follow it: its state (pending, in-progress, then completed or failed) and what came of it. */
 export interface Task {
   taskId: string;
   workspaceId: string;
@@ -82,4 +121,8 @@ export interface Task {
   workflowRun?: WorkflowRunTask;
   /** Set for a push (`{}` until its run sends a commit); a pull has none. */
   push?: PushTask;
+  /** Set for a replay of a rule. */
+  replay?: ReplayTask;
+  /** Set once a task's work is split into shards. */
+  shards?: TaskShards;
 }
