@@ -4,13 +4,14 @@
  * responses that put API Gateway's own answers in envelope form; the stage's
  * throttles (`./limits.ts`); and the stage's alarm on server errors.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import {
   AccessLogField,
   ContentHandling,
   AccessLogFormat,
   EndpointType,
-  LambdaIntegration,
+  Integration,
+  IntegrationType,
   LogGroupLogDestination,
   MethodLoggingLevel,
   MockIntegration,
@@ -20,6 +21,7 @@ import {
   type Method,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -105,6 +107,33 @@ export function serviceRestApi(scope: Construct, id: string, throttles: StageThr
 
 const pathParameters = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
+/**
+ * The role API Gateway invokes the routes' functions with, which may invoke
+ * those functions only, and which only this API may assume. One role and its
+ * policy instead of a resource policy on each function: a Lambda permission
+ * per function is a resource of its own, and a stack holds 500 at most.
+ */
+function invokeRole(api: RestApi) {
+  return new Role(api, 'InvokeRole', {
+    assumedBy: new ServicePrincipal('apigateway.amazonaws.com').withConditions({
+      StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+      ArnLike: { 'aws:SourceArn': api.arnForExecuteApi() },
+    }),
+    description: 'API Gateway invokes the routes functions with it',
+  });
+}
+
+/** A Lambda proxy integration calling `fn` with the API's invoke role (`invokeRole`), which may invoke it. */
+function proxyTo(fn: IFunction, role: Role) {
+  role.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }));
+  return new Integration({
+    type: IntegrationType.AWS_PROXY,
+    integrationHttpMethod: 'POST',
+    uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${fn.functionArn}/invocations`,
+    options: { credentialsRole: role },
+  });
+}
+
 /** A Lambda proxy method per route, on the resource of the route's path. */
 export function addRouteMethods(api: RestApi, routes: readonly Route[], functionFor: (route: Route) => IFunction): Map<Route, Method> {
   // Path parameters are declared required. Bodies are validated only against
@@ -112,17 +141,13 @@ export function addRouteMethods(api: RestApi, routes: readonly Route[], function
   // themselves, so that a bad body gets the function's error envelope.
   const validator = api.addRequestValidator('RequestValidator', { validateRequestParameters: true, validateRequestBody: true });
   const methods = new Map<Route, Method>();
+  const role = invokeRole(api);
   for (const route of routes) {
-    const method = api.root.resourceForPath(route.path).addMethod(
-      route.method,
-      // The test-invoke permission is left out: each method's function may be called by the deployed stage only.
-      new LambdaIntegration(functionFor(route), { proxy: true, allowTestInvoke: false }),
-      {
-        operationName: route.operationId,
-        requestValidator: validator,
-        requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
-      },
-    );
+    const method = api.root.resourceForPath(route.path).addMethod(route.method, proxyTo(functionFor(route), role), {
+      operationName: route.operationId,
+      requestValidator: validator,
+      requestParameters: Object.fromEntries(pathParameters(route.path).map((name) => [`method.request.path.${name}`, true])),
+    });
     methods.set(route, method);
   }
   return methods;

@@ -76,7 +76,8 @@ describe('functions not behind the API', () => {
     const bounded = synthesize({ limits: { scheduledRuns: 20 } });
     const reserved = ofType(bounded.resources, 'AWS::Lambda::Function').filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined);
     expect(reserved.map(([id, fn]) => [id, fn.Properties.ReservedConcurrentExecutions])).toEqual([[logicalIdOf(bounded.stack.schedules.runner.function), 20]]);
-  });
+    // A bound on a hung test: a second synthesis of the whole stack, which a loaded machine takes well past the default.
+  }, 120_000);
 });
 
 it("takes the deployer's throttles instead of the defaults", () => {
