@@ -122,10 +122,10 @@ export async function updateEntity(
  * Publishes the draft as the next version. A rule is checked first: no
  * problems, no rows overlapping under `unique`, every reference resolving,
  * every saved test case passing, and with a replay gate, the recorded
- * executions it replays not changing too much (lib/replay/gate.ts). A workflow likewise: no problems, and
- * every rule it runs has a version to run, every integration and credential
- * usable. Either keeps its parsed FEEL with the version, so that running it
- * needs no parser.
+ * executions it replays not changing too much (lib/replay/gate.ts). A
+ * workflow likewise: no problems, and every rule it runs has a version to
+ * run, every integration and credential usable. Either keeps its parsed FEEL
+ * with the version, so that running it needs no parser.
  */
 export async function publishDraft(
   store: Store,
