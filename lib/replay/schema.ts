@@ -14,11 +14,9 @@ import { replayBounds } from './bounds.ts';
 const candidatePattern = /^draft$|^v[1-9][0-9]{0,8}$/;
 
 const executionsSource = strictBody({
-  from: z
-    .optional(instant())
-    .register(z.globalRegistry, {
-      description: `the oldest executions replayed start at or after this; at most ${executionRetentionDays} days ago, its default`,
-    }),
+  from: z.optional(instant()).register(z.globalRegistry, {
+    description: `the oldest executions replayed start at or after this; at most ${executionRetentionDays} days ago, its default`,
+  }),
   to: z.optional(instant()).register(z.globalRegistry, { description: 'the newest replayed start before this; now, its default and its latest' }),
   limit: z
     .optional(
