@@ -44,8 +44,10 @@ Commands:
   rule create <workspace> <branch> <file>                          a draft from a JSON record, validated as the API does
   rule update <workspace> <branch> <id> <file> --checksum SUM      the fields in the file replace the draft's, if it
                                                                    still has the checksum you last saw
-  rule publish <workspace> <branch> <id> [--checksum SUM]          the draft as the next version, once its checks and
-                                                                   test cases pass
+  rule publish <workspace> <branch> <id> [--checksum SUM] [--acknowledge-replay TASK-ID]
+                                                                   the draft as the next version, once its checks and
+                                                                   test cases pass (and its replay gate, or the replay
+                                                                   task named)
   rule delete <workspace> <branch> <id>                            the draft and its versions
   rule import <workspace> <branch> <file-or-dir>... [--dry-run] [--checksum ID:SUM,...]
                                                   drafts from DMN (.dmn, .xml), Excel (.xlsx), CSV (.csv) or GoRules
@@ -81,6 +83,7 @@ const options = {
   credential: { type: 'string' },
   format: { type: 'string' },
   checksum: { type: 'string' },
+  'acknowledge-replay': { type: 'string' },
   'dry-run': { type: 'boolean' },
   version: { type: 'string' },
   out: { type: 'string' },
@@ -175,7 +178,13 @@ async function command(store: Store, positionals: string[], values: Values, from
     }
     default:
       if (entityTypes.includes(group as EntityType) && authoringVerbs.includes(action as AuthoringVerb))
-        return json(await author(store, group as EntityType, action as AuthoringVerb, arg, { from, checksum: values.checksum }));
+        return json(
+          await author(store, group as EntityType, action as AuthoringVerb, arg, {
+            from,
+            checksum: values.checksum,
+            acknowledgeReplay: values['acknowledge-replay'],
+          }),
+        );
       throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
   }
 }
@@ -195,7 +204,7 @@ async function author(
   entityType: EntityType,
   verb: AuthoringVerb,
   arg: (i: number, name: string) => string,
-  options: { from: string; checksum?: string },
+  options: { from: string; checksum?: string; acknowledgeReplay?: string },
 ) {
   const scope = { workspaceId: arg(1, 'workspace'), branch: arg(2, 'branch'), entityType };
   if (!(await store.getBranch(scope.workspaceId, scope.branch))) throw new Error(`workspace "${scope.workspaceId}" has no branch "${scope.branch}"`);
@@ -213,7 +222,7 @@ async function author(
       if (!options.checksum) throw new UsageError(`${entityType} update needs --checksum: the draft's checksum as you last saw it\n\n${usage}`);
       return updateEntity(store, ref(), { ...(await record(4)), checksum: options.checksum }, cliActor);
     case 'publish':
-      return publishDraft(store, ref(), { checksum: options.checksum }, cliActor);
+      return publishDraft(store, ref(), { checksum: options.checksum, acknowledgeReplay: options.acknowledgeReplay }, cliActor);
     case 'delete':
       return deleteEntity(store, ref());
   }

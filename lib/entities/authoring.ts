@@ -135,11 +135,12 @@ export async function updateEntity(
  * problems, no rows overlapping under `unique`, every reference resolving,
  * every saved test case passing (the parts of the rule no case reaches
  * are the version's warnings), and with a replay gate, the recorded
- * executions it replays not changing too much (lib/replay/gate.ts). A workflow likewise: no problems, and
- * every rule it runs has a version to run, every integration and credential
- * usable. Either keeps its parsed FEEL with the version, so that running it
- * needs no parser. A rule may be published as its candidate (`candidate`),
- * which a rollout tries before it is promoted (lib/rollout).
+ * executions it replays not changing too much (lib/replay/gate.ts). A
+ * workflow likewise: no problems, and every rule it runs has a version to
+ * run, every integration and credential usable. Either keeps its parsed FEEL
+ * with the version, so that running it needs no parser. A rule may be
+ * published as its candidate (`candidate`), which a rollout tries before it
+ * is promoted (lib/rollout).
  */
 export async function publishDraft(
   store: Store,

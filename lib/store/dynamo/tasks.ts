@@ -157,10 +157,10 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
           new UpdateCommand({
             TableName: this.tableName,
             Key: taskKey(taskId),
-            UpdateExpression: 'SET shards.done.#shard = :at',
+            UpdateExpression: 'SET #shards.#done.#shard = :at',
             // The task's shards are recorded before any shard's message is sent.
-            ConditionExpression: '#state = :running AND attribute_exists(shards.done)',
-            ExpressionAttributeNames: { '#shard': String(shard), '#state': 'taskState' },
+            ConditionExpression: '#state = :running AND attribute_exists(#shards.#done)',
+            ExpressionAttributeNames: { '#shards': 'shards', '#done': 'done', '#shard': String(shard), '#state': 'taskState' },
             ExpressionAttributeValues: { ':at': at, ':running': 'in-progress' },
             ReturnValues: 'ALL_NEW',
           }),
