@@ -39,6 +39,7 @@ import {
   type TableDefinition,
 } from '../rules/model.ts';
 import { DownloadRule } from '../rules/download.tsx';
+import { ImpactPanel } from '../rules/impact.tsx';
 import { PublishPanel } from '../rules/publish.tsx';
 import { RuleSetEditor } from '../rules/rule-set-editor.tsx';
 import { SchedulePanel } from '../rules/schedule.tsx';
@@ -60,6 +61,7 @@ const tabs = [
   { id: 'definition', label: 'Definition' },
   { id: 'test', label: 'Test' },
   { id: 'cases', label: 'Test cases' },
+  { id: 'impact', label: 'Impact' },
   { id: 'publish', label: 'Publish and versions' },
   { id: 'schedule', label: 'Schedule and executions' },
 ] as const;
@@ -88,6 +90,7 @@ function RulePage({ id }: { id: string }) {
   const [savedNotice, setSavedNotice] = useState(false);
   const [conflict, setConflict] = useState(false);
   const [tab, setTab] = useState<Tab>('definition');
+  const [testFill, setTestFill] = useState<{ params: Record<string, unknown> }>();
   const permits = { save: usePermit('updateEntity'), delete: usePermit('deleteEntity') };
   // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
   const [editedSinceSave, setEditedSinceSave] = useState(false);
@@ -257,10 +260,20 @@ function RulePage({ id }: { id: string }) {
         </section>
       </TabPanel>
       <TabPanel id="test" selected={tab}>
-        <TestPanel rule={rule} dirty={dirty} onConflict={() => setConflict(true)} />
+        <TestPanel rule={rule} dirty={dirty} onConflict={() => setConflict(true)} filled={testFill} />
       </TabPanel>
       <TabPanel id="cases" selected={tab}>
         <TestCases rule={rule} cases={draft.definition.tests ?? []} dirty={dirty} onChange={setCases} onConflict={() => setConflict(true)} />
+      </TabPanel>
+      <TabPanel id="impact" selected={tab}>
+        <ImpactPanel
+          rule={rule}
+          dirty={dirty}
+          onOpenCase={(params) => {
+            setTestFill({ params });
+            setTab('test');
+          }}
+        />
       </TabPanel>
       <TabPanel id="publish" selected={tab}>
         <PublishPanel rule={rule} dirty={dirty} onPublished={loaded.reload} onConflict={() => setConflict(true)} />
