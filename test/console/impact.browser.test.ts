@@ -11,18 +11,25 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { flushCoverage } from '../../lib/coverage/counting.ts';
 import { expectAccessible, expectNoPageProblems, ruleHelpers, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);
 
-const row = (id: string, when: string, fee: number) => ({ id, when: [when], then: [fee] });
+interface Row {
+  id?: string;
+  when: string[];
+  then: number[];
+}
+const row = (id: string, when: string, fee: number): Row => ({ id, when: [when], then: [fee] });
 /** A fee by amount; the draft the tests replay raises the middle row's fee. */
-const fees = (rows: ReturnType<typeof row>[]) => ({
+const fees = (rows: Row[], extra: object = {}) => ({
   hitPolicy: 'unique',
   inputs: [{ id: 'amount', expression: 'amount', type: 'number' }],
   outputs: [{ id: 'fee', name: 'fee', type: 'number' }],
   rules: rows,
   settings: { recordExecutions: true },
+  ...extra,
 });
 const publishedRows = [row('small', '< 100', 1), row('mid', '[100..500)', 2.5), row('big', '>= 500', 5)];
 const raisedRows = [publishedRows[0]!, row('mid', '[100..500)', 3), publishedRows[2]!];
@@ -43,8 +50,8 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     return answer.body.data.version;
   };
-  const redraft = async (id: string, rows: ReturnType<typeof row>[]) => {
-    const answer = await call(`/dev/v1/rule/${id}`, 'PATCH', { checksum: await checksumOf(id), definition: fees(rows) });
+  const redraft = async (id: string, rows: Row[], extra: object = {}) => {
+    const answer = await call(`/dev/v1/rule/${id}`, 'PATCH', { checksum: await checksumOf(id), definition: fees(rows, extra) });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   };
   const execute = async (id: string) => {
@@ -113,6 +120,37 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     await panel.getByRole('button', { name: 'Run replay' }).click();
     await panel.getByRole('status').filter({ hasText: 'Replayed 2 inputs: 1 would change.' }).waitFor({ timeout: 20_000 });
     await expectAccessible(page, 'the impact panel with a params list');
+    expectNoPageProblems(page);
+  });
+
+  it("shows each row's production matches on the grid, with dead and untested rows marked in words, and nothing for a new row", async () => {
+    const tests = [{ name: 'a small fee', params: { amount: 50 }, expected: { fee: 1 } }];
+    await createRule('coverage-fees', 'decisionTable', fees(publishedRows, { tests }));
+    const version = await publish('coverage-fees');
+    await execute('coverage-fees');
+    await execute('coverage-fees');
+    await flushCoverage();
+    // A row added to the draft, without an id, above the others: the published rows keep their counts by id.
+    await redraft('coverage-fees', [{ when: ['< 0'], then: [0] }, ...publishedRows], { tests });
+
+    await openRule(page, 'coverage-fees');
+    const grid = page.getByRole('table', { name: /Decision table/ });
+    await grid.getByRole('columnheader', { name: `Production ${version}` }).waitFor();
+    const cell = (r: number) => grid.locator('tbody tr').nth(r).locator('.coverage-cell');
+    expect(await cell(0).textContent()).toBe('Row 1 is not in the published version');
+    expect(await cell(1).textContent()).toBe('4 matches in production (most matches)');
+    expect(await cell(2).textContent()).toBe('4 matches in production (most matches)untested');
+    expect(await cell(3).textContent()).toBe('0 matches in production (no matches)never matcheduntested');
+    expect(await cell(1).getAttribute('class')).toContain('heat-4');
+    await page.getByText(`Production column: matches per row in 8 executions of ${version}`).waitFor();
+
+    // More executions show after a refresh.
+    expect((await call(`/dev/v1/rule/coverage-fees/execute`, 'POST', { params: { amount: 900 } })).status).toBe(200);
+    await flushCoverage();
+    await page.getByRole('button', { name: 'Refresh coverage' }).click();
+    await expect.poll(() => cell(3).textContent()).toBe('1 match in production (few matches)untested');
+    await screenshot(page, 'coverage-heat');
+    await expectAccessible(page, 'the grid with its coverage column');
     expectNoPageProblems(page);
   });
 });

@@ -38,6 +38,7 @@ import {
   type SimpleDefinition,
   type TableDefinition,
 } from '../rules/model.ts';
+import { useTableCoverage } from '../rules/coverage.tsx';
 import { DownloadRule } from '../rules/download.tsx';
 import { ImpactPanel } from '../rules/impact.tsx';
 import { PublishPanel } from '../rules/publish.tsx';
@@ -109,6 +110,8 @@ function RulePage({ id }: { id: string }) {
     }
     setMarks({ problems: new Map(), warnings: rule.warnings });
   }, [rule]);
+
+  const coverage = useTableCoverage(rule, rule?.type === 'decisionTable' ? (draft?.definition as TableDefinition | undefined) : undefined);
 
   const dirty = !!rule && !!draft && !sameJson(draft, { name: rule.name, description: rule.description, definition: rule.definition });
 
@@ -254,7 +257,7 @@ function RulePage({ id }: { id: string }) {
         </section>
         <WarningList warnings={listed} />
         <section class="card" aria-label={`${kindLabels[kind]} editor`}>
-          {kind === 'decisionTable' && <DecisionTableEditor definition={draft.definition as TableDefinition} marks={shown} onEdit={edit} />}
+          {kind === 'decisionTable' && <DecisionTableEditor definition={draft.definition as TableDefinition} marks={shown} onEdit={edit} coverage={coverage} />}
           {kind === 'simpleRule' && <SimpleRuleEditor definition={draft.definition as SimpleDefinition} marks={shown} onEdit={edit} />}
           {kind === 'ruleSet' && <RuleSetEditor definition={draft.definition as SetDefinition} marks={shown} onEdit={edit} />}
         </section>
