@@ -12,6 +12,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { flushCoverage } from '../../lib/coverage/counting.ts';
+import { settleRollouts } from '../../lib/rollout/watch.ts';
 import { expectAccessible, expectNoPageProblems, ruleHelpers, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);
@@ -151,6 +152,42 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     await expect.poll(() => cell(3).textContent()).toBe('1 match in production (few matches)untested');
     await screenshot(page, 'coverage-heat');
     await expectAccessible(page, 'the grid with its coverage column');
+    expectNoPageProblems(page);
+  });
+
+  it('publishes the draft as a candidate, starts a shadow rollout, shows what it compared, and promotes the candidate', async () => {
+    await createRule('rollout-fees', 'decisionTable', fees(publishedRows));
+    await publish('rollout-fees');
+    await redraft('rollout-fees', raisedRows);
+
+    await openRule(page, 'rollout-fees');
+    await tab(page, 'Publish and versions');
+    const panel = page.getByRole('region', { name: 'Candidate and rollout' });
+    await panel.getByRole('button', { name: 'Publish as candidate' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Published as v2' }).waitFor();
+    await panel.getByText('Candidate: v2').waitFor();
+    expect(await panel.getByLabel('Mode').inputValue()).toBe('shadow');
+    await panel.getByRole('button', { name: 'Start rollout' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Agreement rate: nothing compared yet' }).waitFor();
+
+    // Executions get v1 and the candidate runs beside them: two of the four disagree.
+    for (const amount of amounts) {
+      const answer = await call<{ version: string }>('/dev/v1/rule/rollout-fees/execute', 'POST', { params: { amount } });
+      expect(answer.body.data.version).toBe('v1');
+    }
+    await settleRollouts();
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Agreement rate: 50.00 %' }).waitFor();
+    expect(await panel.getByLabel('Rollout counts').textContent()).toContain('Compared4Agree2Disagree2');
+    const sample = panel.getByRole('table', { name: 'Newest disagreements' });
+    expect(await sample.locator('tbody tr').first().textContent()).toContain('"fee":3');
+    await screenshot(page, 'rollout-shadow');
+    await expectAccessible(page, 'the rollout panel');
+
+    await panel.getByRole('button', { name: 'Promote v2' }).click();
+    await panel.getByText('Serving now: v2').waitFor();
+    expect(await panel.getByText('promoted', { exact: true }).count()).toBe(1);
+    expect((await call<{ version: string }>('/dev/v1/rule/rollout-fees/execute', 'POST', { params: { amount: 200 } })).body.data.version).toBe('v2');
     expectNoPageProblems(page);
   });
 });

@@ -42,6 +42,7 @@ import { useTableCoverage } from '../rules/coverage.tsx';
 import { DownloadRule } from '../rules/download.tsx';
 import { ImpactPanel } from '../rules/impact.tsx';
 import { PublishPanel } from '../rules/publish.tsx';
+import { RolloutPanel } from '../rules/rollout.tsx';
 import { RuleSetEditor } from '../rules/rule-set-editor.tsx';
 import { SchedulePanel } from '../rules/schedule.tsx';
 import { SimpleRuleEditor } from '../rules/simple-rule-editor.tsx';
@@ -280,6 +281,7 @@ function RulePage({ id }: { id: string }) {
       </TabPanel>
       <TabPanel id="publish" selected={tab}>
         <PublishPanel rule={rule} dirty={dirty} onPublished={loaded.reload} onConflict={() => setConflict(true)} />
+        <RolloutPanel rule={rule} dirty={dirty} onChanged={loaded.reload} onConflict={() => setConflict(true)} />
         <ChangeRequestList entityType="rule" entityId={id} />
         <VersionsPanel rule={rule} />
       </TabPanel>
