@@ -9,6 +9,7 @@
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { aggregations, hitPolicies, valueTypes, type Aggregation, type HitPolicy, type ValueType } from '../../../engine/definitions.ts';
+import { CoverageCell, CoverageSummary, type TableCoverage } from './coverage.tsx';
 import { MarkedInput, markOf, TextField, type Marks, type Touched } from './marks.tsx';
 import { entryOf, entryText, type TableDefinition } from './model.ts';
 import { AllowedValues, DefaultField } from './output-values.tsx';
@@ -18,6 +19,8 @@ interface Props {
   definition: TableDefinition;
   marks: Marks;
   onEdit(next: TableDefinition, touched: Touched): void;
+  /** The published version's production coverage, shown in a column of its own. */
+  coverage?: TableCoverage | undefined;
 }
 
 /** The default hit policy, when a table names none (as the API applies it). */
@@ -29,7 +32,7 @@ type Row = TableDefinition['rules'][number];
 
 const inputName = (input: Input) => input.label || input.id;
 
-export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
+export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Props) {
   const grid = useRef<HTMLTableElement>(null);
   // After a move, focus follows the moved row or column: the button of the same action at its new place.
   const focusNext = useRef<string | undefined>(undefined);
@@ -142,6 +145,7 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
           Add output column
         </button>
       </div>
+      {coverage && <CoverageSummary coverage={coverage} />}
       <div class="scroll">
         <table class="grid" ref={grid}>
           <caption class="visually-hidden">Decision table: one row per rule, input columns then output columns</caption>
@@ -176,6 +180,11 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
                   />
                 </th>
               ))}
+              {coverage && (
+                <th scope="col" class="coverage-head">
+                  Production {coverage.version}
+                </th>
+              )}
               <th scope="col">Row actions</th>
             </tr>
           </thead>
@@ -222,6 +231,7 @@ export function DecisionTableEditor({ definition, marks, onEdit }: Props) {
                       output
                     />
                   ))}
+                  {coverage && <CoverageCell covered={coverage.rows[r]} r={r} />}
                   <td class="row-actions">
                     <button type="button" class="icon secondary" aria-label={`Move row ${r + 1} up`} disabled={r === 0} onClick={() => moveRow(r, r - 1)}>
                       ↑

@@ -3,9 +3,10 @@
  * checksum last read, so what is tested is what the page shows) or on a
  * published version, and shows the output, the time it took and the trace.
  * Unsaved edits are not tested: the panel says so rather than test something
- * the page does not show.
+ * the page does not show. Another panel (Impact's changed cases) may hand it
+ * params to try: they replace what is typed, on the saved draft.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
@@ -22,6 +23,8 @@ interface Props {
   rule: RuleRecord;
   dirty: boolean;
   onConflict(): void;
+  /** Params handed from elsewhere; a new object each time, so the same params handed twice fill the field again. */
+  filled?: { params: Record<string, unknown> };
 }
 
 interface Tested {
@@ -30,7 +33,7 @@ interface Tested {
   definition: AnyDefinition | undefined;
 }
 
-export function TestPanel({ rule, dirty, onConflict }: Props) {
+export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
   const { api } = useConsole();
   const firstCase = definitionOf(rule).tests?.[0];
   const [paramsText, setParamsText] = useState(() => pretty(firstCase?.params ?? {}));
@@ -40,6 +43,12 @@ export function TestPanel({ rule, dirty, onConflict }: Props) {
   const [error, setError] = useState<unknown>();
   const parsed = parseObject(paramsText);
   const permit = usePermit('testEntity');
+
+  useEffect(() => {
+    if (!filled) return;
+    setParamsText(pretty(filled.params));
+    setTarget(draftTarget);
+  }, [filled]);
 
   const run = async (event: Event) => {
     event.preventDefault();

@@ -38,8 +38,11 @@ import {
   type SimpleDefinition,
   type TableDefinition,
 } from '../rules/model.ts';
+import { useTableCoverage } from '../rules/coverage.tsx';
 import { DownloadRule } from '../rules/download.tsx';
+import { ImpactPanel } from '../rules/impact.tsx';
 import { PublishPanel } from '../rules/publish.tsx';
+import { RolloutPanel } from '../rules/rollout.tsx';
 import { RuleSetEditor } from '../rules/rule-set-editor.tsx';
 import { SchedulePanel } from '../rules/schedule.tsx';
 import { SimpleRuleEditor } from '../rules/simple-rule-editor.tsx';
@@ -60,6 +63,7 @@ const tabs = [
   { id: 'definition', label: 'Definition' },
   { id: 'test', label: 'Test' },
   { id: 'cases', label: 'Test cases' },
+  { id: 'impact', label: 'Impact' },
   { id: 'publish', label: 'Publish and versions' },
   { id: 'schedule', label: 'Schedule and executions' },
 ] as const;
@@ -88,6 +92,7 @@ function RulePage({ id }: { id: string }) {
   const [savedNotice, setSavedNotice] = useState(false);
   const [conflict, setConflict] = useState(false);
   const [tab, setTab] = useState<Tab>('definition');
+  const [testFill, setTestFill] = useState<{ params: Record<string, unknown> }>();
   const permits = { save: usePermit('updateEntity'), delete: usePermit('deleteEntity') };
   // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
   const [editedSinceSave, setEditedSinceSave] = useState(false);
@@ -106,6 +111,8 @@ function RulePage({ id }: { id: string }) {
     }
     setMarks({ problems: new Map(), warnings: rule.warnings });
   }, [rule]);
+
+  const coverage = useTableCoverage(rule, rule?.type === 'decisionTable' ? (draft?.definition as TableDefinition | undefined) : undefined);
 
   const dirty = !!rule && !!draft && !sameJson(draft, { name: rule.name, description: rule.description, definition: rule.definition });
 
@@ -251,19 +258,30 @@ function RulePage({ id }: { id: string }) {
         </section>
         <WarningList warnings={listed} />
         <section class="card" aria-label={`${kindLabels[kind]} editor`}>
-          {kind === 'decisionTable' && <DecisionTableEditor definition={draft.definition as TableDefinition} marks={shown} onEdit={edit} />}
+          {kind === 'decisionTable' && <DecisionTableEditor definition={draft.definition as TableDefinition} marks={shown} onEdit={edit} coverage={coverage} />}
           {kind === 'simpleRule' && <SimpleRuleEditor definition={draft.definition as SimpleDefinition} marks={shown} onEdit={edit} />}
           {kind === 'ruleSet' && <RuleSetEditor definition={draft.definition as SetDefinition} marks={shown} onEdit={edit} />}
         </section>
       </TabPanel>
       <TabPanel id="test" selected={tab}>
-        <TestPanel rule={rule} dirty={dirty} onConflict={() => setConflict(true)} />
+        <TestPanel rule={rule} dirty={dirty} onConflict={() => setConflict(true)} filled={testFill} />
       </TabPanel>
       <TabPanel id="cases" selected={tab}>
         <TestCases rule={rule} cases={draft.definition.tests ?? []} dirty={dirty} onChange={setCases} onConflict={() => setConflict(true)} />
       </TabPanel>
+      <TabPanel id="impact" selected={tab}>
+        <ImpactPanel
+          rule={rule}
+          dirty={dirty}
+          onOpenCase={(params) => {
+            setTestFill({ params });
+            setTab('test');
+          }}
+        />
+      </TabPanel>
       <TabPanel id="publish" selected={tab}>
         <PublishPanel rule={rule} dirty={dirty} onPublished={loaded.reload} onConflict={() => setConflict(true)} />
+        <RolloutPanel rule={rule} dirty={dirty} onChanged={loaded.reload} onConflict={() => setConflict(true)} />
         <ChangeRequestList entityType="rule" entityId={id} />
         <VersionsPanel rule={rule} />
       </TabPanel>
