@@ -5,7 +5,8 @@
  * no time but cost much to set up (`TEST_SUITE=heavy`, two at a time): the CDK
  * template assertions (each synthesises the stack), the bundle checks (each
  * bundles functions), the FEEL evaluation bounds, the pull's and push's
- * suites and the file formats' round-trip properties. Then the slow ones
+ * suites, the file formats' round-trip properties, and the integration
+ * suites of replay, rollouts, coverage and batches. Then the slow ones
  * (`TEST_SUITE=slow`, one at a time): the console's browser suites (a real
  * Chromium), the README walk-through, which starts the whole service and runs
  * every block, and every `*.slow.test.ts`. `.ci/run` runs both scripts, then
@@ -28,6 +29,13 @@ const heavySuites = [
   'test/pull/git-push.test.ts',
   // The file formats' round-trip properties: hundreds of tables written and read, XLSX through exceljs.
   'test/interchange/*.property.test.ts',
+  // What a change will do (issue 23), through the local runtime: replays through the queue and worker, the publish gate,
+  // rollouts with their counts, coverage and batches of 1,000 (npm test was 4 min 6 s with them).
+  'test/integration/replay.test.ts',
+  'test/integration/replay-gate.test.ts',
+  'test/integration/rollout.test.ts',
+  'test/integration/coverage.test.ts',
+  'test/integration/batch.test.ts',
 ];
 const runs = {
   slow: { include: slowSuites, maxWorkers: 1 },
