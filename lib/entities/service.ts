@@ -5,7 +5,7 @@
  * checks before a write is in ./authoring.ts.
  */
 import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
-import { entityChecksum } from './checksum.ts';
+import { canonicalJson, entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../http/errors.ts';
@@ -130,7 +130,8 @@ export interface SaveOptions {
   auditor?: Auditor;
 }
 
-const sameWarnings = (a: Warning[] | undefined, b: Warning[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+/** Compared whatever the order of their fields: DynamoDB keeps a map's entries in no order, so a warning read back may list them otherwise. */
+const sameWarnings = (a: Warning[] | undefined, b: Warning[] | undefined) => canonicalJson(a ?? []) === canonicalJson(b ?? []);
 
 /**
  * Creates or updates the working copy of an entity. Writing the same content
