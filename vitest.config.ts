@@ -36,6 +36,12 @@ const heavySuites = [
   'test/integration/rollout.test.ts',
   'test/integration/coverage.test.ts',
   'test/integration/batch.test.ts',
+  // The longest of the rest, each with a runtime and providers or gateways of its own (npm test was 4 min 14 s with them, once every save
+  // also ran its test cases for coverage).
+  'test/integration/workflows-providers.test.ts',
+  'test/integration/permissions.test.ts',
+  'test/integration/secret-scan.test.ts',
+  'test/integration/gateway.test.ts',
 ];
 const runs = {
   slow: { include: slowSuites, maxWorkers: 1 },
