@@ -9,7 +9,7 @@
  * the task. Ending a task lets the branch go for its next pull or push, and
  * a completed one records the remote's commit the branch is synced with.
  */
-import { randomUUID } from 'node:crypto';
+import { claimTask } from '../tasks/claim.ts';
 import { entityTypes, type EntityType } from '../entities/kinds.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
@@ -52,15 +52,6 @@ export interface RemoteTaskRun {
   failedWith(error: Error, task: Task): string;
 }
 
-/** Claims the task for this run: a pending task, or one whose last run's lease ran out. */
-async function claim(store: Store, task: Task, leaseMs: number): Promise<Task | undefined> {
-  const now = new Date();
-  const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-  const change = { taskState: 'in-progress' as const, runId: randomUUID(), leaseUntil, dueAt: leaseUntil };
-  if (task.taskState === 'pending') return store.transitionTask(task.taskId, ['pending'], { ...change, startedAt: now.toISOString() });
-  return store.transitionTask(task.taskId, ['in-progress'], change, { leaseExpiredBefore: now.toISOString() });
-}
-
 async function finish(store: Store, task: Task, change: Partial<Task>, audit?: AuditEvent) {
   const ended = await store.transitionTask(task.taskId, ['in-progress'], { ...change, finishedAt: new Date().toISOString() }, { runId: task.runId }, audit);
   if (ended) await store.releaseBranchSync(task.workspaceId, task.branch, task.taskId, change.taskState === 'completed' ? change.commit : undefined);
@@ -76,7 +67,7 @@ async function finish(store: Store, task: Task, change: Partial<Task>, audit?: A
 export async function runRemoteTask(deps: RemoteTaskDeps, taskId: string, delivery: Delivery, run: RemoteTaskRun): Promise<DeliveryOutcome> {
   const found = await deps.store.getTask(taskId);
   if (!found || !isOpenTask(found)) return 'done';
-  const task = await claim(deps.store, found, deps.leaseMs);
+  const task = await claimTask(deps.store, found, deps.leaseMs);
   if (!task) return 'done';
   try {
     const done = await run.work(task);

@@ -20,7 +20,7 @@
  * saying so. A transient failure (DynamoDB, SQS) hands the message back for
  * another delivery; on the last, or for any other failure, the replay fails.
  */
-import { randomUUID } from 'node:crypto';
+import { claimTask } from '../tasks/claim.ts';
 import { parseJson } from '../decimal/json.ts';
 import { EngineError } from '../engine/index.ts';
 import { ApiError } from '../http/errors.ts';
@@ -49,15 +49,6 @@ const isRefusal = (error: unknown) => error instanceof ReplayRefused || error in
 const scopeOf = (task: Task): RuleScope => ({ workspaceId: task.workspaceId, branch: task.branch, ruleId: task.replay!.ruleId });
 
 const later = (ms: number) => new Date(Date.now() + ms).toISOString();
-
-/** Claims the task for planning: a pending one, or one whose planner's lease ran out (it stopped); undefined when another holds it. */
-async function claim(store: Store, task: Task, leaseMs: number): Promise<Task | undefined> {
-  const now = new Date();
-  const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-  const change = { taskState: 'in-progress' as const, runId: randomUUID(), leaseUntil, dueAt: leaseUntil };
-  if (task.taskState === 'pending') return store.transitionTask(task.taskId, ['pending'], { ...change, startedAt: now.toISOString() });
-  return store.transitionTask(task.taskId, ['in-progress'], change, { leaseExpiredBefore: now.toISOString() });
-}
 
 /**
  * Records the shards: one for a list of params, one per range of the
@@ -146,7 +137,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /** Runs one delivery of a replay task's message: its first (no shard), or a shard's. */
 export async function runReplayTask(deps: ReplayDeps, task: Task, delivery: Delivery, message: TaskMessage): Promise<DeliveryOutcome> {
   const deadline = Date.now() + deps.shardWorkMs;
-  const claimed = message.shard === undefined ? await claim(deps.store, task, deps.leaseMs) : task;
+  const claimed = message.shard === undefined ? await claimTask(deps.store, task, deps.leaseMs) : task;
   if (!claimed) return 'done';
   try {
     if (message.shard === undefined) await plan(deps, claimed, deadline);
