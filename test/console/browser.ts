@@ -148,6 +148,27 @@ export function ruleHelpers(t: ConsoleFixture) {
       await on.getByRole('tablist', { name: 'Rule sections' }).waitFor();
     },
     tab: (on: Page, name: string) => on.getByRole('tab', { name, exact: true }).click(),
+    /** A decision-table grid cell by its row number (from 1, as the grid numbers rows) and its column's name, when no filter or grouping is on. */
+    gridCell: async (on: Page, row: number, column: string) => {
+      const names = await on.locator('table.table-grid thead th .column-name').allTextContents();
+      expect(names, `a column named ${column}`).toContain(column);
+      return on.locator(`table.table-grid tbody tr.grid-row[aria-rowindex="${row + 1}"] td`).nth(names.indexOf(column));
+    },
+    /** Types a cell's new text as a person does: the cell selected, its text typed over it (Delete empties it), Enter to keep it. */
+    fillCell: async (on: Page, row: number, column: string, text: string) => {
+      const names = await on.locator('table.table-grid thead th .column-name').allTextContents();
+      await on
+        .locator(`table.table-grid tbody tr.grid-row[aria-rowindex="${row + 1}"] td`)
+        .nth(names.indexOf(column))
+        .click();
+      if (text === '') await on.keyboard.press('Delete');
+      else {
+        await on.keyboard.press('F2');
+        await on.keyboard.press('ControlOrMeta+a');
+        await on.keyboard.insertText(text);
+        await on.keyboard.press('Enter');
+      }
+    },
     /** Saves, and waits for the read that follows a save: edits made before it ends would be reset. */
     saved: async (on: Page) => {
       await on.getByRole('button', { name: 'Save', exact: true }).click();

@@ -38,7 +38,7 @@ const tiers = (extra: Partial<Output>) => ({
   ],
 });
 
-describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { timeout: 20_000 }, () => {
+describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { timeout: 60_000 }, () => {
   const t = useConsoleBrowser();
   let page: Page;
 
@@ -46,7 +46,9 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
     page = await t.signedIn();
   });
 
-  const { call: callApi, createRule, openRule, tab, saved } = ruleHelpers(t);
+  const { call: callApi, createRule, openRule, tab, saved, fillCell } = ruleHelpers(t);
+  /** An output column's details, where its allowed values and default are edited. */
+  const openOutput = (on: Page, name = 'tier') => on.getByRole('button', { name: `Output column ${name}, string: details` }).click();
   const stored = async (id: string) => (await callApi<RuleBody>(`/dev/v1/rule/${id}`)).body.data.definition;
   const field = (on: Page, label: string) => on.getByLabel(label, { exact: true });
   const describedText = async (on: Page, label: string) => {
@@ -78,6 +80,7 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
     await createRule('dt-priority', 'decisionTable', tiers({}));
     await openRule(page, 'dt-priority');
     await page.getByLabel('Hit policy').selectOption('priority');
+    await openOutput(page);
 
     // Adding focuses the new value's field, so the keyboard can type straight into it.
     await page.getByRole('button', { name: 'Add allowed value of output 1' }).click();
@@ -119,11 +122,14 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
   it('saves a row description, and shows text that is no literal and a refused default on their fields', async () => {
     await createRule('dt-marks', 'decisionTable', { hitPolicy: 'priority', ...tiers({ allowedValues: ['gold', 'basic', 7, true] }) });
     await openRule(page, 'dt-marks');
+    await openOutput(page);
     expect(await field(page, 'Allowed value 3 of output 1').inputValue()).toBe('7');
     expect(await field(page, 'Allowed value 4 of output 1').inputValue()).toBe('true');
     await page.getByRole('button', { name: 'Delete allowed value true' }).click();
-    await field(page, 'Row 2 description').fill('Big orders');
+    await fillCell(page, 2, 'Description', 'Big orders');
+    await page.getByRole('button', { name: 'Row 2 details' }).click();
     await field(page, 'Row 2 id').fill('big');
+    await openOutput(page);
     await saved(page);
     const definition = await stored('dt-marks');
     expect(definition.rules[1]).toEqual({ id: 'big', description: 'Big orders', when: ['>= 100'], then: ['"gold"'] });
@@ -168,6 +174,7 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
   it('is readable on a phone width: the grid with its values scrolls in its box, not the page', async () => {
     const phone = await t.signedIn({ width: 390, height: 844 });
     await openRule(phone, 'insurance-premium');
+    await openOutput(phone, 'band');
     await field(phone, 'Allowed value 1 of output 1').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(phone, 'decision-table-phone');

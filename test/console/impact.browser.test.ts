@@ -44,7 +44,7 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     page = await t.signedIn();
   });
 
-  const { call, createRule, openRule, tab } = ruleHelpers(t);
+  const { call, createRule, openRule, tab, fillCell } = ruleHelpers(t);
   const checksumOf = async (id: string) => (await call<{ checksum: string }>(`/dev/v1/rule/${id}`)).body.data.checksum;
   const publish = async (id: string, extra: object = {}) => {
     const answer = await call<{ version: string }>(`/dev/v1/rule/${id}/publish`, 'POST', { checksum: await checksumOf(id), ...extra });
@@ -96,7 +96,7 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
 
     // An unsaved edit is not replayed, and the panel says so.
     await tab(page, 'Definition');
-    await page.getByLabel('Row 3, fee', { exact: true }).fill('6');
+    await fillCell(page, 3, 'fee', '6');
     await tab(page, 'Impact');
     await panel.getByText('You have unsaved changes: the replay runs the draft as last saved.').waitFor();
     expectNoPageProblems(page);
@@ -135,7 +135,7 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     await redraft('coverage-fees', [{ when: ['< 0'], then: [0] }, ...publishedRows], { tests });
 
     await openRule(page, 'coverage-fees');
-    const grid = page.getByRole('table', { name: /Decision table/ });
+    const grid = page.getByRole('grid', { name: /Decision table/ });
     await grid.getByRole('columnheader', { name: `Production ${version}` }).waitFor();
     const cell = (r: number) => grid.locator('tbody tr').nth(r).locator('.coverage-cell');
     expect(await cell(0).textContent()).toBe('Row 1 is not in the published version');

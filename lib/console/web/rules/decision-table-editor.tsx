@@ -1,19 +1,22 @@
 /**
- * The decision table as a grid: the hit policy, the input and output columns
- * in the header (an output's allowed values and default with it), one row per
- * rule with its id and description in its header cell, its `when` cells (FEEL
- * unary tests) and `then` cells (FEEL or literals). Rows and columns are added, moved and
- * deleted with real buttons named for what they act on, so the grid can be
- * edited from the keyboard alone; problems and warnings are shown on the cell
- * (or row) their path names.
+ * The decision table editor: a spreadsheet grid (./table-grid.tsx) with one
+ * compact header per column, its type as a tag, and the hit policy in the
+ * corner, as DMN draws a table. A column's details (id, label, expression,
+ * type; an output's allowed values and default) and a row's (id, moves,
+ * inserts) open in a panel from its header, so the grid shows rows, not
+ * forms. Above the grid, rows are searched, filtered by a column and grouped
+ * by the first column's value; these change what is shown, never the table.
  */
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { aggregations, hitPolicies, valueTypes, type Aggregation, type HitPolicy, type ValueType } from '../../../engine/definitions.ts';
-import { CoverageCell, CoverageSummary, type TableCoverage } from './coverage.tsx';
-import { MarkedInput, markOf, TextField, type Marks, type Touched } from './marks.tsx';
-import { entryOf, entryText, type TableDefinition } from './model.ts';
+import { CoverageSummary, type TableCoverage } from './coverage.tsx';
+import { gridColumns, gridItems, rowEdits, type RowFilter } from './grid-model.ts';
+import { markOf, TextField, type Marks, type Touched } from './marks.tsx';
+import type { TableDefinition } from './model.ts';
 import { AllowedValues, DefaultField } from './output-values.tsx';
 import { freshName, moved, replaced, without } from './reorder.ts';
+import { rowMarkOf, TableGrid } from './table-grid.tsx';
+import './table-grid.css';
 
 interface Props {
   definition: TableDefinition;
@@ -28,24 +31,51 @@ const defaultHitPolicy: HitPolicy = 'first';
 
 type Input = TableDefinition['inputs'][number];
 type Output = TableDefinition['outputs'][number];
-type Row = TableDefinition['rules'][number];
 
 const inputName = (input: Input) => input.label || input.id;
 
+/** The keys the grid answers, said under it and on its controls. */
+const shortcuts = [
+  ['Arrow keys, Tab, Home, End, Page Up, Page Down', 'move between cells (Ctrl with Home or End: first or last row)'],
+  ['Shift with a move, or drag', 'select a range of cells'],
+  ['Enter or F2, or type', 'edit the cell (typing replaces it); Enter keeps the text and goes down, Tab across, Escape cancels'],
+  ['Ctrl+C, Ctrl+X, Ctrl+V', 'copy, cut and paste cells as tab-separated text (Excel, Google Sheets)'],
+  ['Delete', 'clear the selected cells'],
+  ['Ctrl+Enter, Ctrl+Shift+Enter', 'insert a row below or above'],
+  ['Ctrl+D', 'duplicate the selected rows'],
+  ['Ctrl+Delete', 'delete the selected rows'],
+  ['Ctrl+Z, Ctrl+Shift+Z', 'undo and redo any edit of the draft'],
+] as const;
+
 export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Props) {
-  const grid = useRef<HTMLTableElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   // After a move, focus follows the moved row or column: the button of the same action at its new place.
   const focusNext = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
     if (!focusNext.current) return;
-    const button = grid.current?.querySelector<HTMLButtonElement>(`button[aria-label="${focusNext.current}"]`);
+    const button = root.current?.querySelector<HTMLButtonElement>(`button[aria-label="${focusNext.current}"]`);
     focusNext.current = undefined;
     button?.focus();
   });
+  const [openColumn, setOpenColumn] = useState<number>();
+  const [openRow, setOpenRow] = useState<number>();
+  const [filter, setFilter] = useState<RowFilter>({ text: '' });
+  const [grouped, setGrouped] = useState(false);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState('');
 
   const { inputs, outputs, rules } = definition;
+  const columns = useMemo(() => gridColumns(definition), [inputs, outputs]);
+  const grouping = useMemo(() => (grouped ? { collapsed } : undefined), [grouped, collapsed]);
+  const shownRows = useMemo(() => (filter.text.trim() ? gridItems(definition, columns, filter).length : rules.length), [rules, columns, filter]);
+  // A cell completes the rule's declared parameters, else the names its input columns read.
+  const declared = (definition as { parameters?: { name: string; type: string }[] }).parameters;
+  const cellNames = useMemo(
+    () => declared?.map((each) => ({ name: each.name, detail: each.type })) ?? inputs.map((input) => ({ name: input.expression, detail: input.type })),
+    [declared, inputs],
+  );
+
   const edit = (change: Partial<TableDefinition>, touched: Touched) => onEdit({ ...definition, ...change }, touched);
-  const editRow = (r: number, row: Row, touched: Touched) => edit({ rules: replaced(rules, r, row) }, touched);
 
   /** Focus after a move: the same button at the moved item's new place, or its opposite when that one is disabled at an end. */
   const focusAfterMove = (what: string, to: number, count: number, toward: 'up' | 'down' | 'left' | 'right') => {
@@ -57,14 +87,17 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
 
   const moveRow = (r: number, to: number) => {
     edit({ rules: moved(rules, r, to) }, 'structure');
+    setOpenRow(to);
     focusAfterMove(`row ${to + 1}`, to, rules.length, to < r ? 'up' : 'down');
   };
   const moveInput = (c: number, to: number) => {
     edit({ inputs: moved(inputs, c, to), rules: rules.map((row) => ({ ...row, when: moved(row.when, c, to) })) }, 'structure');
+    setOpenColumn(to);
     focusAfterMove(`column ${inputName(inputs[c]!)}`, to, inputs.length, to < c ? 'left' : 'right');
   };
   const moveOutput = (o: number, to: number) => {
     edit({ outputs: moved(outputs, o, to), rules: rules.map((row) => ({ ...row, then: moved(row.then, o, to) })) }, 'structure');
+    setOpenColumn(inputs.length + to);
     focusAfterMove(`column ${outputs[o]!.name}`, to, outputs.length, to < o ? 'left' : 'right');
   };
 
@@ -74,6 +107,7 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
       inputs.map((input) => input.id),
     );
     edit({ inputs: [...inputs, { id, expression: id, type: 'string' }], rules: rules.map((row) => ({ ...row, when: [...row.when, '-'] })) }, 'structure');
+    setOpenColumn(inputs.length);
   };
   const addOutput = () => {
     const id = freshName(
@@ -81,225 +115,310 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
       outputs.map((output) => output.id),
     );
     edit({ outputs: [...outputs, { id, name: id, type: 'string' }], rules: rules.map((row) => ({ ...row, then: [...row.then, null] })) }, 'structure');
+    setOpenColumn(inputs.length + outputs.length);
   };
-  const addRow = () => edit({ rules: [...rules, { when: inputs.map(() => '-'), then: outputs.map(() => null) }] }, 'structure');
+  const addRow = () => edit(rowEdits.insert(definition, rules.length), 'structure');
 
   const hitPolicy = definition.hitPolicy ?? defaultHitPolicy;
   const hitPolicyMark = markOf(marks, 'definition.hitPolicy');
   const aggregationMark = markOf(marks, 'definition.aggregation');
+  const panelId = 'table-details';
+
+  const corner = (
+    <div class="hit-policy">
+      <select
+        aria-label="Hit policy"
+        class={hitPolicyMark.class}
+        aria-describedby={hitPolicyMark.describedBy}
+        value={hitPolicy}
+        onChange={(event) => {
+          const next = event.currentTarget.value as HitPolicy;
+          const { aggregation: _dropped, ...rest } = definition;
+          onEdit(next === 'collect' ? { ...definition, hitPolicy: next } : { ...rest, hitPolicy: next }, 'definition.hitPolicy');
+        }}
+      >
+        {hitPolicies.map((policy) => (
+          <option key={policy} value={policy}>
+            {policy}
+          </option>
+        ))}
+      </select>
+      {hitPolicyMark.note}
+      {hitPolicy === 'collect' && (
+        <>
+          <select
+            aria-label="Aggregation"
+            class={aggregationMark.class}
+            aria-describedby={aggregationMark.describedBy}
+            value={definition.aggregation ?? ''}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              const { aggregation: _dropped, ...rest } = definition;
+              onEdit(value ? { ...rest, aggregation: value as Aggregation } : rest, 'definition.aggregation');
+            }}
+          >
+            <option value="">list</option>
+            {aggregations.map((aggregation) => (
+              <option key={aggregation} value={aggregation}>
+                {aggregation}
+              </option>
+            ))}
+          </select>
+          {aggregationMark.note}
+        </>
+      )}
+    </div>
+  );
+
+  const columnHead = (c: number) => {
+    const column = columns[c]!;
+    if (column.kind === 'description') return <span class="column-name">Description</span>;
+    const path = `definition.${column.kind === 'when' ? 'inputs' : 'outputs'}[${column.index}]`;
+    const marked = [...marks.problems.keys()].some((key) => key.startsWith(path)) || marks.warnings.some((warning) => warning.path.startsWith(path));
+    const kind = column.kind === 'when' ? 'Input' : 'Output';
+    return (
+      <button
+        type="button"
+        class={`column-button${marked ? ' cell-error' : ''}`}
+        aria-label={`${kind} column ${column.name}, ${column.type}: details`}
+        aria-expanded={openColumn === c}
+        aria-controls={openColumn === c ? panelId : undefined}
+        onClick={() => {
+          setOpenRow(undefined);
+          setOpenColumn(openColumn === c ? undefined : c);
+        }}
+      >
+        <span class="column-name">{column.name}</span> <span class="type-tag">{column.type}</span>
+      </button>
+    );
+  };
+
+  const rowHead = (r: number) => (
+    <button
+      type="button"
+      class="row-button"
+      aria-expanded={openRow === r}
+      aria-controls={openRow === r ? panelId : undefined}
+      onClick={() => {
+        setOpenColumn(undefined);
+        setOpenRow(openRow === r ? undefined : r);
+      }}
+    >
+      <span class="visually-hidden">Row </span>
+      {r + 1}
+      {rules[r]?.id && <span class="row-id"> {rules[r]!.id}</span>}
+      <span class="visually-hidden"> details</span>
+    </button>
+  );
+
+  const open = openColumn !== undefined ? columns[openColumn] : undefined;
+  const closePanel = () => {
+    setOpenColumn(undefined);
+    setOpenRow(undefined);
+  };
 
   return (
-    <div class="table-editor">
-      <div class="actions">
-        <div class="field">
-          <label>
-            Hit policy
-            <select
-              class={hitPolicyMark.class}
-              aria-describedby={hitPolicyMark.describedBy}
-              value={hitPolicy}
-              onChange={(event) => {
-                const next = event.currentTarget.value as HitPolicy;
-                const { aggregation: _dropped, ...rest } = definition;
-                onEdit(next === 'collect' ? { ...definition, hitPolicy: next } : { ...rest, hitPolicy: next }, 'definition.hitPolicy');
-              }}
-            >
-              {hitPolicies.map((policy) => (
-                <option key={policy} value={policy}>
-                  {policy}
-                </option>
-              ))}
-            </select>
-          </label>
-          {hitPolicyMark.note}
-        </div>
-        {hitPolicy === 'collect' && (
-          <div class="field">
-            <label>
-              Aggregation
-              <select
-                class={aggregationMark.class}
-                aria-describedby={aggregationMark.describedBy}
-                value={definition.aggregation ?? ''}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  const { aggregation: _dropped, ...rest } = definition;
-                  onEdit(value ? { ...rest, aggregation: value as Aggregation } : rest, 'definition.aggregation');
-                }}
-              >
-                <option value="">none (a list of every match)</option>
-                {aggregations.map((aggregation) => (
-                  <option key={aggregation} value={aggregation}>
-                    {aggregation}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {aggregationMark.note}
-          </div>
-        )}
+    <div class="table-editor" ref={root}>
+      <div class="actions grid-tools">
         <button type="button" class="secondary" onClick={addInput}>
           Add input column
         </button>
         <button type="button" class="secondary" onClick={addOutput}>
           Add output column
         </button>
+        <div class="field grid-filter">
+          <label>
+            Filter rows
+            <input
+              type="search"
+              value={filter.text}
+              placeholder="text in a cell"
+              onInput={(event) => setFilter({ ...filter, text: event.currentTarget.value })}
+            />
+          </label>
+        </div>
+        <div class="field">
+          <label>
+            <span aria-hidden="true">in</span>
+            <select
+              aria-label="Filter in column"
+              value={filter.column ?? ''}
+              onChange={(event) => setFilter({ ...filter, column: event.currentTarget.value === '' ? undefined : Number(event.currentTarget.value) })}
+            >
+              <option value="">any column</option>
+              {columns.map((column, c) => (
+                <option key={c} value={c}>
+                  {column.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label class="check">
+          <input type="checkbox" checked={grouped} onChange={(event) => setGrouped(event.currentTarget.checked)} /> Group by{' '}
+          {columns[0]?.name ?? 'the first column'}
+        </label>
+        <span class="hint" role="status">
+          {filter.text.trim() ? `${shownRows} of ${rules.length} rows` : `${rules.length} row${rules.length === 1 ? '' : 's'}`}
+        </span>
       </div>
       {coverage && <CoverageSummary coverage={coverage} />}
-      <div class="scroll">
-        <table class="grid" ref={grid}>
-          <caption class="visually-hidden">Decision table: one row per rule, input columns then output columns</caption>
-          <thead>
-            <tr>
-              <th scope="col" class="row-head">
-                Row
-              </th>
-              {inputs.map((input, c) => (
-                <th scope="col" key={`input-${c}`} class="column-head input-head">
-                  <InputColumnHead
-                    input={input}
-                    at={c}
-                    count={inputs.length}
-                    marks={marks}
-                    onChange={(next, touched) => edit({ inputs: replaced(inputs, c, next) }, touched)}
-                    onMove={(to) => moveInput(c, to)}
-                    onDelete={() => edit({ inputs: without(inputs, c), rules: rules.map((row) => ({ ...row, when: without(row.when, c) })) }, 'structure')}
-                  />
-                </th>
-              ))}
-              {outputs.map((output, o) => (
-                <th scope="col" key={`output-${o}`} class="column-head output-head">
-                  <OutputColumnHead
-                    output={output}
-                    at={o}
-                    count={outputs.length}
-                    marks={marks}
-                    onChange={(next, touched) => edit({ outputs: replaced(outputs, o, next) }, touched)}
-                    onMove={(to) => moveOutput(o, to)}
-                    onDelete={() => edit({ outputs: without(outputs, o), rules: rules.map((row) => ({ ...row, then: without(row.then, o) })) }, 'structure')}
-                  />
-                </th>
-              ))}
-              {coverage && (
-                <th scope="col" class="coverage-head">
-                  Production {coverage.version}
-                </th>
-              )}
-              <th scope="col">Row actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rules.map((row, r) => {
-              const rowPath = `definition.rules[${r}]`;
-              const rowMark = markOf(marks, rowPath);
-              const whenMark = markOf(marks, `${rowPath}.when`);
-              const thenMark = markOf(marks, `${rowPath}.then`);
-              return (
-                <tr key={r} class={rowMark.class}>
-                  <th
-                    scope="row"
-                    class="row-head"
-                    aria-describedby={[rowMark.describedBy, whenMark.describedBy, thenMark.describedBy].filter(Boolean).join(' ') || undefined}
-                  >
-                    <div class="row-fields">
-                      <span class="row-number">{r + 1}</span>
-                      <RowText row={row} r={r} field="id" marks={marks} onRow={(next, path) => editRow(r, next, path)} />
-                      <RowText row={row} r={r} field="description" marks={marks} onRow={(next, path) => editRow(r, next, path)} />
-                    </div>
-                    {rowMark.note}
-                    {whenMark.note}
-                    {thenMark.note}
-                  </th>
-                  {inputs.map((input, c) => (
-                    <GridCell
-                      key={`when-${c}`}
-                      label={`Row ${r + 1}, ${inputName(input)}`}
-                      path={`${rowPath}.when[${c}]`}
-                      marks={marks}
-                      value={row.when[c] ?? ''}
-                      onValue={(text, path) => editRow(r, { ...row, when: replaced(row.when, c, text) }, path)}
-                    />
-                  ))}
-                  {outputs.map((output, o) => (
-                    <GridCell
-                      key={`then-${o}`}
-                      label={`Row ${r + 1}, ${output.name}`}
-                      path={`${rowPath}.then[${o}]`}
-                      marks={marks}
-                      value={entryText(row.then[o])}
-                      onValue={(text, path) => editRow(r, { ...row, then: replaced(row.then, o, entryOf(text, row.then[o])) }, path)}
-                      output
-                    />
-                  ))}
-                  {coverage && <CoverageCell covered={coverage.rows[r]} r={r} />}
-                  <td class="row-actions">
-                    <button type="button" class="icon secondary" aria-label={`Move row ${r + 1} up`} disabled={r === 0} onClick={() => moveRow(r, r - 1)}>
-                      ↑
-                    </button>
-                    <button
-                      type="button"
-                      class="icon secondary"
-                      aria-label={`Move row ${r + 1} down`}
-                      disabled={r === rules.length - 1}
-                      onClick={() => moveRow(r, r + 1)}
-                    >
-                      ↓
-                    </button>
-                    <button
-                      type="button"
-                      class="icon secondary"
-                      aria-label={`Delete row ${r + 1}`}
-                      onClick={() => edit({ rules: without(rules, r) }, 'structure')}
-                    >
-                      ✕
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      {open && open.kind !== 'description' && (
+        <section id={panelId} class="card column-panel" aria-label={`${open.kind === 'when' ? 'Input' : 'Output'} column ${open.name}`}>
+          {open.kind === 'when' ? (
+            <InputColumnFields
+              input={inputs[open.index]!}
+              at={open.index}
+              count={inputs.length}
+              marks={marks}
+              onChange={(next, touched) => edit({ inputs: replaced(inputs, open.index, next) }, touched)}
+              onMove={(to) => moveInput(open.index, to)}
+              onDelete={() => {
+                closePanel();
+                edit({ inputs: without(inputs, open.index), rules: rules.map((row) => ({ ...row, when: without(row.when, open.index) })) }, 'structure');
+              }}
+            />
+          ) : (
+            <OutputColumnFields
+              output={outputs[open.index]!}
+              at={open.index}
+              count={outputs.length}
+              marks={marks}
+              onChange={(next, touched) => edit({ outputs: replaced(outputs, open.index, next) }, touched)}
+              onMove={(to) => moveOutput(open.index, to)}
+              onDelete={() => {
+                closePanel();
+                edit({ outputs: without(outputs, open.index), rules: rules.map((row) => ({ ...row, then: without(row.then, open.index) })) }, 'structure');
+              }}
+            />
+          )}
+          <button type="button" class="secondary" onClick={closePanel}>
+            Close column details
+          </button>
+        </section>
+      )}
+      {openRow !== undefined && rules[openRow] && (
+        <RowPanel
+          id={panelId}
+          definition={definition}
+          r={openRow}
+          marks={marks}
+          onEdit={onEdit}
+          onMove={(to) => moveRow(openRow, to)}
+          onClose={closePanel}
+          onDeleted={() => setOpenRow(undefined)}
+        />
+      )}
+      <TableGrid
+        definition={definition}
+        columns={columns}
+        marks={marks}
+        onEdit={onEdit}
+        filter={filter}
+        grouping={grouping}
+        onToggleGroup={(value) => {
+          const next = new Set(collapsed);
+          if (!next.delete(value)) next.add(value);
+          setCollapsed(next);
+        }}
+        corner={corner}
+        columnHead={columnHead}
+        rowHead={rowHead}
+        coverage={coverage}
+        names={cellNames}
+        onNotice={setNotice}
+      />
+      <p class="grid-notice" role="status">
+        {notice}
+      </p>
       {rules.length === 0 && <p>No rows: nothing matches until you add one.</p>}
       <div class="actions">
         <button type="button" class="secondary" onClick={addRow}>
           Add row
         </button>
-        <span class="hint">A “-” cell matches any value. Output text is FEEL: write a string as "gold", with its quotes.</span>
+        <span class="hint">A “-” cell matches any value. Output text is FEEL: write a string as "gold", with its quotes; a pasted word becomes one.</span>
       </div>
+      <details class="shortcuts">
+        <summary>Keyboard shortcuts</summary>
+        <dl>
+          {shortcuts.map(([keys, what]) => (
+            <div key={keys}>
+              <dt>{keys}</dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
     </div>
   );
 }
 
-function GridCell(props: { label: string; path: string; marks: Marks; value: string; output?: boolean; onValue(text: string, path: string): void }) {
-  const mark = markOf(props.marks, props.path);
+/** A row's details: its id, and the moves and inserts the row menu offers (the shortcuts do the same from the grid). */
+function RowPanel(props: {
+  id: string;
+  definition: TableDefinition;
+  r: number;
+  marks: Marks;
+  onEdit(next: TableDefinition, touched: Touched): void;
+  onMove(to: number): void;
+  onClose(): void;
+  onDeleted(): void;
+}) {
+  const { definition, r, marks, onEdit } = props;
+  const row = definition.rules[r]!;
+  const path = `definition.rules[${r}].id`;
+  const count = definition.rules.length;
+  const rowMark = rowMarkOf(marks, r);
   return (
-    <td class={[props.output ? 'then-cell' : 'when-cell', mark.class ?? ''].join(' ').trim()}>
-      <MarkedInput label={props.label} path={props.path} marks={props.marks} value={props.value} onValue={(text) => props.onValue(text, props.path)} code />
-    </td>
+    <section id={props.id} class="card row-panel" aria-label={`Row ${r + 1}`}>
+      <TextField
+        label={`Row ${r + 1} id`}
+        path={path}
+        marks={marks}
+        value={row.id ?? ''}
+        code
+        onValue={(text) => {
+          const { id: _dropped, ...rest } = row;
+          onEdit({ ...definition, rules: replaced(definition.rules, r, text ? { ...rest, id: text } : rest) }, path);
+        }}
+      />
+      {rowMark.note}
+      <div class="actions">
+        <button type="button" class="icon secondary" aria-label={`Move row ${r + 1} up`} disabled={r === 0} onClick={() => props.onMove(r - 1)}>
+          ↑
+        </button>
+        <button type="button" class="icon secondary" aria-label={`Move row ${r + 1} down`} disabled={r === count - 1} onClick={() => props.onMove(r + 1)}>
+          ↓
+        </button>
+        <button type="button" class="secondary" aria-keyshortcuts="Control+Shift+Enter" onClick={() => onEdit(rowEdits.insert(definition, r), 'structure')}>
+          Insert row above
+        </button>
+        <button type="button" class="secondary" aria-keyshortcuts="Control+Enter" onClick={() => onEdit(rowEdits.insert(definition, r + 1), 'structure')}>
+          Insert row below
+        </button>
+        <button type="button" class="secondary" aria-keyshortcuts="Control+D" onClick={() => onEdit(rowEdits.duplicate(definition, [r]), 'structure')}>
+          Duplicate row {r + 1}
+        </button>
+        <button
+          type="button"
+          class="danger"
+          aria-keyshortcuts="Control+Delete"
+          onClick={() => {
+            props.onDeleted();
+            onEdit(rowEdits.remove(definition, [r]), 'structure');
+          }}
+        >
+          Delete row {r + 1}
+        </button>
+        <button type="button" class="secondary" onClick={props.onClose}>
+          Close row details
+        </button>
+      </div>
+    </section>
   );
 }
 
-/** A row's optional id or description, compact in its header cell: empty leaves the key out. */
-function RowText({ row, r, field, marks, onRow }: { row: Row; r: number; field: 'id' | 'description'; marks: Marks; onRow(next: Row, path: string): void }) {
-  const path = `definition.rules[${r}].${field}`;
-  return (
-    <MarkedInput
-      label={`Row ${r + 1} ${field}`}
-      path={path}
-      marks={marks}
-      value={row[field] ?? ''}
-      placeholder={field}
-      code={field === 'id'}
-      onValue={(text) => {
-        const { [field]: _dropped, ...rest } = row;
-        onRow(text ? { ...rest, [field]: text } : rest, path);
-      }}
-    />
-  );
-}
-
-interface ColumnHeadProps<T> {
+interface ColumnFieldsProps<T> {
   at: number;
   count: number;
   marks: Marks;
@@ -308,7 +427,7 @@ interface ColumnHeadProps<T> {
   onDelete(): void;
 }
 
-function InputColumnHead({ input, at, count, marks, onChange, onMove, onDelete }: ColumnHeadProps<Input> & { input: Input }) {
+function InputColumnFields({ input, at, count, marks, onChange, onMove, onDelete }: ColumnFieldsProps<Input> & { input: Input }) {
   const path = `definition.inputs[${at}]`;
   const name = inputName(input);
   const context = `of input ${at + 1}`;
@@ -351,7 +470,7 @@ function InputColumnHead({ input, at, count, marks, onChange, onMove, onDelete }
   );
 }
 
-function OutputColumnHead({ output, at, count, marks, onChange, onMove, onDelete }: ColumnHeadProps<Output> & { output: Output }) {
+function OutputColumnFields({ output, at, count, marks, onChange, onMove, onDelete }: ColumnFieldsProps<Output> & { output: Output }) {
   const path = `definition.outputs[${at}]`;
   const context = `of output ${at + 1}`;
   return (

@@ -50,7 +50,8 @@ export function entryOf(text: string, previous: OutputEntry | undefined): Output
   if (trimmed === 'true') return true;
   if (trimmed === 'false') return false;
   if (trimmed === 'null') return null;
-  if (plainNumber.test(trimmed)) return Number(trimmed);
+  // A number a double holds exactly as written is kept as a number; any other digits stay FEEL text, which the API reads as the exact decimal.
+  if (plainNumber.test(trimmed) && String(Number(trimmed)) === trimmed) return Number(trimmed);
   return text;
 }
 
