@@ -40,13 +40,20 @@ const chromiumFlags = [
 const screenshots = new URL('./screenshots/', import.meta.url);
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** The page's size, and the colour scheme the system asks for (light unless said). */
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: 'light' | 'dark';
+}
+
 export interface ConsoleFixture {
   runtime: Runtime;
   browser: Browser;
   /** A fresh browser context (its own session storage) and page, signed in to the demo workspace by the banner's one-time link. */
-  signedIn(options?: { width?: number; height?: number }): Promise<Page>;
+  signedIn(options?: PageOptions): Promise<Page>;
   /** A fresh page, not signed in. */
-  page(options?: { width?: number; height?: number }): Promise<Page>;
+  page(options?: PageOptions): Promise<Page>;
 }
 
 const isLoopback = (url: string) => {
@@ -71,8 +78,11 @@ export function useConsoleBrowser(): ConsoleFixture {
     mkdirSync(screenshots, { recursive: true });
     fixture.runtime = await startQuietRuntime({ port: 0, gitPort: 0, providerPort: 0 });
     fixture.browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumFlags, timeout: 30_000 });
-    const open = async (options: { width?: number; height?: number } = {}) => {
-      const context = await fixture.browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+    const open = async (options: PageOptions = {}) => {
+      const context = await fixture.browser.newContext({
+        viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+        colorScheme: options.colorScheme ?? 'light',
+      });
       contexts.push(context);
       await context.route('**/*', (route) => (isLoopback(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
       const page = await context.newPage();

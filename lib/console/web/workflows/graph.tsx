@@ -5,8 +5,10 @@
  * the step's status. The same steps as a list follow it, for screen readers
  * and for anyone who reads a list more easily than a drawing.
  */
+import type { RefObject } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { WorkflowDefinition } from '../../../workflows/definition.ts';
-import { layout, node, stepHasProblem, stepSummary, type Edge, type Placed } from './model.ts';
+import { compactNode, layout, regularNode, stepHasProblem, stepSummary, type Edge, type NodeMetrics, type Placed } from './model.ts';
 
 export interface GraphProps {
   definition: WorkflowDefinition;
@@ -17,21 +19,40 @@ export interface GraphProps {
   problems: Map<string, string>;
 }
 
+/** The drawing shrinks to fit its column, but to no less than this share of its size, so that its text stays readable (the frame scrolls then). */
+const smallestScale = 0.75;
+
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 /** A condition's end tells cases apart best (`… = "approve"`), so a long one keeps its end. */
 const clipStart = (text: string, length: number) => (text.length > length ? `…${text.slice(text.length - length + 1)}` : text);
 
+/** An element's content width, followed as it changes; undefined until it is first measured. */
+function useWidth(element: RefObject<HTMLElement | null>) {
+  const [width, setWidth] = useState<number>();
+  useLayoutEffect(() => {
+    const observer = new ResizeObserver(([entry]) => setWidth(entry!.contentRect.width));
+    observer.observe(element.current!);
+    return () => observer.disconnect();
+  }, []);
+  return width;
+}
+
 export function StepGraph(props: GraphProps) {
-  const { placed, edges, width, height } = layout(props.definition);
+  const frame = useRef<HTMLDivElement>(null);
+  const frameWidth = useWidth(frame);
+  const regular = layout(props.definition, regularNode);
+  // A column too narrow for the regular drawing even shrunk (a phone's) gets narrower nodes, so that the graph fits it and its text stays readable.
+  const { node, placed, edges, width, height } =
+    frameWidth !== undefined && regular.width * smallestScale > frameWidth ? layout(props.definition, compactNode) : regular;
   const at = new Map(placed.map((p) => [p.index, p]));
   const start = placed.find((p) => props.definition.steps[p.index]!.id === props.definition.start);
   return (
-    <div class="graph-frame">
+    <div class="graph-frame" ref={frame}>
       <svg
         class="step-graph"
         viewBox={`0 0 ${width} ${height}`}
-        // Shrinks to fit a narrow column, but to no less than 3/4 of its size (the frame scrolls then), so that its text stays readable.
-        style={{ width: `min(${width}px, max(100%, ${Math.round(width * 0.75)}px))` }}
+        // The style sheet sizes the drawing between these two widths (CSSOM, which the page's policy allows, unlike a style attribute).
+        style={{ '--graph-width': `${width}px`, '--graph-smallest-width': `${Math.round(width * smallestScale)}px` }}
         role="group"
         aria-label="Steps of the workflow as a graph"
       >
@@ -41,7 +62,7 @@ export function StepGraph(props: GraphProps) {
           </marker>
         </defs>
         {edges.map((edge) => (
-          <EdgeLine key={`${edge.from}-${edge.to}-${edge.label ?? ''}`} edge={edge} from={at.get(edge.from)!} to={at.get(edge.to)!} />
+          <EdgeLine key={`${edge.from}-${edge.to}-${edge.label ?? ''}`} edge={edge} from={at.get(edge.from)!} to={at.get(edge.to)!} node={node} />
         ))}
         {start && (
           <path
@@ -52,14 +73,14 @@ export function StepGraph(props: GraphProps) {
           />
         )}
         {placed.map((p) => (
-          <StepNode key={p.index} placed={p} props={props} />
+          <StepNode key={p.index} placed={p} node={node} props={props} />
         ))}
       </svg>
     </div>
   );
 }
 
-function EdgeLine({ edge, from, to }: { edge: Edge; from: Placed; to: Placed }) {
+function EdgeLine({ edge, from, to, node }: { edge: Edge; from: Placed; to: Placed; node: NodeMetrics }) {
   const sx = from.x + node.width / 2;
   const sy = from.y + node.height;
   const tx = to.x + node.width / 2;
@@ -69,11 +90,12 @@ function EdgeLine({ edge, from, to }: { edge: Edge; from: Placed; to: Placed }) 
   const d = down
     ? `M ${sx} ${sy} C ${sx} ${sy + node.gapY / 2}, ${tx} ${ty - node.gapY / 2}, ${tx} ${ty}`
     : `M ${from.x + node.width} ${from.y + node.height / 2} C ${from.x + node.width + 60} ${from.y}, ${to.x + node.width + 60} ${to.y + node.height}, ${to.x + node.width} ${to.y + node.height / 2}`;
-  const label = edge.label && clipStart(edge.label, 26);
+  const label = edge.label && clipStart(edge.label, node.labelChars);
   // Just above the target, where a branch's edges have parted, so that their labels do not meet.
   const lx = down ? tx : Math.max(from.x, to.x) + node.width + 30;
   const ly = down ? ty - 16 : (from.y + to.y + node.height) / 2;
-  const labelWidth = label ? label.length * 6.3 + 10 : 0;
+  // The label's monospaced text is 0.6 of its font's size (--text-2xs, 11.25 px) per character, with a margin each side.
+  const labelWidth = label ? label.length * 6.75 + 10 : 0;
   return (
     <g class={`edge${edge.label ? ' branch-edge' : ''}`} aria-hidden="true">
       <path d={d} marker-end="url(#arrow)" />
@@ -90,14 +112,14 @@ function EdgeLine({ edge, from, to }: { edge: Edge; from: Placed; to: Placed }) 
   );
 }
 
-function StepNode({ placed, props }: { placed: Placed; props: GraphProps }) {
+function StepNode({ placed, node, props }: { placed: Placed; node: NodeMetrics; props: GraphProps }) {
   const step = props.definition.steps[placed.index]!;
   const selected = props.selected === placed.index;
   const status = props.statuses.get(step.id);
   const problem = stepHasProblem(props.problems, placed.index);
   const isStart = step.id === props.definition.start;
-  const title = clip(step.id, 22);
-  const summary = clip(stepSummary(step), 27);
+  const title = clip(step.id, node.idChars);
+  const summary = clip(stepSummary(step), node.summaryChars);
   // The name starts with the text the node shows, so that speech input can name it as seen.
   const name = `${title} ${summary}${isStart ? ', start' : ''}${status ? `, last run ${status}` : ''}${problem ? ', has problems' : ''}`;
   const select = () => props.onSelect(placed.index);

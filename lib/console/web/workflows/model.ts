@@ -66,7 +66,21 @@ export function edgesOf(definition: WorkflowDefinition): Edge[] {
   );
 }
 
-export const node = { width: 176, height: 52, gapX: 28, gapY: 72, margin: 16 } as const;
+/** A node's size, the spaces around nodes (in the graph's units), and how many characters of its texts and of an edge's label fit it. */
+export interface NodeMetrics {
+  width: number;
+  height: number;
+  gapX: number;
+  gapY: number;
+  margin: number;
+  idChars: number;
+  summaryChars: number;
+  labelChars: number;
+}
+
+export const regularNode: NodeMetrics = { width: 176, height: 52, gapX: 28, gapY: 72, margin: 16, idChars: 22, summaryChars: 27, labelChars: 24 };
+/** Narrower nodes, closer together, for a column too narrow for the regular ones (a phone's): three abreast fit in 370 units. */
+export const compactNode: NodeMetrics = { width: 112, height: 52, gapX: 10, gapY: 64, margin: 6, idChars: 13, summaryChars: 15, labelChars: 15 };
 
 export interface Placed {
   index: number;
@@ -76,6 +90,7 @@ export interface Placed {
 }
 
 export interface Layout {
+  node: NodeMetrics;
   placed: Placed[];
   edges: Edge[];
   width: number;
@@ -89,7 +104,7 @@ export interface Layout {
  * go in a last layer, where a person sees them to link them. Within a layer,
  * steps sit under the mean position of the steps that lead to them.
  */
-export function layout(definition: WorkflowDefinition): Layout {
+export function layout(definition: WorkflowDefinition, node: NodeMetrics): Layout {
   const edges = edgesOf(definition);
   const count = definition.steps.length;
   const out = Array.from({ length: count }, () => [] as number[]);
@@ -138,7 +153,7 @@ export function layout(definition: WorkflowDefinition): Layout {
       placed.push({ index: i, layer: l, x: x[i]!, y: node.margin + l * (node.height + node.gapY) });
     });
   });
-  return { placed, edges, width, height: node.margin * 2 + rows.length * node.height + (rows.length - 1) * node.gapY };
+  return { node, placed, edges, width, height: node.margin * 2 + rows.length * node.height + (rows.length - 1) * node.gapY };
 }
 
 /** What a new step of a kind starts as, going on to `next` (the step a person added it before). */
