@@ -46,5 +46,15 @@ export const versionInfoSchema = z.object({
 });
 export type VersionInfo = z.infer<typeof versionInfoSchema>;
 
-export const entityDetailSchema = entityRecordSchema.extend({ ...auditSchema.shape, versions: z.array(versionInfoSchema) });
+/** A version as a read shows it: with who published it named for people (lib/auth/actors.ts). */
+export const versionViewSchema = versionInfoSchema.extend({
+  publishedByName: z
+    .string()
+    .describe(
+      "who published it, for people: the owner of the key publishedBy names, else the key's label; the key id when the key is gone; publishedBy itself when no key published it (seed)",
+    ),
+});
+export type VersionView = z.infer<typeof versionViewSchema>;
+
+export const entityDetailSchema = entityRecordSchema.extend({ ...auditSchema.shape, versions: z.array(versionViewSchema) });
 export type EntityDetail = z.infer<typeof entityDetailSchema>;

@@ -1,4 +1,5 @@
 /** The rule and workflow operations: the legacy /dev list and get, kept for their old clients, and their /dev/v1 replacements. */
+import { namedActorsPerAnswer } from '../auth/actors.ts';
 import type { Route } from '../http/route.ts';
 import { getQuerySchema, legacyListQuerySchema, listQuerySchema } from './queries.ts';
 
@@ -46,8 +47,7 @@ export const entityRoutes = {
     permission: 'read',
     handler: 'get-entity',
     summary: 'Get a rule or workflow with its version history',
-    description:
-      'The working copy of a rule or workflow (or, with `version`, one of its published versions), with its definition, audit fields and the list of its published versions.',
+    description: `The working copy of a rule or workflow (or, with \`version\`, one of its published versions), with its definition, audit fields and the list of its published versions, each with who published it named for people (publishedByName: the first ${namedActorsPerAnswer} distinct keys met are named, others show their key id).`,
   },
   getEntityLegacy: {
     ...getEntity,

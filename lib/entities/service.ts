@@ -5,6 +5,7 @@
  * checks before a write is in ./authoring.ts.
  */
 import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
+import { actorNames } from '../auth/actors.ts';
 import { canonicalJson, entityChecksum } from './checksum.ts';
 import { entityTypeOf } from './kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
@@ -15,6 +16,7 @@ import {
   describeRef,
   ruleScopeOf,
   type Candidate,
+  type DirectoryStore,
   type EntityRef,
   type EntityStore,
   type ScheduleStore,
@@ -43,11 +45,12 @@ export type ScheduleSummary = Pick<StoredRuleSchedule, 'schedule' | 'expression'
 
 /**
  * The working copy, or with `version` that published snapshot. `detailed`
- * (the v1 form) adds the version history and audit fields, and a rule's
- * schedule and candidate when it has them.
+ * (the v1 form) adds the version history (each version's publisher named for
+ * people) and audit fields, and a rule's schedule and candidate when it has
+ * them.
  */
 export async function getEntity(
-  store: EntityStore & ScheduleStore,
+  store: EntityStore & ScheduleStore & Pick<DirectoryStore, 'getApiKeyById'>,
   ref: EntityRef,
   options: { version?: string; detailed: boolean },
 ): Promise<EntityRecord | (EntityDetail & { warnings: Warning[]; schedule?: ScheduleSummary; candidate?: Candidate })> {
@@ -62,6 +65,11 @@ export async function getEntity(
   const record = recordOf(snapshot ? { ...snapshot, createdAt: entity.createdAt, status: 'published' } : entity);
   if (!options.detailed) return record;
   const { createdBy, updatedBy, revision } = entity;
+  const names = await actorNames(
+    store,
+    ref.workspaceId,
+    (versions ?? []).map((version) => version.publishedBy),
+  );
   // One being deleted is gone for readers, as GET .../schedule has it.
   const shown = schedule && schedule.state !== 'deleting' && { schedule: schedule.schedule, expression: schedule.expression };
   return {
@@ -69,7 +77,7 @@ export async function getEntity(
     createdBy,
     updatedBy,
     revision,
-    versions: versions ?? [],
+    versions: (versions ?? []).map((version) => ({ ...version, publishedByName: names.get(version.publishedBy)! })),
     warnings: (snapshot ?? entity).warnings ?? [],
     ...(shown && { schedule: shown }),
     ...(entity.candidate && { candidate: entity.candidate }),

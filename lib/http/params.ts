@@ -1,3 +1,4 @@
+import { keyActor } from '../auth/actors.ts';
 import { entityIdPattern, entityTypes, type EntityType } from '../entities/kinds.ts';
 import type { EntityRef } from '../store/types.ts';
 import type { Call } from './endpoint.ts';
@@ -55,4 +56,4 @@ export const keyIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(ca
 export const changeRequestIdParam = (call: Pick<Call<unknown>, 'path'>) => storedFormId(call.path.changeRequestId, errors.changeRequestNotFound);
 
 /** Who a write is by, in the audit fields: the API key that made it. */
-export const actorOf = (call: Call<unknown>) => `key:${call.principal.keyId}`;
+export const actorOf = (call: Call<unknown>) => keyActor(call.principal.keyId);

@@ -2,7 +2,8 @@
  * Serves the console at /console/ beside the local API, with the headers the
  * CloudFront distribution sends, and signs a browser in to the demo workspace
  * by a one-time code: the start banner prints a link holding a code, never the
- * key, and the page trades the code for the key once (POST /console/session).
+ * key, and the page trades the code for the key once (POST /console/session),
+ * which answers a refusal with a code and message as the API does.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -39,18 +40,21 @@ export function createConsoleHost(options: { apiKey: string }): ConsoleHost {
     let body = '';
     for await (const chunk of request as AsyncIterable<Buffer>) {
       body += chunk.toString('utf8');
-      if (body.length > maxSessionBodyBytes) return sendJson(response, 413, { message: 'The sign-in request is too large.' });
+      if (body.length > maxSessionBodyBytes) return sendJson(response, 413, { code: 'request_too_large', message: 'The sign-in request is too large.' });
     }
     let code: unknown;
     try {
       code = (JSON.parse(body) as { code?: unknown }).code;
     } catch {
-      return sendJson(response, 400, { message: 'The sign-in request is not JSON.' });
+      return sendJson(response, 400, { code: 'invalid_request', message: 'The sign-in request is not JSON.' });
     }
     const expires = typeof code === 'string' ? codes.get(code) : undefined;
     if (typeof code === 'string') codes.delete(code);
     if (!expires || expires < Date.now())
-      return sendJson(response, 403, { message: 'This sign-in link has been used or has expired: sign in with the API key the start banner shows.' });
+      return sendJson(response, 403, {
+        code: 'sign_in_link_used',
+        message: 'This sign-in link has been used or has expired: sign in with the API key the start banner shows.',
+      });
     sendJson(response, 200, { apiKey: options.apiKey });
   }
 

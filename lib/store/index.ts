@@ -44,6 +44,7 @@ export function createStore(config: DynamoConfig): Store {
     getApiKeyByHash: directory.getApiKeyByHash.bind(directory),
     createApiKey: directory.createApiKey.bind(directory),
     listApiKeys: directory.listApiKeys.bind(directory),
+    getApiKeyById: directory.getApiKeyById.bind(directory),
     updateApiKey: directory.updateApiKey.bind(directory),
 
     listEntities: entities.listEntities.bind(entities),

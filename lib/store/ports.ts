@@ -47,6 +47,8 @@ export interface DirectoryStore {
   getApiKeyByHash(hash: string): Promise<ApiKey | undefined>;
   createApiKey(hash: string, key: ApiKey, audit?: AuditEvent): Promise<void>;
   listApiKeys(workspaceId: string): Promise<ApiKey[]>;
+  /** One key of the workspace by its id (revoked or expired too); undefined when the workspace has none by that id. */
+  getApiKeyById(workspaceId: string, keyId: string): Promise<ApiKey | undefined>;
   /** Changes a key's fields (null takes one away); undefined when the workspace has no such key. */
   updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange, audit?: AuditEvent): Promise<ApiKey | undefined>;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityDetailSchema, entityRecordSchema } from '../../lib/entities/records.ts';
 import { editedAfterPublishing } from '../../lib/local/demo-entities.ts';
-import { demoInput } from '../helpers/entities.ts';
+import { demoInput, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 
@@ -17,7 +17,7 @@ type Detail = EntityRecord & {
   createdBy: string;
   updatedBy: string;
   revision: number;
-  versions: { version: string; checksum: string; publishedAt: string; publishedBy: string }[];
+  versions: { version: string; checksum: string; publishedAt: string; publishedBy: string; publishedByName: string }[];
   warnings: { path: string; message: string }[];
 };
 
@@ -96,7 +96,9 @@ describe('get, v1', () => {
     expect({ createdBy, updatedBy }).toEqual({ createdBy: 'seed', updatedBy: 'seed' });
     // Created (1), published (2), edited (3).
     expect(revision).toBe(3);
-    expect(versions).toEqual([{ version: 'v1', checksum: entityChecksum(published), publishedAt: expect.any(String), publishedBy: 'seed' }]);
+    expect(versions).toEqual([
+      { version: 'v1', checksum: entityChecksum(published), publishedAt: expect.any(String), publishedBy: 'seed', publishedByName: 'seed' },
+    ]);
     expect(Date.parse(versions[0]!.publishedAt)).toBeLessThanOrEqual(Date.parse(detail.updatedAt));
   });
 
@@ -112,6 +114,48 @@ describe('get, v1', () => {
     const response = await t.api<Detail>('/dev/v1/rule/shipping-cost', { branch: 'staging' });
     expect(response.body.data).toMatchObject({ status: 'draft', version: '', versions: [], revision: 1, checksum: entityChecksum(published) });
     expectFailure(await t.api('/dev/v1/rule/shipping-cost', { branch: 'staging', query: { version: 'v1' } }), 404, 'version_not_found', {});
+  });
+});
+
+describe('who published each version, named for people', () => {
+  const keys = (body: unknown, key?: string) => t.api<{ keyId: string; key?: string }>('/dev/v1/keys', { method: 'POST', body: JSON.stringify(body), key });
+  const write = (path: string, body: unknown, key?: string, method = 'POST') => t.api(path, { method, body: JSON.stringify(body), key });
+  const versionsOf = async (id: string, key?: string) => (await t.api<Detail>(`/dev/v1/rule/${id}`, { key })).body.data.versions;
+
+  it("names a key by its owner, else its label, for a reader who may not list keys too; a key's new owner shows, a revoked key keeps its name", async () => {
+    const alice = (await keys({ label: 'alice laptop', owner: 'alice@example.com', role: 'publisher' })).body.data;
+    const reader = (await keys({ label: 'dashboard', owner: 'reporting', role: 'reader' })).body.data.key!;
+    const rule = simpleRule('named-publishers', 'Named publishers', { definition: { when: 'amount > 1', then: { big: true } } });
+    expect((await write('/dev/v1/rule', rule)).status).toBe(201);
+    // The demo key has a label and no owner.
+    expect((await write('/dev/v1/rule/named-publishers/publish', {})).status).toBe(201);
+    const { checksum } = (await t.api<Detail>('/dev/v1/rule/named-publishers')).body.data;
+    const edit = { checksum, definition: { when: 'amount > 2', then: { big: true } } };
+    expect((await write('/dev/v1/rule/named-publishers', edit, alice.key, 'PATCH')).status).toBe(200);
+    expect((await write('/dev/v1/rule/named-publishers/publish', {}, alice.key)).status).toBe(201);
+
+    expectFailure(await t.api('/dev/v1/keys', { key: reader }), 403, 'forbidden');
+    const named = await versionsOf('named-publishers', reader);
+    expect(named.map(({ version, publishedBy, publishedByName }) => ({ version, publishedBy, publishedByName }))).toEqual([
+      { version: 'v1', publishedBy: expect.stringMatching(/^key:key_/), publishedByName: 'demo' },
+      { version: 'v2', publishedBy: `key:${alice.keyId}`, publishedByName: 'alice@example.com' },
+    ]);
+
+    expect((await write(`/dev/v1/keys/${alice.keyId}`, { owner: 'alice@example.org' }, undefined, 'PATCH')).status).toBe(200);
+    expect((await versionsOf('named-publishers'))[1]!.publishedByName).toBe('alice@example.org');
+    expect((await t.api(`/dev/v1/keys/${alice.keyId}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await versionsOf('named-publishers'))[1]!.publishedByName).toBe('alice@example.org');
+  });
+
+  it('shows the key id of a key the workspace no longer has', async () => {
+    const me = (await t.api<{ workspace: { id: string } }>('/dev/v1/me')).body.data;
+    const rule = simpleRule('gone-publisher', 'Gone publisher', { definition: { when: 'true', then: { ok: true } } });
+    expect((await write('/dev/v1/rule', rule)).status).toBe(201);
+    const ref = { workspaceId: me.workspace.id, branch: 'main', entityType: 'rule' as const, id: rule.id };
+    const draft = (await t.runtime.store.getEntity(ref))!;
+    const info = { version: 'v1', checksum: draft.checksum, publishedAt: new Date().toISOString(), publishedBy: 'key:key_00000000000000aa' };
+    expect(await t.runtime.store.putVersion(ref, { ...draft, status: 'published', version: 'v1' }, info)).toBe(true);
+    expect(await versionsOf('gone-publisher')).toEqual([{ ...info, publishedByName: 'key_00000000000000aa' }]);
   });
 });
 

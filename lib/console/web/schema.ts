@@ -60,7 +60,7 @@ export interface paths {
         };
         /**
          * Get a rule or workflow with its version history
-         * @description The working copy of a rule or workflow (or, with `version`, one of its published versions), with its definition, audit fields and the list of its published versions.
+         * @description The working copy of a rule or workflow (or, with `version`, one of its published versions), with its definition, audit fields and the list of its published versions, each with who published it named for people (publishedByName: the first 25 distinct keys met are named, others show their key id).
          *
          *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
@@ -1943,6 +1943,8 @@ export interface operations {
                                 /** Format: date-time */
                                 publishedAt: string;
                                 publishedBy: string;
+                                /** @description who published it, for people: the owner of the key publishedBy names, else the key's label; the key id when the key is gone; publishedBy itself when no key published it (seed) */
+                                publishedByName: string;
                             }[];
                             /** @description the analysis the last save stored (empty when the writer did not analyse it: import, pull) */
                             warnings: {

@@ -88,20 +88,31 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
     return items.flatMap((item) => (item ? [pick(item, apiKeyFields) as unknown as ApiKey] : []));
   }
 
-  async updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange, audit?: AuditEvent) {
+  /** The item key of a workspace's key by its id, from the workspace's key index (the item itself is keyed by the secret's hash). */
+  private async apiKeyItemKey(workspaceId: string, keyId: string) {
     const [found] = await this.queryAll({
       IndexName: byName.name,
       KeyConditionExpression: `${byName.partitionKey} = :pk AND ${byName.sortKey} = :id`,
       ExpressionAttributeValues: { ':pk': apiKeysOfWorkspace(workspaceId), ':id': keyId },
       ProjectionExpression: 'PK, SK',
     });
-    if (!found) return undefined;
+    return found && { PK: found.PK, SK: found.SK };
+  }
+
+  async getApiKeyById(workspaceId: string, keyId: string) {
+    const key = await this.apiKeyItemKey(workspaceId, keyId);
+    const stored = key && (await this.get(key, apiKeyFields));
+    return stored && (pick(stored, apiKeyFields) as unknown as ApiKey);
+  }
+
+  async updateApiKey(workspaceId: string, keyId: string, change: ApiKeyChange, audit?: AuditEvent) {
+    const key = await this.apiKeyItemKey(workspaceId, keyId);
+    if (!key) return undefined;
     const set = setAll(Object.fromEntries(Object.entries(change).filter(([, value]) => value !== null)));
     // null takes a field away (a key no longer limited to branches, or no longer expiring).
     const removed = Object.keys(change).filter((field) => change[field as keyof ApiKeyChange] === null);
     const names = { ...set.names, ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])) };
     const setsAny = Object.keys(set.values).length > 0;
-    const key = { PK: found.PK, SK: found.SK };
     const written = await this.writeIf(
       workspaceId,
       {

@@ -11,6 +11,7 @@ import { ApiFailure } from '../api.ts';
 import { PanelForm } from '../authorization/record-section.tsx';
 import { useConsole } from '../context.ts';
 import { hrefOf, navigate, type EntityType } from '../route.ts';
+import { describedBy } from '../ui/described-by.ts';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { usePermit } from '../ui/permitted.tsx';
@@ -23,6 +24,8 @@ interface Draft {
   checksum: string;
   /** Whether the page holds edits not saved yet. */
   dirty: boolean;
+  /** The id of the page's note saying why the draft cannot be proposed now (nothing new to propose); absent when it can. */
+  held?: string;
 }
 
 /** The Propose button, the form it opens (false while closed), and the permit whose reason the page shows with its others. */
@@ -35,8 +38,8 @@ export function useProposal(draft: Draft, onConflict: (failure: ApiFailure) => v
       <button
         type="button"
         aria-expanded={open}
-        disabled={draft.dirty || !permit.allowed}
-        aria-describedby={permit.describedBy}
+        disabled={draft.dirty || !!draft.held || !permit.allowed}
+        aria-describedby={describedBy(permit.describedBy, draft.held)}
         title={draft.dirty ? 'Save the draft first: only the saved draft is proposed' : undefined}
         onClick={() => setOpen(true)}
       >

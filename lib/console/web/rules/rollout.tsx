@@ -7,15 +7,17 @@
  * and the newest disagreements, read again on demand; promoting makes the
  * candidate the served version, ending stops the rollout.
  */
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import type { operations } from '../schema.ts';
+import { describedBy } from '../ui/described-by.ts';
 import { Failure } from '../ui/failure.tsx';
 import { compact } from '../ui/json.ts';
 import { usePermit, Why } from '../ui/permitted.tsx';
 import { PublishOutcome, usePublish } from '../ui/publish.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import type { RuleRecord } from './model.ts';
+import { publishHeld } from './publish-state.ts';
 
 type RolloutView = operations['getRollout']['responses'][200]['content']['application/json']['data'];
 type Outcome = RolloutView['disagreements'][number]['baseline'];
@@ -48,7 +50,9 @@ export function RolloutPanel({ rule, dirty, onChanged, onConflict }: Props) {
     loaded.reload();
     onChanged();
   };
-  const candidatePublish = usePublish('rule', rule.id, { published: changed, conflict: onConflict });
+  const candidatePublish = usePublish('rule', rule.id, { published: changed, conflict: onConflict }, rule.checksum);
+  const held = publishHeld(rule, dirty, 'candidate');
+  const heldNote = useId();
   const permits = {
     publish: usePermit('publishEntity'),
     start: usePermit('startRollout'),
@@ -99,12 +103,16 @@ export function RolloutPanel({ rule, dirty, onChanged, onConflict }: Props) {
           type="button"
           class="secondary"
           onClick={() => candidatePublish.publish({ checksum: rule.checksum, candidate: true })}
-          disabled={candidatePublish.publishing || dirty || !permits.publish.allowed}
-          aria-describedby={permits.publish.describedBy}
+          disabled={candidatePublish.publishing || !!held || !permits.publish.allowed}
+          aria-describedby={describedBy(permits.publish.describedBy, held && heldNote)}
         >
           {candidatePublish.publishing ? 'Publishing…' : 'Publish as candidate'}
         </button>
-        {dirty && <span class="hint">Save your changes first: only the saved draft is published.</span>}
+        {held && (
+          <span class="hint" id={heldNote}>
+            {held}
+          </span>
+        )}
       </div>
       <PublishOutcome published={candidatePublish.published} error={candidatePublish.error} />
       <Failure error={loaded.error} title="Could not read the rollout" />

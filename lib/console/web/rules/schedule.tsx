@@ -1,8 +1,10 @@
 /**
  * The rule's schedule on this branch: what is stored, its cron expression and
- * its next runs, and a form to save (or replace) it or delete it. A rule with
- * none (404 schedule_not_found) says so and offers the same form. Each field
- * the API refuses is marked in place.
+ * its next runs, and a form to save (or replace) it or delete it. The rule's
+ * own record says whether it has one; only then is the schedule read for its
+ * next runs, so that opening a rule without one asks nothing that answers 404
+ * (a failed request in the browser's console). A rule with none says so and
+ * offers the same form. Each field the API refuses is marked in place.
  */
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
@@ -29,17 +31,18 @@ const specFields = [
   ['dayOfWeek', 'Day of week'],
 ] as const;
 
-export function SchedulePanel({ ruleId }: { ruleId: string }) {
+/** `scheduled`: whether the rule's record, as the page read it, has a schedule. */
+export function SchedulePanel({ ruleId, scheduled }: { ruleId: string; scheduled: boolean }) {
   const { api } = useConsole();
   const path = { entityType: 'rule' as const, entityId: ruleId };
-  const loaded = useLoad(
-    () =>
-      api.data(api.client.GET('/dev/v1/{entityType}/{entityId}/schedule', { params: { path } })).catch((error: unknown) => {
-        if (error instanceof ApiFailure && error.code === 'schedule_not_found') return undefined;
-        throw error;
-      }),
-    [ruleId],
-  );
+  const loaded = useLoad(async () => {
+    if (!scheduled) return undefined;
+    // Deleted since the record was read: none, as the record would now say.
+    return api.data(api.client.GET('/dev/v1/{entityType}/{entityId}/schedule', { params: { path } })).catch((error: unknown) => {
+      if (error instanceof ApiFailure && error.code === 'schedule_not_found') return undefined;
+      throw error;
+    });
+  }, [ruleId, scheduled]);
   // What the last save answered, shown until the schedule is read again.
   const [saved, setSaved] = useState<ScheduleAnswer | null>();
   const current = saved === undefined ? loaded.value : (saved ?? undefined);

@@ -2,9 +2,10 @@
  * The rule's saved test cases (its definition's `tests`, which publishing
  * runs): listed, added, edited and deleted as part of the draft, and run all
  * at once from here, each through POST /test on the saved draft, with what
- * each expected and what came.
+ * each expected and what came. A result stays across saves while the case and
+ * the rule's logic it ran on are unchanged (`case-runs.ts`).
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
@@ -12,6 +13,7 @@ import { JsonField } from '../ui/json-field.tsx';
 import { compact, parseJson, parseObject, pretty, sameJson } from '../ui/json.ts';
 import { usePermit, Why } from '../ui/permitted.tsx';
 import type { RuleRecord, SavedCase } from './model.ts';
+import { logicOf, noRuns, outcomeOf, runsOf, type CaseOutcome, type CaseRuns } from './case-runs.ts';
 import { replaced, without } from './reorder.ts';
 
 interface Props {
@@ -22,18 +24,11 @@ interface Props {
   onConflict(): void;
 }
 
-/** The outcome of running a case, kept with the case as it was run so that an edited case shows no stale verdict. */
-interface CaseRun {
-  ran: SavedCase;
-  passed: boolean;
-  actual?: unknown;
-  error?: string;
-}
-
 export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
   const { api } = useConsole();
   const [editing, setEditing] = useState<number | 'new'>();
-  const [runs, setRuns] = useState<Map<number, CaseRun>>(new Map());
+  const [runs, setRuns] = useState<CaseRuns>(noRuns);
+  const logic = useMemo(() => logicOf(rule), [rule.type, rule.definition]);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>();
   const permit = usePermit('testEntity');
@@ -41,9 +36,11 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
   const runAll = async () => {
     setRunning(true);
     setError(undefined);
+    // What the cases run on: the saved draft as the page holds it (its checksum), whatever is read meanwhile.
+    const ranOn = logic;
     try {
       const outcomes = await Promise.all(
-        cases.map(async (ran): Promise<CaseRun> => {
+        cases.map(async (ran): Promise<CaseOutcome> => {
           try {
             const answer = await api.data(
               api.client.POST('/dev/v1/{entityType}/{entityId}/test', {
@@ -52,15 +49,15 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
               }),
             );
             const actual = 'trace' in answer ? answer.output : undefined;
-            return { ran, passed: sameJson(actual, ran.expected), actual };
+            return { passed: sameJson(actual, ran.expected), actual };
           } catch (failure) {
             // Params the rule refuses (400) or an evaluation that fails (422) answer the case, as publishing counts them.
-            if (failure instanceof ApiFailure && (failure.status === 400 || failure.status === 422)) return { ran, passed: false, error: failure.message };
+            if (failure instanceof ApiFailure && (failure.status === 400 || failure.status === 422)) return { passed: false, error: failure.message };
             throw failure;
           }
         }),
       );
-      setRuns(new Map(outcomes.map((outcome, at) => [at, outcome])));
+      setRuns(runsOf(cases, outcomes, ranOn));
     } catch (failure) {
       setError(failure);
       if (failure instanceof ApiFailure && failure.code === 'checksum_mismatch') onConflict();
@@ -69,10 +66,7 @@ export function TestCases({ rule, cases, dirty, onChange, onConflict }: Props) {
     }
   };
 
-  const current = (at: number) => {
-    const run = runs.get(at);
-    return run && run.ran === cases[at] ? run : undefined;
-  };
+  const current = (at: number) => outcomeOf(runs, cases[at]!, logic);
   const passedCount = cases.filter((_, at) => current(at)?.passed).length;
   const ranCount = cases.filter((_, at) => current(at)).length;
 

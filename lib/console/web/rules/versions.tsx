@@ -1,31 +1,33 @@
 /**
- * The rule's published versions and a side-by-side difference between any
- * two of them (or the saved draft): each is read with ?version=, its
- * definition pretty-printed, and the lines that differ marked on both sides.
+ * The rule's published versions (who published each, by name) and a
+ * side-by-side difference between any two of them (or the saved draft): each
+ * is read with ?version=, its definition pretty-printed, and the lines that
+ * differ marked on both sides. The comparison starts from what an author asks
+ * first (`comparison.ts`), and starts again from there once the saved draft or
+ * the versions change, so that no result stays about a draft that is gone.
  */
 import { useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
+import { defaultComparison, draftLabel as draft, type Sides } from './comparison.ts';
 import { DiffRows, DiffTable, linesOf } from './diff-table.tsx';
 import { diffLines, sideBySide, type SideBySideRow } from './line-diff.ts';
 import type { RuleRecord } from './model.ts';
 
-/** The saved draft, among the versions to compare. */
-const draft = 'draft';
-
-interface Comparison {
-  left: string;
-  right: string;
+interface Comparison extends Sides {
   rows: SideBySideRow[];
 }
 
 export function VersionsPanel({ rule }: { rule: RuleRecord }) {
   const { api } = useConsole();
   const labels = rule.versions.map((version) => version.version);
-  const [left, setLeft] = useState(labels.at(-1) ?? draft);
-  const [right, setRight] = useState(draft);
-  const [comparison, setComparison] = useState<Comparison>();
-  const [error, setError] = useState<unknown>();
+  // What the picks and the result are about: the saved draft and the versions there are.
+  const about = `${rule.checksum} ${labels.join(' ')}`;
+  const [picked, setPicked] = useState<Sides & { about: string }>();
+  const { left, right } = picked?.about === about ? picked : defaultComparison(rule.versions, rule.checksum);
+  const pick = (side: Partial<Sides>) => setPicked({ left, right, ...side, about });
+  const [result, setResult] = useState<{ about: string; comparison?: Comparison; error?: unknown }>();
+  const { comparison, error } = result?.about === about ? result : {};
   const [loading, setLoading] = useState(false);
 
   const definitionOf = async (label: string) => {
@@ -37,13 +39,12 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
   const compare = async (event: Event) => {
     event.preventDefault();
     setLoading(true);
-    setError(undefined);
+    setResult(undefined);
     try {
       const [before, after] = await Promise.all([definitionOf(left), definitionOf(right)]);
-      setComparison({ left, right, rows: sideBySide(diffLines(before, after)) });
+      setResult({ about, comparison: { left, right, rows: sideBySide(diffLines(before, after)) } });
     } catch (failure) {
-      setComparison(undefined);
-      setError(failure);
+      setResult({ about, error: failure });
     } finally {
       setLoading(false);
     }
@@ -81,7 +82,7 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
                   <td>
                     <time dateTime={version.publishedAt}>{new Date(version.publishedAt).toLocaleString()}</time>
                   </td>
-                  <td>{version.publishedBy}</td>
+                  <td>{version.publishedByName}</td>
                   <td>
                     <code title={version.checksum}>{version.checksum.slice(0, 12)}</code>
                     {version.checksum === rule.checksum && <span class="badge ok">the draft</span>}
@@ -92,24 +93,26 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
           </table>
         </div>
       )}
-      <form class="compare-form" aria-label="Compare versions" onSubmit={compare}>
-        {/* Labels by `for`, not around the select: a wrapping label's text would take in every option's. */}
-        <div class="field">
-          <label for="compare-left">Compare</label>
-          <select id="compare-left" value={left} onChange={(event) => setLeft(event.currentTarget.value)}>
-            {options}
-          </select>
-        </div>
-        <div class="field">
-          <label for="compare-right">With</label>
-          <select id="compare-right" value={right} onChange={(event) => setRight(event.currentTarget.value)}>
-            {options}
-          </select>
-        </div>
-        <button type="submit" disabled={loading}>
-          {loading ? 'Comparing…' : 'Compare'}
-        </button>
-      </form>
+      {rule.versions.length > 0 && (
+        <form class="compare-form" aria-label="Compare versions" onSubmit={compare}>
+          {/* Labels by `for`, not around the select: a wrapping label's text would take in every option's. */}
+          <div class="field">
+            <label for="compare-left">Compare</label>
+            <select id="compare-left" value={left} onChange={(event) => pick({ left: event.currentTarget.value })}>
+              {options}
+            </select>
+          </div>
+          <div class="field">
+            <label for="compare-right">With</label>
+            <select id="compare-right" value={right} onChange={(event) => pick({ right: event.currentTarget.value })}>
+              {options}
+            </select>
+          </div>
+          <button type="submit" disabled={loading}>
+            {loading ? 'Comparing…' : 'Compare'}
+          </button>
+        </form>
+      )}
       <Failure error={error} title="Could not compare" />
       {comparison && (
         <>

@@ -31,15 +31,16 @@ export function compact(value: unknown): string {
 
 /** The same JSON value, whatever the order of object keys (a case's expected output and what came; a draft and what was sent). */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/** JSON text with object keys sorted: two values are the same JSON when their texts are equal (a key to compare by, kept instead of the value). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object')
     return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
       .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }

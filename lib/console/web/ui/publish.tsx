@@ -24,30 +24,36 @@ interface FailedCase {
   error?: string;
 }
 
-/** The publish call and what it answered; `onConflict` hears of a draft changed since the page read it (409 checksum_mismatch). */
-export function usePublish(entityType: EntityType, entityId: string, on: { published(): void; conflict?(): void }) {
+/**
+ * The publish call and what it answered; `onConflict` hears of a draft
+ * changed since the page read it (409 checksum_mismatch). What it answered is
+ * about the draft it published (`checksum`, the saved draft's as the page
+ * holds it): once the page holds another (a save), the answer is no longer
+ * shown, so that no "Published" or refusal stays on screen about a draft that
+ * is gone.
+ */
+export function usePublish(entityType: EntityType, entityId: string, on: { published(): void; conflict?(): void }, checksum?: string) {
   const { api } = useConsole();
   const [publishing, setPublishing] = useState(false);
-  const [published, setPublished] = useState<string>();
-  const [error, setError] = useState<unknown>();
+  const [answer, setAnswer] = useState<{ of?: string; published?: string; error?: unknown }>({});
 
   const publish = async (body: PublishBody) => {
     setPublishing(true);
-    setError(undefined);
-    setPublished(undefined);
+    setAnswer({});
     try {
-      const answer = await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType, entityId } }, body }));
-      setPublished(answer.version);
+      const answered = await api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType, entityId } }, body }));
+      setAnswer({ of: checksum, published: answered.version });
       on.published();
     } catch (failure) {
-      setError(failure);
+      setAnswer({ of: checksum, error: failure });
       if (failure instanceof ApiFailure && failure.code === 'checksum_mismatch') on.conflict?.();
     } finally {
       setPublishing(false);
     }
   };
 
-  return { publish, publishing, published, error };
+  const current = answer.of === checksum ? answer : {};
+  return { publish, publishing, published: current.published, error: current.error };
 }
 
 /** What a publish answered: the version it made, or why not, with each failing case. */

@@ -286,7 +286,7 @@ function RulePage({ id }: { id: string }) {
         <VersionsPanel rule={rule} />
       </TabPanel>
       <TabPanel id="schedule" selected={tab}>
-        <SchedulePanel ruleId={id} />
+        <SchedulePanel ruleId={id} scheduled={!!rule.schedule} />
         <ExecutionsPanel
           entityType="rule"
           entityId={id}

@@ -7,7 +7,7 @@
  * page exchanges once and removes from the address bar.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api.ts';
+import { ApiFailure, type Api } from '../api.ts';
 import type { Caller } from '../permissions.ts';
 import type { Session } from '../session.ts';
 import { Failure } from '../ui/failure.tsx';
@@ -19,12 +19,32 @@ interface Props {
   onSignedIn(session: Session, caller: Caller): void;
 }
 
-/** The local runtime's sign-in link: a one-time code for the demo key (lib/local/console-host.ts); deployed, this path does not exist. */
+/**
+ * The local runtime's sign-in link: a one-time code for the demo key
+ * (lib/local/console-host.ts); deployed, this path does not exist. A refusal
+ * is shown as the server answered it (its status and code); only a request
+ * that got no answer says so.
+ */
 async function redeem(code: string): Promise<string> {
-  const response = await fetch('session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
-  const body = (await response.json().catch(() => ({}))) as { apiKey?: string; message?: string };
-  if (!response.ok || !body.apiKey) throw new Error(body.message ?? 'This sign-in link has been used or has expired: sign in with the API key.');
-  return body.apiKey;
+  let response: Response;
+  try {
+    response = await fetch('session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  } catch (cause) {
+    throw new ApiFailure(
+      0,
+      'network_error',
+      `The sign-in link could not be checked (${cause instanceof Error ? cause.message : String(cause)}): sign in with the API key.`,
+      {},
+    );
+  }
+  const body = (await response.json().catch(() => ({}))) as { apiKey?: string; code?: string; message?: string };
+  if (response.ok && body.apiKey) return body.apiKey;
+  throw new ApiFailure(
+    response.status,
+    body.code ?? 'sign_in_link_refused',
+    body.message ?? 'This sign-in link has been used or has expired: sign in with the API key.',
+    {},
+  );
 }
 
 export function SignIn({ api, code, reason, onSignedIn }: Props) {
