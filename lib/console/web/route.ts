@@ -1,7 +1,9 @@
 /**
  * The console's places, in the URL's fragment (`#/rules/loan-eligibility`),
  * so every view has an address to reload or share and the static host needs
- * no rewrites. Nothing secret is ever put here.
+ * no rewrites. Nothing secret is ever put here. A page with unsaved edits
+ * asks before it is left, whichever way: a link, the back button, another
+ * address typed, a reload or the tab closed (`useLeaveWarning`).
  */
 import { useEffect, useState } from 'preact/hooks';
 
@@ -63,14 +65,59 @@ export const hrefOf = {
   audit: '#/audit',
 };
 
-export function navigate(href: string) {
+/** What the page shown would lose if left (the question to ask), set by the page while it holds unsaved edits. */
+let unsaved: string | undefined;
+/** A move the page itself decided on, which asks nothing (a rule deleted takes its edits with it). */
+let leavingAsDecided = false;
+
+/**
+ * Asks before the page is left while `question` is set (the page holds
+ * unsaved edits): a move within the console asks it (`mayLeave`), and
+ * leaving the console (a reload, the tab closed) gets the browser's own
+ * question, whose words the browser chooses.
+ */
+export function useLeaveWarning(question: string | undefined) {
+  useEffect(() => {
+    if (!question) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    unsaved = question;
+    addEventListener('beforeunload', warn);
+    return () => {
+      if (unsaved === question) unsaved = undefined;
+      removeEventListener('beforeunload', warn);
+    };
+  }, [question]);
+}
+
+/** Whether the page shown may be left: at once when it has nothing unsaved, else as the person answers. */
+export function mayLeave(): boolean {
+  return !unsaved || confirm(unsaved);
+}
+
+/** Goes to `href`; `discarding` when the page decided to drop what it holds, so nothing is asked. */
+export function navigate(href: string, { discarding = false } = {}) {
+  leavingAsDecided = discarding;
   location.hash = href;
 }
 
 export function usePlace(): Place {
   const [place, setPlace] = useState(() => placeOf(location.hash));
   useEffect(() => {
-    const update = () => setPlace(placeOf(location.hash));
+    // The address of the place shown, to go back to when the person stays on it.
+    let shown = location.href;
+    const update = () => {
+      const decided = leavingAsDecided;
+      leavingAsDecided = false;
+      const next = placeOf(location.hash);
+      const moves = JSON.stringify(next) !== JSON.stringify(placeOf(new URL(shown).hash));
+      if (moves && !decided && !mayLeave()) {
+        // The fragment changed already (a link, the back button): the address says again where the person is, with no history entry of its own.
+        history.replaceState(history.state, '', shown);
+        return;
+      }
+      shown = location.href;
+      setPlace(next);
+    };
     addEventListener('hashchange', update);
     return () => removeEventListener('hashchange', update);
   }, []);
