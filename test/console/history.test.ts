@@ -95,7 +95,14 @@ describe('history', () => {
   });
 
   it('makes the saved draft the floor: nothing to undo or redo after a save', () => {
-    const history = settled(undone(replay([{ field: 'name', afterMs: 0 }, { field: undefined, afterMs: 0 }])));
+    const history = settled(
+      undone(
+        replay([
+          { field: 'name', afterMs: 0 },
+          { field: undefined, afterMs: 0 },
+        ]),
+      ),
+    );
     expect(history).toEqual(historyOf(1));
   });
 });

@@ -67,7 +67,7 @@ export const hrefOf = {
 
 /** What the page shown would lose if left (the question to ask), set by the page while it holds unsaved edits. */
 let unsaved: string | undefined;
-/** A move the page itself decided on, which asks nothing (a rule deleted takes its edits with it). */
+/** The next change of place was asked already, or decided by the page (a rule deleted takes its edits with it): it asks nothing. */
 let leavingAsDecided = false;
 
 /**
@@ -94,10 +94,29 @@ export function mayLeave(): boolean {
   return !unsaved || confirm(unsaved);
 }
 
-/** Goes to `href`; `discarding` when the page decided to drop what it holds, so nothing is asked. */
+const samePlace = (hash: string, other: string) => JSON.stringify(placeOf(hash)) === JSON.stringify(placeOf(other));
+
+/** Goes to `href` once the page shown may be left; `discarding` when the page decided to drop what it holds, so nothing is asked. */
 export function navigate(href: string, { discarding = false } = {}) {
-  leavingAsDecided = discarding;
+  if (new URL(href, location.href).hash === location.hash) return;
+  if (!discarding && !samePlace(href, location.hash) && !mayLeave()) return;
+  leavingAsDecided = true;
   location.hash = href;
+}
+
+/**
+ * Asks before a link of the console is followed, so that staying adds no
+ * entry to the history (a click with a modifier opens another tab: nothing
+ * is lost, nothing asked).
+ */
+function askBeforeFollowing(event: MouseEvent) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(link instanceof HTMLAnchorElement) || link.target) return;
+  const to = new URL(link.href);
+  if (to.origin !== location.origin || to.pathname !== location.pathname || !to.hash.startsWith('#/') || samePlace(to.hash, location.hash)) return;
+  if (mayLeave()) leavingAsDecided = true;
+  else event.preventDefault();
 }
 
 export function usePlace(): Place {
@@ -108,18 +127,20 @@ export function usePlace(): Place {
     const update = () => {
       const decided = leavingAsDecided;
       leavingAsDecided = false;
-      const next = placeOf(location.hash);
-      const moves = JSON.stringify(next) !== JSON.stringify(placeOf(new URL(shown).hash));
-      if (moves && !decided && !mayLeave()) {
-        // The fragment changed already (a link, the back button): the address says again where the person is, with no history entry of its own.
+      if (!decided && !samePlace(location.hash, new URL(shown).hash) && !mayLeave()) {
+        // Moved already (the back button, an address typed): the address says again where the person is.
         history.replaceState(history.state, '', shown);
         return;
       }
       shown = location.href;
-      setPlace(next);
+      setPlace(placeOf(location.hash));
     };
     addEventListener('hashchange', update);
-    return () => removeEventListener('hashchange', update);
+    document.addEventListener('click', askBeforeFollowing);
+    return () => {
+      removeEventListener('hashchange', update);
+      document.removeEventListener('click', askBeforeFollowing);
+    };
   }, []);
   return place;
 }
