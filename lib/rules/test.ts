@@ -1,12 +1,13 @@
 /**
- * Trying a rule: the draft (or a named version) evaluated with a trace of
- * every row or entry, so a user sees why it answered what it did. The draft
- * is prepared from its text, so this function bundles the FEEL parser. A
- * batch compiles the rule once and traces each input while the answer has
- * room for the traces.
+ * Trying a rule: the draft (or a named version, or the draft as its author
+ * is typing it) evaluated with a trace of every row or entry, so a user sees
+ * why it answered what it did. The draft is prepared from its text, so this
+ * function bundles the FEEL parser. A batch compiles the rule once and traces
+ * each input while the answer has room for the traces.
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule, type RuleTrace } from '../engine/index.ts';
+import { recordProblems } from '../entities/record-check.ts';
 import { errors } from '../http/errors.ts';
 import type { EntityRef, EntityStore } from '../store/types.ts';
 import { AnswerBudget, answerBytes, slotError, type SlotError } from './batch.ts';
@@ -17,10 +18,27 @@ import type { Params } from './schema.ts';
 import type { TestRequest } from './test-schema.ts';
 
 /**
- * The draft, or the named version, compiled. With `checksum`, refuses (409)
- * when what would be tested is no longer what the caller last read.
+ * The draft as typed (`definition`) in place of the stored one's, compiled:
+ * the record a save of it would store is checked as the save checks it (one
+ * 400 naming every field at fault), its references resolve as the stored
+ * draft's do, and nothing is written.
  */
-async function testedRule(store: EntityStore, ref: EntityRef, request: Pick<TestRequest, 'version' | 'checksum'>) {
+async function typedDraft(store: EntityStore, ref: EntityRef, definition: Record<string, unknown>): Promise<RunnableRule> {
+  const draft = await store.getEntity(ref);
+  if (!draft) throw errors.entityNotFound(ref.entityType, ref.id);
+  const { name, description, tags, type, checksum } = draft;
+  const { input, issues } = recordProblems(ref.entityType, { id: ref.id, name, description, tags, type, definition });
+  if (issues.length || !input) throw errors.invalidRequest(issues);
+  return compileDraft(store, ref, { id: ref.id, type: input.type, definition: input.definition, checksum });
+}
+
+/**
+ * The draft, the named version, or the draft as typed, compiled. With
+ * `checksum`, refuses (409) when what would be tested is no longer what the
+ * caller last read.
+ */
+async function testedRule(store: EntityStore, ref: EntityRef, request: Pick<TestRequest, 'version' | 'checksum' | 'definition'>) {
+  if (request.definition) return typedDraft(store, ref, request.definition);
   let rule: RunnableRule;
   if (request.version) rule = await publishedVersion(store, ref, request.version);
   else {
@@ -32,7 +50,7 @@ async function testedRule(store: EntityStore, ref: EntityRef, request: Pick<Test
   return rule;
 }
 
-/** Evaluates the draft, or the named version, with a trace of every row or entry. */
+/** Evaluates the draft, the named version or the draft as typed, with a trace of every row or entry. */
 export async function testRule(store: EntityStore, ref: EntityRef, request: Omit<TestRequest, 'paramsList'>) {
   const rule = await testedRule(store, ref, request);
   const start = performance.now();
@@ -55,7 +73,7 @@ function testInput(rule: RunnableRule, params: Params, traced: boolean): TestedS
 }
 
 /**
- * Tests the draft, or the named version, on each of `paramsList`, in order;
+ * Tests the draft, the named version or the draft as typed, on each of `paramsList`, in order;
  * nothing is recorded. Every output is answered (413 answer_too_large when
  * they alone do not fit); the traces of the first inputs are given with them,
  * as many as the room the outputs leave holds, the others left out

@@ -33,13 +33,17 @@ const drafts = (store: Store, ref: EntityRef, version: string | undefined) => ({
   loadRule: version ? publishedRules(store, ref) : draftRules(store, ref),
 });
 
-export const testWorkflowCall = (call: Call<unknown, TestRequest>, ref: EntityRef) =>
-  testWorkflow(
+export function testWorkflowCall(call: Call<unknown, TestRequest>, ref: EntityRef) {
+  // A workflow's draft is tested as saved: its steps' providers see what a save checked against the workspace.
+  if (call.body.definition)
+    throw errors.invalidRequest([{ in: 'body', field: 'definition', message: 'a workflow is tested as saved: save the draft, then test it' }]);
+  return testWorkflow(
     runDeps(call.store, ref.workspaceId),
     ref,
     { ...call.body, params: singleParams(call.body, workflowBatchRefusal('test')) },
     drafts(call.store, ref, call.body.version),
   );
+}
 
 export function testStepCall(call: Call<unknown, TestStepRequest>, ref: EntityRef) {
   const stepId = call.path.stepId ?? '';

@@ -168,7 +168,7 @@ describe.skipIf(!!skipReason)('console workflows (Chromium)', () => {
     expect(patched.status).toBe(200);
     await field.fill(`${t.runtime.providerUrl}/v1/risk-score`);
     await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.getByText('Someone changed this workflow since you opened it').waitFor();
+    await page.getByText('Someone else changed this workflow since you opened it').waitFor();
     expect(await page.getByRole('alert').first().textContent()).toContain('checksum_mismatch');
     await page.getByRole('button', { name: /Reload the workflow/ }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Save draft' }).isDisabled()).toBe(true);

@@ -66,6 +66,52 @@ describe('test', () => {
     });
   });
 
+  it('tests the draft as typed (definition) in place of the stored one, checked as a save checks it, never stored', async () => {
+    const created = await rules.create(parcelFee('typed-draft'));
+    const typed = parcelFee('x', { rules: [{ id: 'any', when: ['-'], then: [2.5] }], tests: [] }).definition as Json;
+    const tested = await rules.test('typed-draft', { params: { weightKg: 3 }, definition: typed });
+    expectSuccess(tested);
+    expect(tested.body.data).toMatchObject({ output: { fee: 2.5 }, trace: { kind: 'decisionTable', rows: [{ row: 1, id: 'any', matched: true }] } });
+    // A batch of the typed draft too; the stored draft is as it was.
+    const batch = await t.api<{ outputs: { output: unknown }[] }>('/dev/v1/rule/typed-draft/test', {
+      method: 'POST',
+      body: JSON.stringify({ paramsList: [{ weightKg: 1 }, { weightKg: 9 }], definition: typed }),
+    });
+    expect(batch.body.data.outputs.map((slot) => slot.output)).toEqual([{ fee: 2.5 }, { fee: 2.5 }]);
+    const stored = await rules.get('typed-draft');
+    expect(stored.body.data.checksum).toBe(created.body.data.checksum);
+    expect((await rules.test('typed-draft', { params: { weightKg: 3 } })).body.data.output).toEqual({ fee: 8.9 });
+
+    // What a save would refuse, the test refuses, by the same paths; a kind's own shape is checked as the stored type's.
+    const rows = (third: Json) => parcelFee('x', { rules: [{ when: ['<= 2'], then: [1] }, { when: ['> 2'], then: [2] }, third], tests: [] }).definition as Json;
+    const refused = await rules.test('typed-draft', { params: { weightKg: 3 }, definition: rows({ when: ['<< 3'], then: [3] }) });
+    expectFailure(refused, 400, 'invalid_request');
+    expect(fieldsOf(refused)).toEqual(['definition.rules[2].when[0]']);
+    expect(fieldsOf(await rules.test('typed-draft', { params: {}, definition: rows({ when: ['-'], then: [] }) }))).toEqual(['definition.rules[2].then']);
+    expectFailure(await rules.test('typed-draft', { params: {}, definition: { when: 'true', then: { fee: 1 } } }), 400, 'invalid_request');
+    expect(fieldsOf(await rules.test('typed-draft', { params: {}, definition: typed, version: 'v1' }))).toEqual(['version']);
+    expect(fieldsOf(await rules.test('typed-draft', { params: {}, definition: typed, checksum: created.body.data.checksum }))).toEqual(['checksum']);
+    // As large as a save takes, no larger.
+    const huge = { ...typed, rules: [{ id: 'big', description: 'x'.repeat(1000), when: ['-'], then: [1] }], padding: 'y'.repeat(310 * 1024) };
+    expect(fieldsOf(await rules.test('typed-draft', { params: {}, definition: huge }))).toEqual(['definition']);
+    expectFailure(await t.api('/dev/v1/rule/nobody/test', { method: 'POST', body: JSON.stringify({ definition: typed }) }), 404, 'entity_not_found');
+  });
+
+  it('resolves the references of a rule set typed as they would resolve once saved, and refuses a typed definition for a workflow', async () => {
+    await rules.published(simple('typed-vip', { when: 'spent > 100', then: { vip: true }, otherwise: { vip: false } }));
+    await rules.create(ruleSetOf('typed-set', [{ id: 'base', when: 'true', then: [{ set: 'vip', value: false }] }]));
+    const typed = ruleSetOf('x', [{ id: 'customer', ruleId: 'typed-vip' }]).definition as Json;
+    expect((await rules.test('typed-set', { params: { spent: 500 }, definition: typed })).body.data.output).toEqual({ vip: true });
+    const missing = ruleSetOf('x', [{ id: 'ghost', ruleId: 'typed-nobody' }]).definition as Json;
+    expectFailure(await rules.test('typed-set', { params: {}, definition: missing }), 409, 'rule_reference_not_found');
+    const workflow = await t.api('/dev/v1/workflow/checkout/test', {
+      method: 'POST',
+      body: JSON.stringify({ params: {}, definition: { start: 'x', steps: [] } }),
+    });
+    expectFailure(workflow, 400, 'invalid_request');
+    expect(fieldsOf(workflow)).toEqual(['definition']);
+  });
+
   it('serves rules and workflows, and no other type', async () => {
     expectFailure(await t.api('/dev/v1/flows/checkout/test', { method: 'POST', body: '{}' }), 404, 'entity_type_not_found');
     expectFailure(await t.api('/dev/v1/workflow/nobody/test', { method: 'POST', body: '{}' }), 404, 'entity_not_found');

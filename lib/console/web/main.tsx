@@ -13,7 +13,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { createApi } from './api.ts';
 import { ConsoleContext } from './context.ts';
 import { permissionsFor, readRequirements, type Caller, type OperationId } from './permissions.ts';
-import { hrefOf, usePlace, type EntityType, type Place } from './route.ts';
+import { hrefOf, mayLeave, usePlace, type EntityType, type Place } from './route.ts';
 import { loadSession, saveSession, type Session } from './session.ts';
 import { Failure } from './ui/failure.tsx';
 import { useLoad } from './ui/use-load.ts';
@@ -133,8 +133,8 @@ function App() {
               </a>
             ))}
         </nav>
-        {signedIn && <BranchSwitcher branch={session.branch} onChange={(branch) => change({ ...session, branch })} />}
-        <button type="button" class="quiet" onClick={() => change(undefined)}>
+        {signedIn && <BranchSwitcher branch={session.branch} onChange={(branch) => mayLeave() && change({ ...session, branch })} />}
+        <button type="button" class="quiet" onClick={() => mayLeave() && change(undefined)}>
           Sign out
         </button>
       </header>

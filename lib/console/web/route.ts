@@ -1,7 +1,9 @@
 /**
  * The console's places, in the URL's fragment (`#/rules/loan-eligibility`),
  * so every view has an address to reload or share and the static host needs
- * no rewrites. Nothing secret is ever put here.
+ * no rewrites. Nothing secret is ever put here. A page with unsaved edits
+ * asks before it is left, whichever way: a link, the back button, another
+ * address typed, a reload or the tab closed (`useLeaveWarning`).
  */
 import { useEffect, useState } from 'preact/hooks';
 
@@ -63,16 +65,82 @@ export const hrefOf = {
   audit: '#/audit',
 };
 
-export function navigate(href: string) {
+/** What the page shown would lose if left (the question to ask), set by the page while it holds unsaved edits. */
+let unsaved: string | undefined;
+/** The next change of place was asked already, or decided by the page (a rule deleted takes its edits with it): it asks nothing. */
+let leavingAsDecided = false;
+
+/**
+ * Asks before the page is left while `question` is set (the page holds
+ * unsaved edits): a move within the console asks it (`mayLeave`), and
+ * leaving the console (a reload, the tab closed) gets the browser's own
+ * question, whose words the browser chooses.
+ */
+export function useLeaveWarning(question: string | undefined) {
+  useEffect(() => {
+    if (!question) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    unsaved = question;
+    addEventListener('beforeunload', warn);
+    return () => {
+      if (unsaved === question) unsaved = undefined;
+      removeEventListener('beforeunload', warn);
+    };
+  }, [question]);
+}
+
+/** Whether the page shown may be left: at once when it has nothing unsaved, else as the person answers. */
+export function mayLeave(): boolean {
+  return !unsaved || confirm(unsaved);
+}
+
+const samePlace = (hash: string, other: string) => JSON.stringify(placeOf(hash)) === JSON.stringify(placeOf(other));
+
+/** Goes to `href` once the page shown may be left; `discarding` when the page decided to drop what it holds, so nothing is asked. */
+export function navigate(href: string, { discarding = false } = {}) {
+  if (new URL(href, location.href).hash === location.hash) return;
+  if (!discarding && !samePlace(href, location.hash) && !mayLeave()) return;
+  leavingAsDecided = true;
   location.hash = href;
+}
+
+/**
+ * Asks before a link of the console is followed, so that staying adds no
+ * entry to the history (a click with a modifier opens another tab: nothing
+ * is lost, nothing asked).
+ */
+function askBeforeFollowing(event: MouseEvent) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(link instanceof HTMLAnchorElement) || link.target) return;
+  const to = new URL(link.href);
+  if (to.origin !== location.origin || to.pathname !== location.pathname || !to.hash.startsWith('#/') || samePlace(to.hash, location.hash)) return;
+  if (mayLeave()) leavingAsDecided = true;
+  else event.preventDefault();
 }
 
 export function usePlace(): Place {
   const [place, setPlace] = useState(() => placeOf(location.hash));
   useEffect(() => {
-    const update = () => setPlace(placeOf(location.hash));
+    // The address of the place shown, to go back to when the person stays on it.
+    let shown = location.href;
+    const update = () => {
+      const decided = leavingAsDecided;
+      leavingAsDecided = false;
+      if (!decided && !samePlace(location.hash, new URL(shown).hash) && !mayLeave()) {
+        // Moved already (the back button, an address typed): the address says again where the person is.
+        history.replaceState(history.state, '', shown);
+        return;
+      }
+      shown = location.href;
+      setPlace(placeOf(location.hash));
+    };
     addEventListener('hashchange', update);
-    return () => removeEventListener('hashchange', update);
+    document.addEventListener('click', askBeforeFollowing);
+    return () => {
+      removeEventListener('hashchange', update);
+      document.removeEventListener('click', askBeforeFollowing);
+    };
   }, []);
   return place;
 }

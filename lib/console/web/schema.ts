@@ -141,7 +141,7 @@ export interface paths {
         put?: never;
         /**
          * Try a rule or workflow on params: a rule with a trace of every row, a workflow with every step
-         * @description Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read. A rule also takes a batch, as execute does: `paramsList` instead of `params`, 1 to 1000 inputs, compiled once, answered in `outputs` in order, each `{output, trace}` or `{error: {code, message, fields?}}`. Traces are given while the answer stays within 5 MiB; from the first input whose trace would not fit, outputs come without one (`traceOmitted: true`): test those inputs alone to see theirs. When the outputs alone do not fit, 413 answer_too_large: split the list. Workflows take no batch (400 naming paramsList).
+         * @description Runs the draft (or, with `version`, a published version) on `params`; nothing is recorded. A rule answers its output with a trace: for a decision table the input values and, for every row, whether it matched or which cell failed on which value. A workflow answers its status, output and every step's status, time, output or error; its rule steps run the rules' drafts unless a step pins a version, and its API requests are sent. With `checksum`, answers 409 checksum_mismatch when what would be tested is no longer what you last read. A rule's draft may instead be given as its author is typing it, in `definition`, tested in place of the stored one: it is checked as a save checks it (400 invalid_request naming each field at fault, such as definition.rules[2].when[0]; at most the size a save takes), its rule set's references resolve as the stored draft's do, and it is never stored; it goes without `version` and `checksum`. A rule also takes a batch, as execute does: `paramsList` instead of `params`, 1 to 1000 inputs, compiled once, answered in `outputs` in order, each `{output, trace}` or `{error: {code, message, fields?}}`. Traces are given while the answer stays within 5 MiB; from the first input whose trace would not fit, outputs come without one (`traceOmitted: true`): test those inputs alone to see theirs. When the outputs alone do not fit, 413 answer_too_large: split the list. Workflows take no batch (400 naming paramsList).
          *
          *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
@@ -2812,6 +2812,10 @@ export interface operations {
                     version?: string;
                     /** @description the checksum of what you mean to test, as you last read it: refused (409) when it is no longer that */
                     checksum?: string;
+                    /** @description rules only: the draft as typed, tested instead of the stored draft, as a save would take it (400 naming each field at fault) and never stored (at most 307200 bytes as JSON, nested at most 32 levels) */
+                    definition?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

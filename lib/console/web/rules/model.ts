@@ -19,9 +19,20 @@ export interface SavedCase {
   expected: unknown;
 }
 
+/** A rule's settings, as the API takes them (lib/entities/schema.ts). */
+export interface RuleSettingsValue {
+  /** Record API executions of the version run (scheduled runs are always recorded). */
+  recordExecutions?: boolean;
+  /** The IANA time zone a schedule that names none is read in. */
+  timezone?: string;
+  /** Publishing replays recorded executions first, and stops when more than this share of them change. */
+  replayGate?: { maxChangedRatio: number; window: string };
+}
+
 /** What every kind carries besides its logic. */
 interface Authoring {
   tests?: SavedCase[];
+  settings?: RuleSettingsValue;
 }
 
 export type TableDefinition = DecisionTableDefinition & Authoring;

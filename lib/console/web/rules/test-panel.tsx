@@ -1,10 +1,11 @@
 /**
- * Try the rule on params: runs POST /test on the saved draft (with the
- * checksum last read, so what is tested is what the page shows) or on a
- * published version, and shows the output, the time it took and the trace.
- * Unsaved edits are not tested: the panel says so rather than test something
- * the page does not show. Another panel (Impact's changed cases) may hand it
- * params to try: they replace what is typed, on the saved draft.
+ * Try the rule on params: runs POST /test on the draft as it is on the page
+ * (the edits not saved yet too, sent as the draft typed, which the API
+ * checks as a save would and never stores; with no such edits, the saved
+ * draft by the checksum last read, so what is tested is what the page shows)
+ * or on a published version, and shows the output, the time it took and the
+ * trace. Another panel (Impact's changed cases) may hand it params to try:
+ * they replace what is typed, on the draft.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
@@ -16,11 +17,14 @@ import { usePermit, Why } from '../ui/permitted.tsx';
 import { definitionOf, type AnyDefinition, type RuleRecord, type TestAnswer } from './model.ts';
 import { TraceView } from './trace.tsx';
 
-/** What is tested: the saved draft, or a published version by its label. */
+/** What is tested: the draft, or a published version by its label. */
 const draftTarget = '';
 
 interface Props {
   rule: RuleRecord;
+  /** The draft's definition as it is on the page. */
+  definition: AnyDefinition;
+  /** Whether the page holds edits not saved yet: the draft is then sent as typed. */
   dirty: boolean;
   onConflict(): void;
   /** Params handed from elsewhere; a new object each time, so the same params handed twice fill the field again. */
@@ -28,12 +32,13 @@ interface Props {
 }
 
 interface Tested {
-  target: string;
+  /** What ran, as the status says it. */
+  what: string;
   answer: TestAnswer;
   definition: AnyDefinition | undefined;
 }
 
-export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
+export function TestPanel({ rule, definition: typed, dirty, onConflict, filled }: Props) {
   const { api } = useConsole();
   const firstCase = definitionOf(rule).tests?.[0];
   const [paramsText, setParamsText] = useState(() => pretty(firstCase?.params ?? {}));
@@ -57,15 +62,16 @@ export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
     setError(undefined);
     try {
       const params = parsed.value as Record<string, unknown>;
+      const onDraft = target === draftTarget;
+      const body = !onDraft
+        ? { params, version: target }
+        : dirty
+          ? { params, definition: typed as unknown as Record<string, unknown> }
+          : { params, checksum: rule.checksum };
       const [answer, definition] = await Promise.all([
-        api.data(
-          api.client.POST('/dev/v1/{entityType}/{entityId}/test', {
-            params: { path: { entityType: 'rule', entityId: rule.id } },
-            body: target === draftTarget ? { params, checksum: rule.checksum } : { params, version: target },
-          }),
-        ),
-        target === draftTarget
-          ? Promise.resolve(definitionOf(rule))
+        api.data(api.client.POST('/dev/v1/{entityType}/{entityId}/test', { params: { path: { entityType: 'rule', entityId: rule.id } }, body })),
+        onDraft
+          ? Promise.resolve(typed)
           : api
               .data(
                 api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: rule.id }, query: { version: target } } }),
@@ -73,7 +79,7 @@ export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
               .then(definitionOf),
       ]);
       if (!('trace' in answer)) throw new ApiFailure(0, 'console_error', 'The API answered a workflow run for a rule.', {});
-      setTested({ target, answer, definition });
+      setTested({ what: !onDraft ? target : dirty ? 'the draft as typed (unsaved edits)' : 'the saved draft', answer, definition });
     } catch (failure) {
       setTested(undefined);
       setError(failure);
@@ -90,7 +96,7 @@ export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
         <label>
           Run against
           <select value={target} onChange={(event) => setTarget(event.currentTarget.value)}>
-            <option value={draftTarget}>The saved draft</option>
+            <option value={draftTarget}>{dirty ? 'The draft, with its unsaved edits' : 'The saved draft'}</option>
             {rule.versions.map((version) => (
               <option key={version.version} value={version.version}>
                 Published {version.version}
@@ -103,7 +109,7 @@ export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
           <button type="submit" disabled={!parsed.ok || running || !permit.allowed} aria-describedby={permit.describedBy}>
             {running ? 'Running…' : 'Run test'}
           </button>
-          {dirty && target === draftTarget && <span class="hint">You have unsaved changes: the test runs the draft as last saved.</span>}
+          {dirty && target === draftTarget && <span class="hint">Testing unsaved edits: the draft runs as it is on the page, not as last saved.</span>}
         </div>
         <Why permits={[permit]} />
       </form>
@@ -111,7 +117,7 @@ export function TestPanel({ rule, dirty, onConflict, filled }: Props) {
       {tested && (
         <div class="test-result">
           <p role="status">
-            Tested {tested.target === draftTarget ? 'the saved draft' : tested.target} in {tested.answer.durationMs} ms.
+            Tested {tested.what} in {tested.answer.durationMs} ms.
           </p>
           <h3>Output</h3>
           <pre>{pretty(tested.answer.output)}</pre>

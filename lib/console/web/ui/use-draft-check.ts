@@ -1,5 +1,5 @@
 /** A draft checked as it is typed, by the save's own check (`../draft-check.ts`, in a worker), a moment after the last change. */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EntityType } from '../../../entities/kinds.ts';
 import type { DraftCheck } from '../draft-check.ts';
 import type { DraftCheckAnswer, DraftCheckRequest } from '../draft-check-worker.ts';
@@ -48,10 +48,12 @@ function checkInWorker(request: Omit<DraftCheckRequest, 'id'>): Promise<DraftChe
  * What a save of `record` would answer: its problems by field, and a rule's
  * warnings; undefined without a record, and until the first check has run.
  * While a newer record waits for its check, the last check's answer stays,
- * so marks do not flicker as a person types.
+ * so marks do not flicker as a person types. A record is read by identity:
+ * hand the same object until the draft changes.
  */
 export function useDraftCheck(entityType: EntityType, record: Record<string, unknown> | undefined): DraftCheck | undefined {
-  const text = record && JSON.stringify(record);
+  // Written once per record, not once per render: a large table's text is long.
+  const text = useMemo(() => record && JSON.stringify(record), [record]);
   const [problems, setProblems] = useState<DraftCheck>();
   useEffect(() => {
     if (!text) return setProblems(undefined);

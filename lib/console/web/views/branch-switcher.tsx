@@ -5,7 +5,8 @@ import { useConsole } from '../context.ts';
 /** "protected · 2 approvals": how a protected branch is marked. */
 const protectionLabel = (requiredApprovals: number) => `protected · ${approvalsOf(requiredApprovals)}`;
 
-export function BranchSwitcher({ branch, onChange }: { branch: string; onChange(branch: string): void }) {
+/** `onChange` answers whether the page moved to the branch: a page with unsaved edits may keep the person where they are. */
+export function BranchSwitcher({ branch, onChange }: { branch: string; onChange(branch: string): boolean | void }) {
   const { branches, requiredApprovals } = useConsole();
   const names = branches.map((b) => b.name);
   if (branch && !names.includes(branch)) names.unshift(branch);
@@ -17,7 +18,14 @@ export function BranchSwitcher({ branch, onChange }: { branch: string; onChange(
     <span class="branch-area">
       <label class="branch">
         Branch
-        <select value={branch} onChange={(e) => onChange(e.currentTarget.value)} disabled={names.length === 0}>
+        <select
+          value={branch}
+          onChange={(e) => {
+            // Stayed: the list shows the branch the page is on again (the value rendered did not change, so nothing else would reset it).
+            if (onChange(e.currentTarget.value) === false) e.currentTarget.value = branch;
+          }}
+          disabled={names.length === 0}
+        >
           {names.map((name) => (
             <option key={name} value={name}>
               {name}

@@ -1,38 +1,34 @@
 /**
- * A rule's page: its name, status and version; the editor of its kind, saved
- * with the checksum last read so that two people never overwrite each other
- * (a 409 says so and offers to reload); its test panel and saved cases;
+ * A rule's page: its name, status and version; the editor of its kind, its
+ * settings and declared inputs, edited through the editing cycle every draft
+ * page shares (`../ui/use-entity-draft.ts`: saved with the checksum last read,
+ * a 409 offering to reload, undo and redo, a question before unsaved edits
+ * are left); its test panel, which runs the draft as typed, and saved cases;
  * publishing (on a protected branch, proposing, with the rule's change
  * requests) and the version history with differences; its schedule and
- * executions. Edits stay in the page until saved; the panels that run the
- * rule run what is saved and say so. Once the draft changes, its fields show
- * what the save's own check says of it as it is typed.
+ * executions. The panels that publish, replay or propose take what is saved
+ * and say so.
  */
 import '../rules/rules.css';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure } from '../api.ts';
+import { useRef, useState } from 'preact/hooks';
 import { ChangeRequestList } from '../changes/list.tsx';
 import { useConsole } from '../context.ts';
 import { hrefOf, navigate } from '../route.ts';
 import { kindLabels } from '../starters.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { ExecutionsPanel } from '../ui/executions.tsx';
+import { DraftAlerts, UndoRedo } from '../ui/draft-controls.tsx';
 import { Failure } from '../ui/failure.tsx';
-import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why, type Permit } from '../ui/permitted.tsx';
-import { sameJson } from '../ui/json.ts';
-import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
-import { useSentDraft } from '../ui/use-sent-draft.ts';
-import { useLoad } from '../ui/use-load.ts';
+import { useEntityDraft, type EntityRead } from '../ui/use-entity-draft.ts';
 import { DecisionTableEditor } from '../rules/decision-table-editor.tsx';
-import { noMarks, TextField, WarningList, type Marks, type Touched } from '../rules/marks.tsx';
+import { TextField, WarningList, type Touched } from '../rules/marks.tsx';
 import {
   definitionOf,
   isRuleKind,
   type AnyDefinition,
   type RuleKind,
-  type RuleRecord,
   type SavedCase,
   type SetDefinition,
   type SimpleDefinition,
@@ -45,6 +41,7 @@ import { PublishPanel } from '../rules/publish.tsx';
 import { RolloutPanel } from '../rules/rollout.tsx';
 import { RuleSetEditor } from '../rules/rule-set-editor.tsx';
 import { SchedulePanel } from '../rules/schedule.tsx';
+import { RuleSettings, settingsHeadingId } from '../rules/settings.tsx';
 import { SimpleRuleEditor } from '../rules/simple-rule-editor.tsx';
 import { TestCases } from '../rules/test-cases.tsx';
 import { TestPanel } from '../rules/test-panel.tsx';
@@ -57,7 +54,8 @@ interface Draft {
   definition: AnyDefinition;
 }
 
-const draftOf = (rule: RuleRecord): Draft => ({ name: rule.name, description: rule.description, definition: structuredClone(definitionOf(rule)) });
+const draftOf = (rule: EntityRead): Draft => ({ name: rule.name, description: rule.description, definition: structuredClone(definitionOf(rule)) });
+const fieldsOf = (draft: Draft) => ({ ...draft, definition: draft.definition as unknown as Record<string, unknown> });
 
 const tabs = [
   { id: 'definition', label: 'Definition' },
@@ -82,113 +80,31 @@ export function RuleEditor({ id }: { id: string }) {
 }
 
 function RulePage({ id }: { id: string }) {
-  const { api, requiredApprovals } = useConsole();
-  const loaded = useLoad(() => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: id } } })), [id]);
-  const rule = loaded.value;
-  const [draft, setDraft] = useState<Draft>();
-  const [marks, setMarks] = useState<Marks>(noMarks);
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<unknown>();
-  const [savedNotice, setSavedNotice] = useState(false);
-  const [conflict, setConflict] = useState(false);
+  const { requiredApprovals } = useConsole();
+  const cycle = useEntityDraft({ entityType: 'rule', id, draftOf, fieldsOf, savedNotice: 'Saved.' });
+  const { record: rule, draft, dirty, marks: shown } = cycle;
   const [tab, setTab] = useState<Tab>('definition');
   const [testFill, setTestFill] = useState<{ params: Record<string, unknown> }>();
   const permits = { save: usePermit('updateEntity'), delete: usePermit('deleteEntity') };
-  // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
-  const [editedSinceSave, setEditedSinceSave] = useState(false);
-  const checked = useDraftCheck('rule', editedSinceSave && rule && draft ? { ...recordFields(rule), ...draft } : undefined);
-
-  // Edits typed while the read after a save was on its way are kept.
-  const sentDraft = useSentDraft(draft);
-
-  // Each read of the rule (the first, a reload, the read after a save) is what the page edits from then on.
-  useEffect(() => {
-    if (!rule) return;
-    const typedSince = sentDraft.typedSinceSent();
-    if (!typedSince) {
-      setDraft(draftOf(rule));
-      setEditedSinceSave(false);
-    }
-    setMarks({ problems: new Map(), warnings: rule.warnings });
-  }, [rule]);
-
   const coverage = useTableCoverage(rule, rule?.type === 'decisionTable' ? (draft?.definition as TableDefinition | undefined) : undefined);
 
-  const dirty = !!rule && !!draft && !sameJson(draft, { name: rule.name, description: rule.description, definition: rule.definition });
-
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    addEventListener('beforeunload', warn);
-    return () => removeEventListener('beforeunload', warn);
-  }, [dirty]);
-
-  if (loaded.error && !rule) return <Failure error={loaded.error} title={`Could not open the rule ${id}`} />;
+  if (cycle.loadError && !rule) return <Failure error={cycle.loadError} title={`Could not open the rule ${id}`} />;
   if (!rule || !draft) return <p role="status">Loading the rule…</p>;
   if (!isRuleKind(rule.type)) return <p>{id} is not a rule.</p>;
   const kind = rule.type;
 
-  const change = (next: Draft) => {
-    setDraft(next);
-    setEditedSinceSave(true);
-    setSavedNotice(false);
-  };
-
-  const edit = (definition: AnyDefinition, touched: Touched) => {
-    change({ ...draft, definition });
-    if (touched === 'structure') setMarks(noMarks);
-    else if (marks.problems.has(touched)) {
-      const problems = new Map(marks.problems);
-      problems.delete(touched);
-      setMarks({ ...marks, problems });
-    }
-  };
-
-  const save = async () => {
-    setSaving(true);
-    setEditedSinceSave(false);
-    setSaveError(undefined);
-    setSavedNotice(false);
-    try {
-      const answer = await api.data(
-        api.client.PATCH('/dev/v1/{entityType}/{entityId}', {
-          params: { path: { entityType: 'rule', entityId: id } },
-          body: {
-            checksum: rule.checksum,
-            name: draft.name,
-            description: draft.description,
-            definition: draft.definition as unknown as Record<string, unknown>,
-          },
-        }),
-      );
-      setMarks({ problems: new Map(), warnings: answer.warnings });
-      setSavedNotice(true);
-      sentDraft.sent(draft);
-      loaded.reload();
-    } catch (failure) {
-      setSaveError(failure);
-      if (failure instanceof ApiFailure) {
-        if (failure.code === 'checksum_mismatch') setConflict(true);
-        else setMarks({ ...marks, problems: failure.fieldProblems });
-      }
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const reload = () => {
-    setConflict(false);
-    setSaveError(undefined);
-    setSavedNotice(false);
-    loaded.reload();
+  const edit = (definition: AnyDefinition, touched: Touched) => cycle.edit({ ...draft, definition }, touched);
+  // What was just done is said where it was done: another tab is another place.
+  const selectTab = (next: Tab) => {
+    setTab(next);
+    cycle.announce(undefined);
   };
 
   const setCases = (cases: SavedCase[]) => {
     const { tests: _dropped, ...rest } = draft.definition;
-    change({ ...draft, definition: cases.length ? { ...rest, tests: cases } : rest });
+    edit(cases.length ? { ...rest, tests: cases } : rest, 'definition.tests');
   };
 
-  const shown: Marks = checked ?? marks;
   const listed = shown.warnings.filter((warning) => !placedInline[kind].test(warning.path));
 
   return (
@@ -203,10 +119,11 @@ function RulePage({ id }: { id: string }) {
           </p>
         </div>
         <div class="actions">
-          <button type="button" onClick={save} disabled={saving || !dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
-            {saving ? 'Saving…' : 'Save'}
+          <button type="button" onClick={cycle.save} disabled={cycle.saving || !dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
+            {cycle.saving ? 'Saving…' : 'Save'}
           </button>
-          <button type="button" class="secondary" onClick={reload} disabled={loaded.loading}>
+          <UndoRedo cycle={cycle} />
+          <button type="button" class="secondary" onClick={cycle.reload} disabled={cycle.loading}>
             Reload
           </button>
           <DeleteRule id={id} permit={permits.delete} />
@@ -215,22 +132,7 @@ function RulePage({ id }: { id: string }) {
       <Why permits={[permits.save, permits.delete]} />
       <DownloadRule id={id} kind={kind} />
 
-      {conflict && (
-        <div class="failure conflict" role="alert">
-          <strong>Someone else changed this rule</strong>
-          <p>
-            The rule was saved elsewhere since you opened it, so your changes were not saved (nothing was overwritten). Reload to see the rule as it is now;
-            your unsaved changes will be lost, so copy anything you need first.
-          </p>
-          <div class="actions">
-            <button type="button" onClick={reload}>
-              Reload the rule
-            </button>
-          </div>
-        </div>
-      )}
-      {!conflict && <Failure error={saveError} title="Not saved: fix the marked fields" />}
-      {savedNotice && <Notice>Saved.</Notice>}
+      <DraftAlerts cycle={cycle} noun="rule" />
 
       <div class="tabs" role="tablist" aria-label="Rule sections">
         {tabs.map((each) => (
@@ -239,20 +141,20 @@ function RulePage({ id }: { id: string }) {
             id={each.id}
             label={each.id === 'publish' && requiredApprovals > 0 ? 'Propose and versions' : each.label}
             selected={tab === each.id}
-            onSelect={setTab}
+            onSelect={selectTab}
           />
         ))}
       </div>
 
       <TabPanel id="definition" selected={tab}>
         <section class="card details" aria-label="Name and description">
-          <TextField label="Name" path="name" marks={shown} value={draft.name} onValue={(name) => change({ ...draft, name })} required />
+          <TextField label="Name" path="name" marks={shown} value={draft.name} onValue={(name) => cycle.edit({ ...draft, name }, 'name')} required />
           <TextField
             label="Description"
             path="description"
             marks={shown}
             value={draft.description}
-            onValue={(description) => change({ ...draft, description })}
+            onValue={(description) => cycle.edit({ ...draft, description }, 'description')}
             multiline
           />
         </section>
@@ -262,12 +164,13 @@ function RulePage({ id }: { id: string }) {
           {kind === 'simpleRule' && <SimpleRuleEditor definition={draft.definition as SimpleDefinition} marks={shown} onEdit={edit} />}
           {kind === 'ruleSet' && <RuleSetEditor definition={draft.definition as SetDefinition} marks={shown} onEdit={edit} />}
         </section>
+        <RuleSettings definition={draft.definition} marks={shown} onEdit={edit} />
       </TabPanel>
       <TabPanel id="test" selected={tab}>
-        <TestPanel rule={rule} dirty={dirty} onConflict={() => setConflict(true)} filled={testFill} />
+        <TestPanel rule={rule} definition={draft.definition} dirty={dirty} onConflict={cycle.markConflict} filled={testFill} />
       </TabPanel>
       <TabPanel id="cases" selected={tab}>
-        <TestCases rule={rule} cases={draft.definition.tests ?? []} dirty={dirty} onChange={setCases} onConflict={() => setConflict(true)} />
+        <TestCases rule={rule} cases={draft.definition.tests ?? []} dirty={dirty} onChange={setCases} onConflict={cycle.markConflict} />
       </TabPanel>
       <TabPanel id="impact" selected={tab}>
         <ImpactPanel
@@ -275,13 +178,13 @@ function RulePage({ id }: { id: string }) {
           dirty={dirty}
           onOpenCase={(params) => {
             setTestFill({ params });
-            setTab('test');
+            selectTab('test');
           }}
         />
       </TabPanel>
       <TabPanel id="publish" selected={tab}>
-        <PublishPanel rule={rule} dirty={dirty} onPublished={loaded.reload} onConflict={() => setConflict(true)} />
-        <RolloutPanel rule={rule} dirty={dirty} onChanged={loaded.reload} onConflict={() => setConflict(true)} />
+        <PublishPanel rule={rule} dirty={dirty} onPublished={cycle.refresh} onConflict={cycle.markConflict} />
+        <RolloutPanel rule={rule} dirty={dirty} onChanged={cycle.refresh} onConflict={cycle.markConflict} />
         <ChangeRequestList entityType="rule" entityId={id} />
         <VersionsPanel rule={rule} />
       </TabPanel>
@@ -290,7 +193,22 @@ function RulePage({ id }: { id: string }) {
         <ExecutionsPanel
           entityType="rule"
           entityId={id}
-          hint="Scheduled runs are always recorded; calls to execute are recorded when the rule's settings.recordExecutions is true. Records are kept 30 days."
+          hint={
+            <>
+              Scheduled runs are always recorded; calls to execute are recorded when the version they run has Record executions set, in the rule's settings (the
+              draft {draft.definition.settings?.recordExecutions === true ? 'has it set' : 'does not'}). Records are kept 30 days.{' '}
+              <button
+                type="button"
+                class="quiet"
+                onClick={() => {
+                  selectTab('definition');
+                  requestAnimationFrame(() => document.getElementById(settingsHeadingId)?.focus());
+                }}
+              >
+                Open the rule's settings
+              </button>
+            </>
+          }
         />
       </TabPanel>
     </article>
@@ -353,7 +271,8 @@ function DeleteRule({ id, permit }: { id: string; permit: Permit }) {
       failureTitle="Not deleted"
       onConfirm={async () => {
         await api.data(api.client.DELETE('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'rule', entityId: id } } }));
-        navigate(hrefOf.rules);
+        // Its unsaved edits went with it.
+        navigate(hrefOf.rules, { discarding: true });
       }}
       onCancel={() => setConfirming(false)}
     >

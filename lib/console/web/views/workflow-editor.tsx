@@ -3,29 +3,28 @@
  * "Test this step" against its provider, the workflow's own settings (its
  * inputs, whether it records executions, its deadline), a run (now or
  * queued) with each step's status, time and output, and the recorded
- * executions. The draft is edited in memory and saved with the checksum it
- * was read at, so that a change made meanwhile by someone else is refused
- * (409) rather than overwritten. Problems are shown in place by their
- * paths, and on the graph's nodes: what the save answered, and once the
- * draft changes, what the save's own check says of it as it is typed. On a
- * protected branch, Propose stands in place of Publish, and the workflow's
- * change requests are listed.
+ * executions. The draft goes through the editing cycle every draft page
+ * shares (`../ui/use-entity-draft.ts`): saved with the checksum it was read
+ * at (a change made meanwhile is refused, 409, not overwritten), undo and
+ * redo, a question before unsaved edits are left. Problems are shown in
+ * place by their paths, and on the graph's nodes: what the save answered,
+ * and once the draft changes, what the save's own check says of it as it is
+ * typed. On a protected branch, Propose stands in place of Publish, and the
+ * workflow's change requests are listed.
  */
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
-import { ApiFailure } from '../api.ts';
 import { ChangeRequestList } from '../changes/list.tsx';
 import { useProposal } from '../changes/propose.tsx';
 import { useConsole } from '../context.ts';
 import { hrefOf } from '../route.ts';
+import { DraftAlerts, UndoRedo } from '../ui/draft-controls.tsx';
 import { ExecutionsPanel } from '../ui/executions.tsx';
 import { Failure } from '../ui/failure.tsx';
-import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
-import { recordFields, useDraftCheck } from '../ui/use-draft-check.ts';
-import { useSentDraft } from '../ui/use-sent-draft.ts';
+import { useEntityDraft, type EntityRead } from '../ui/use-entity-draft.ts';
 import { useLoad } from '../ui/use-load.ts';
 import { StepGraph, StepList } from '../workflows/graph.tsx';
 import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from '../workflows/model.ts';
@@ -38,116 +37,66 @@ import type { Run } from '../workflows/types.ts';
 
 const listed = { query: { pageSize: 100 } };
 
+const draftOf = (record: EntityRead) => record.definition as unknown as WorkflowDefinition;
+const fieldsOf = (definition: WorkflowDefinition) => ({ definition: definition as unknown as Record<string, unknown> });
+
+/** The step shown first: the start. */
+const startIndex = (definition: WorkflowDefinition) =>
+  Math.max(
+    0,
+    definition.steps.findIndex((step) => step.id === definition.start),
+  );
+
 export function WorkflowEditor({ id }: { id: string }) {
   const { api, requiredApprovals } = useConsole();
-  const entity = useLoad(
-    () => api.data(api.client.GET('/dev/v1/{entityType}/{entityId}', { params: { path: { entityType: 'workflow', entityId: id } } })),
-    [id],
-  );
+  const cycle = useEntityDraft({ entityType: 'workflow', id, draftOf, fieldsOf, savedNotice: 'Draft saved.' });
+  const { record: loaded, draft, dirty } = cycle;
   const credentials = useLoad(() => api.page(api.client.GET('/dev/v1/credentials', { params: listed })), []);
   const integrations = useLoad(() => api.page(api.client.GET('/dev/v1/integrations', { params: listed })), []);
   const rules = useLoad(() => api.page(api.client.GET('/dev/v1/{entityType}', { params: { path: { entityType: 'rule' }, ...listed } })), []);
 
-  const [draft, setDraft] = useState<WorkflowDefinition>();
-  const [checksum, setChecksum] = useState('');
-  const [dirty, setDirty] = useState(false);
-  // Remounts the step's fields when the draft is replaced from the API, so that no field keeps text from before.
-  const [generation, setGeneration] = useState(0);
-  const [selected, setSelected] = useState<number>();
-  const [saveError, setSaveError] = useState<unknown>();
-  const [notice, setNotice] = useState<string>();
-  const [warnings, setWarnings] = useState<{ path: string; message: string }[]>([]);
+  const [chosen, setSelected] = useState<number>();
   const [lastRun, setLastRun] = useState<{ run: Run; params: Record<string, unknown> }>();
   const [executionsRound, setExecutionsRound] = useState(0);
-  // Until the next change, the fields show what the last save answered; from then on, what the save's own check says of the draft as it is.
-  const [editedSinceSave, setEditedSinceSave] = useState(false);
   const permits = { save: usePermit('updateEntity'), publish: usePermit('publishEntity') };
-  const proposal = useProposal({ entityType: 'workflow', entityId: id, checksum, dirty }, setSaveError);
-  const loadedRecord = entity.value;
-  const checked = useDraftCheck('workflow', editedSinceSave && loadedRecord && draft ? { ...recordFields(loadedRecord), definition: draft } : undefined);
+  const proposal = useProposal({ entityType: 'workflow', entityId: id, checksum: cycle.checksum, dirty }, cycle.markConflict);
 
-  // Edits typed while the read after a save was on its way are kept.
-  const sentDraft = useSentDraft(draft);
-
-  // Each read of the workflow (the first, a reload, the read after a save) is what the page edits from then on.
-  useEffect(() => {
-    const loaded = entity.value;
-    if (!loaded) return;
-    const definition = loaded.definition as unknown as WorkflowDefinition;
-    const typedSince = sentDraft.typedSinceSent();
-    setChecksum(loaded.checksum);
-    if (typedSince) return;
-    setDraft(definition);
-    setDirty(false);
-    setEditedSinceSave(false);
-    setGeneration((g) => g + 1);
-    setSelected((s) =>
-      s !== undefined && s < definition.steps.length
-        ? s
-        : Math.max(
-            0,
-            definition.steps.findIndex((step) => step.id === definition.start),
-          ),
-    );
-  }, [entity.value]);
-
-  if (entity.error)
+  if (cycle.loadError && !loaded)
     return (
       <section aria-labelledby="workflow-title">
         <h1 id="workflow-title">Workflow {id}</h1>
-        <Failure error={entity.error} title="Could not read the workflow" />
+        <Failure error={cycle.loadError} title="Could not read the workflow" />
         <a href={hrefOf.workflows}>Back to the workflows</a>
       </section>
     );
-  if (!entity.value || !draft) return <p role="status">Loading the workflow…</p>;
+  if (!loaded || !draft) return <p role="status">Loading the workflow…</p>;
 
-  const loaded = entity.value;
-  const problems = checked?.problems ?? (saveError instanceof ApiFailure ? saveError.fieldProblems : new Map<string, string>());
-  const conflict = saveError instanceof ApiFailure && saveError.status === 409 && saveError.code === 'checksum_mismatch';
-  const step = selected === undefined ? undefined : draft.steps[selected];
+  const problems = cycle.marks.problems;
+  // The step chosen while it is there (an undo or a read may take it away), else the start.
+  const selected = chosen !== undefined && chosen < draft.steps.length ? chosen : startIndex(draft);
+  // Remounts the step's fields when the draft is replaced other than by them (a read, an undo), so that no field keeps text from before.
+  const generation = cycle.replaced;
+  const step = draft.steps[selected];
   const statuses = new Map((lastRun?.run.steps ?? []).map((s) => [s.id, s.status]));
   const skeleton = JSON.stringify(paramsSkeleton(draft), null, 2);
 
-  const change = (next: WorkflowDefinition) => {
-    setDraft(next);
-    setDirty(true);
-    setEditedSinceSave(true);
-    setNotice(undefined);
-  };
+  const change = (next: WorkflowDefinition) => cycle.edit(next);
   const changeStep = (index: number, next: WorkflowStep) => change({ ...draft, steps: draft.steps.map((s, i) => (i === index ? next : s)) });
 
-  const save = async () => {
-    setSaveError(undefined);
-    setEditedSinceSave(false);
-    setNotice(undefined);
-    try {
-      const saved = await api.data(
-        api.client.PATCH('/dev/v1/{entityType}/{entityId}', {
-          params: { path: { entityType: 'workflow', entityId: id } },
-          body: { checksum, definition: draft as unknown as Record<string, unknown> },
-        }),
-      );
-      setWarnings(saved.warnings);
-      // The next save names this checksum, even before the read after this one comes back.
-      setChecksum(saved.checksum);
-      setNotice('Draft saved.');
-      sentDraft.sent(draft);
-      entity.reload();
-    } catch (failure) {
-      setSaveError(failure);
-    }
-  };
   const publish = async () => {
-    setSaveError(undefined);
-    setNotice(undefined);
+    cycle.announce(undefined);
+    cycle.failed(undefined);
     try {
       const published = await api.data(
-        api.client.POST('/dev/v1/{entityType}/{entityId}/publish', { params: { path: { entityType: 'workflow', entityId: id } }, body: { checksum } }),
+        api.client.POST('/dev/v1/{entityType}/{entityId}/publish', {
+          params: { path: { entityType: 'workflow', entityId: id } },
+          body: { checksum: cycle.checksum },
+        }),
       );
-      setNotice(`Published as ${published.version}.`);
-      entity.reload();
+      cycle.announce(`Published as ${published.version}.`);
+      cycle.refresh();
     } catch (failure) {
-      setSaveError(failure);
+      cycle.failed(failure, 'Not published');
     }
   };
 
@@ -161,9 +110,10 @@ export function WorkflowEditor({ id }: { id: string }) {
           {loaded.name} <span class={`badge ${dirty ? 'draft' : loaded.status}`}>{dirty ? 'unsaved changes' : loaded.status}</span>
         </h1>
         <div class="actions">
-          <button type="button" onClick={save} disabled={!dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
-            Save draft
+          <button type="button" onClick={cycle.save} disabled={cycle.saving || !dirty || !permits.save.allowed} aria-describedby={permits.save.describedBy}>
+            {cycle.saving ? 'Saving…' : 'Save draft'}
           </button>
+          <UndoRedo cycle={cycle} />
           {requiredApprovals > 0 ? (
             proposal.button
           ) : (
@@ -186,22 +136,12 @@ export function WorkflowEditor({ id }: { id: string }) {
         {loaded.description && <>{loaded.description} · </>}
         {loaded.version ? `latest published version ${loaded.version}` : 'never published'}
       </p>
-      <Notice>{notice}</Notice>
-      {conflict ? (
-        <div>
-          <Failure error={saveError} title="Someone changed this workflow since you opened it" />
-          <button type="button" class="secondary" onClick={() => (setSaveError(undefined), entity.reload())}>
-            Reload the workflow (your unsaved changes are lost)
-          </button>
-        </div>
-      ) : (
-        <Failure error={saveError} title="The workflow was not saved" />
-      )}
-      {warnings.length > 0 && (
+      <DraftAlerts cycle={cycle} noun="workflow" />
+      {cycle.marks.warnings.length > 0 && (
         <div class="warning" role="status">
           <strong>Saved, with warnings</strong>
           <ul>
-            {warnings.map((w) => (
+            {cycle.marks.warnings.map((w) => (
               <li key={w.path}>
                 <code>{w.path}</code>: {w.message}
               </li>
@@ -228,7 +168,7 @@ export function WorkflowEditor({ id }: { id: string }) {
           />
         </section>
         <section class="card" id="step-editor" aria-labelledby="step-title">
-          {step && selected !== undefined ? (
+          {step ? (
             <>
               <div class="heading">
                 <h2 id="step-title">
