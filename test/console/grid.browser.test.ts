@@ -180,6 +180,28 @@ describe.skipIf(!!skipReason)('console decision-table grid (Chromium)', { timeou
     expectNoPageProblems(page);
   });
 
+  it('undoes and redoes grid edits from the keyboard, a paste as one step, until the draft is saved', async () => {
+    await createRule('grid-undo', 'decisionTable', fees);
+    await openRule(page, 'grid-undo');
+    await cell(page, 1, 2).click();
+    await page.keyboard.type('6');
+    await page.keyboard.press('Enter');
+    await clipboard.write(page, '7\n8\n9\n');
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await cellTexts(page)).map((row) => row[2])).toEqual(['6', '7', '8', '9']);
+    // The grid keeps the focus, so Ctrl+Z is the draft's: the paste goes back in one step, the row it added with it.
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await cellTexts(page)).map((row) => row[2])).toEqual(['6', '9', '20']);
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await cellTexts(page)).map((row) => row[2])).toEqual(['5', '9', '20']);
+    await page.keyboard.press('Control+Shift+z');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(async () => (await cellTexts(page)).map((row) => row[2])).toEqual(['6', '7', '8', '9']);
+    await saved(page);
+    expect((await stored('grid-undo')).rules.map((row) => row.then[0])).toEqual([6, 7, 8, 9]);
+    expectNoPageProblems(page);
+  });
+
   it('filters rows by a column, groups them by the first column, and edits a column in its details panel', async () => {
     await createRule('grid-filter', 'decisionTable', fees);
     await openRule(page, 'grid-filter');

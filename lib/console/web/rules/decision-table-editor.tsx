@@ -254,7 +254,7 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
             </select>
           </label>
         </div>
-        <label class="check">
+        <label class="group-toggle">
           <input type="checkbox" checked={grouped} onChange={(event) => setGrouped(event.currentTarget.checked)} /> Group by{' '}
           {columns[0]?.name ?? 'the first column'}
         </label>
