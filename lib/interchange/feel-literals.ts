@@ -9,7 +9,7 @@
  */
 import { isNum, parseNumber, toDecimal, type Num } from '../decimal/decimal.ts';
 import type { OutputEntry } from '../engine/definitions.ts';
-import { unescapedCharacter } from '../engine/feel/parse.ts';
+import { unescapedCharacter } from '../engine/feel/string-literals.ts';
 
 /** A number in FEEL's notation, with every digit: `1e+25` is written 10000000000000000000000000. */
 export function feelNumberText(n: Num): string {

@@ -56,13 +56,7 @@ import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { feelLiteralList, feelNumberText, parseLiteralList, type LiteralValue } from './feel-literals.ts';
 import { importBounds, ImportBoundExceeded, type Finding } from './format.ts';
-
-/** A date cell as the sheet shows it: the date and time of day typed, with no time zone; a time alone has no date. */
-export interface SheetDate {
-  date?: string;
-  /** `hh:mm:ss`, with `.sss` when there are milliseconds. */
-  time: string;
-}
+import { localeProblem, sheetDateKind, sheetDateText, temporalLiteral, type SheetDate } from './typed-text.ts';
 
 /** A cell's value. No cell is `undefined`; a cell holding empty text ('') is there (a label or description that is empty). */
 export type CellValue = string | number | boolean | SheetDate;
@@ -164,26 +158,10 @@ const sheetReference = (name: string) => (/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)
 export const cellAddress = (sheetName: string, row: number, column: number) => `${sheetReference(sheetName)}!${columnLetters(column)}${row + 1}`;
 
 const isDate = (value: CellValue): value is SheetDate => typeof value === 'object';
-const dateText = (value: SheetDate) => (value.date === undefined ? value.time : value.time === '00:00:00' ? value.date : `${value.date}T${value.time}`);
 
 /** A cell as plain text (a label, a name, an id): a typed cell as it reads. */
 const plainText = (value: CellValue): string =>
-  typeof value === 'string' ? value : typeof value === 'number' ? feelNumberText(value) : typeof value === 'boolean' ? String(value) : dateText(value);
-
-/** A number written for a locale: a comma between digits (`1,5`, `1.234,5`, `1,234.5`), or dots grouping thousands (`1.234.567`). */
-const localeNumber = /^(?:[<>]=?|!?=)?\s*-?(?:\d[\d.]*,\d[\d.,]*|\d{1,3}(?:\.\d{3}){2,})$/;
-/** A date (or date and time) written as bare text: FEEL reads `31/01/2025` as a division and `2025-01-31` as a subtraction. */
-const bareDate = /^(?:[<>]=?|!?=)?\s*\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$/;
-
-/** Why text in a column of this type would be misread, when it would. */
-export function localeProblem(text: string, type: ValueType): string | undefined {
-  const trimmed = text.trim();
-  if (type === 'number' && localeNumber.test(trimmed))
-    return `"${trimmed}" looks like a number written for a locale: write it with a decimal point and no thousands separators (1.5, 1234.5), or put a space after each comma of a list (1, 5)`;
-  if ((type === 'date' || type === 'datetime') && bareDate.test(trimmed))
-    return `"${trimmed}" is a date written as text, which FEEL would not read as a date: type it as a date cell or write date("2025-01-31")${type === 'datetime' ? ' (date and time("2025-01-31T14:30:00"))' : ''}`;
-  return undefined;
-}
+  typeof value === 'string' ? value : typeof value === 'number' ? feelNumberText(value) : typeof value === 'boolean' ? String(value) : sheetDateText(value);
 
 /** The FEEL literal a typed cell (number, boolean, date) stands for in a column of this type, or why it stands for none. */
 function typedLiteral(value: number | boolean | SheetDate, type: ValueType): { literal: string | number | boolean } | { problem: string } {
@@ -192,12 +170,8 @@ function typedLiteral(value: number | boolean | SheetDate, type: ValueType): { l
       ? { literal: value }
       : { problem: `a number in a ${type} column: type FEEL text (a string in quotes: "${feelNumberText(value)}")` };
   if (typeof value === 'boolean') return type === 'boolean' ? { literal: value } : { problem: `${value} typed as a boolean in a ${type} column` };
-  if (type === 'date' && value.date !== undefined && value.time === '00:00:00') return { literal: `date("${value.date}")` };
-  if (type === 'datetime' && value.date !== undefined) return { literal: `date and time("${value.date}T${value.time}")` };
-  if (type === 'time' && value.date === undefined) return { literal: `time("${value.time}")` };
-  return {
-    problem: `${dateText(value)} typed as a ${value.date === undefined ? 'time' : value.time === '00:00:00' ? 'date' : 'date and time'} in a ${type} column`,
-  };
+  const literal = temporalLiteral(value, type);
+  return literal ? { literal } : { problem: `${sheetDateText(value)} typed as a ${sheetDateKind(value)} in a ${type} column` };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -418,7 +392,7 @@ class SheetReader {
     if (value === undefined) return undefined;
     if (typeof value === 'number' || typeof value === 'boolean') return [value];
     if (isDate(value)) {
-      this.problem(row, column.index, `${dateText(value)} typed as a date: allowed values are strings in quotes, numbers, true or false`);
+      this.problem(row, column.index, `${sheetDateText(value)} typed as a date: allowed values are strings in quotes, numbers, true or false`);
       return undefined;
     }
     const list = parseLiteralList(value);

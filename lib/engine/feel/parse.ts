@@ -12,6 +12,7 @@ import { parseNumber } from '../../decimal/decimal.ts';
 import type { CompareOp, Expr, Iteration, Test, UnaryTests } from './ast.ts';
 import { feelLimits } from './limits.ts';
 import { plainName } from './names.ts';
+import { unescapeString } from './string-literals.ts';
 
 /** A problem in FEEL text: what is wrong and where (0-based offset, 1-based line and column). */
 export interface FeelSyntaxProblem {
@@ -164,35 +165,6 @@ const punctuation = new Set([
   'function',
   'external',
 ]);
-
-/**
- * What one escape of a string literal stands for (the text after the
- * backslash: `n`, `u00e9`, `"`), as FEEL reads it. Not one of FEEL's escapes:
- * kept as written, so that a pattern's `"\d"` reaches `matches` as \d (as the
- * DMN TCK expects). The interchange formats read lists of literals with it.
- */
-export function unescapedCharacter(escape: string): string {
-  switch (escape[0]) {
-    case 'n':
-      return '\n';
-    case 'r':
-      return '\r';
-    case 't':
-      return '\t';
-    case 'u':
-    case 'U':
-      return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
-    case '"':
-    case "'":
-    case '\\':
-      return escape;
-    default:
-      return `\\${escape}`;
-  }
-}
-
-const unescapeString = (raw: string): string =>
-  raw.slice(1, -1).replace(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{6}|.)/g, (_, escape: string) => unescapedCharacter(escape));
 
 /** Where a name read sits in the text it was parsed from. */
 export interface NameSpan {
