@@ -127,7 +127,7 @@ describe.skipIf(!!skipReason)('console decision-table grid (Chromium)', { timeou
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('Control+c');
     // Spreadsheets read strings without their quotes, numbers as digits.
-    await expect.poll(() => clipboard.read(page)).toBe('domestic\t< 10\t5\ndomestic\t>= 10\t9');
+    await expect.poll(() => clipboard.read(page)).toBe('domestic\t< 10\t5\r\ndomestic\t>= 10\t9\r\n');
     await page.keyboard.press('Control+End');
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowDown');

@@ -11,7 +11,8 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { copyCells, deserializeCells, gridCellsType, parseTsv, pasteCells, serializeCells, type ClipboardColumn } from './clipboard.ts';
+import { onDemand } from '../ui/on-demand.ts';
+import { copyCells, deserializeCells, gridCellsType, parseTsv, serializeCells, type ClipboardColumn } from './clipboard-copy.ts';
 import { CoverageCell, type TableCoverage } from './coverage.tsx';
 import {
   cellPath,
@@ -51,6 +52,9 @@ interface Props {
   /** Said in the grid's status line: what a paste did. */
   onNotice(text: string): void;
 }
+
+/** A paste reads values with FEEL's parser: fetched when the grid is first focused, as the draft check's parser is. */
+const loadPaste = onDemand(() => import('./clipboard.ts'));
 
 /** Rows drawn beyond the view on each side, so a scroll of a few rows shows no blank. */
 const overscan = 12;
@@ -174,10 +178,12 @@ export function TableGrid(props: Props) {
     write(range.rows.flatMap((r) => range.columns.map((c): CellWrite => ({ r, c, text: clearedText(columns[c]!) }))).filter(changed));
   const changed = ({ r, c, text }: CellWrite) => r >= definition.rules.length || cellText(definition.rules[r]!, columns[c]!) !== text;
 
-  const paste = (event: ClipboardEvent) => {
+  const paste = async (event: ClipboardEvent) => {
     if (editing || !event.clipboardData || cursorItem?.kind !== 'row') return;
     event.preventDefault();
+    // The clipboard is read while the event lasts; the values are read once the paste's code is here.
     const own = deserializeCells(event.clipboardData.getData(gridCellsType));
+    const text = event.clipboardData.getData('text/plain');
     const target = columns.slice(here.c);
     let rows: { text: string; problem?: string | undefined }[][];
     let dropped = 0;
@@ -185,9 +191,10 @@ export function TableGrid(props: Props) {
       rows = own.cells.map((row) => row.slice(0, target.length).map((text) => ({ text })));
       dropped = Math.max(0, (own.cells[0]?.length ?? 0) - target.length);
     } else {
-      const text = event.clipboardData.getData('text/plain');
-      const converted = pasteCells(text, target.map(clipboardColumn));
-      if ('problem' in converted) return props.onNotice(`Nothing pasted: ${converted.problem}`);
+      const reader = await loadPaste();
+      if (!reader) return props.onNotice('Nothing pasted: the paste could not be loaded; reload the page and paste again.');
+      const converted = reader.pasteCells(text, target.map(clipboardColumn));
+      if (converted.refused) return props.onNotice(`Nothing pasted: ${converted.refused}`);
       // A description takes the text as it came: it is no FEEL.
       const raw = target.some((column) => column.kind === 'description') ? parseTsv(text) : [];
       rows = converted.rows.map((row, i) => row.map((cell, j) => (target[j]!.kind === 'description' ? { text: raw[i]?.[j] ?? '' } : cell)));
@@ -337,6 +344,7 @@ export function TableGrid(props: Props) {
             if (event.defaultPrevented) clearSelection();
           }}
           onPaste={paste}
+        onFocus={() => void loadPaste()}
         >
           <thead>
             <tr aria-rowindex={1}>
