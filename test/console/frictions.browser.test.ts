@@ -18,8 +18,7 @@ if (skipReason) console.warn(skipReason);
 
 interface RuleBody {
   checksum: string;
-  status: string;
-  definition: Record<string, unknown>;
+  definition: { tests: unknown[] };
 }
 
 const tiers = (gold: number, tests?: unknown[]) => ({
@@ -33,6 +32,12 @@ const tiers = (gold: number, tests?: unknown[]) => ({
   ...(tests && { tests }),
 });
 
+/** Two saved cases of `tiers(100)`: a big order, gold, and a small one expecting `smallTier` (it gets basic). */
+const orders = (smallTier: string) => [
+  { name: 'big order', params: { amount: 150 }, expected: { tier: 'gold' } },
+  { name: 'small order', params: { amount: 10 }, expected: { tier: smallTier } },
+];
+
 describe.skipIf(!!skipReason)('console frictions (Chromium)', { timeout: 30_000 }, () => {
   const t = useConsoleBrowser();
   let page: Page;
@@ -41,11 +46,10 @@ describe.skipIf(!!skipReason)('console frictions (Chromium)', { timeout: 30_000 
     page = await t.signedIn();
   });
 
-  const { call: callApi, createRule, openRule, tab, saved } = ruleHelpers(t);
-  const call = (path: string, method?: string, body?: unknown) => callApi<RuleBody>(path, method, body);
+  const { call, createRule, openRule, tab, saved } = ruleHelpers(t);
   /** Changes the saved draft's logic through the API, as another tab would. */
   const redraft = async (id: string, definition: unknown) => {
-    const { checksum } = (await call(`/dev/v1/rule/${id}`)).body.data;
+    const { checksum } = (await call<RuleBody>(`/dev/v1/rule/${id}`)).body.data;
     expect((await call(`/dev/v1/rule/${id}`, 'PATCH', { checksum, definition })).status).toBe(200);
   };
   const publishButton = (on: Page) => on.getByRole('button', { name: 'Publish draft' });
@@ -90,14 +94,7 @@ describe.skipIf(!!skipReason)('console frictions (Chromium)', { timeout: 30_000 
   });
 
   it('leaves no publish answer nor comparison on screen about a draft saved over since', async () => {
-    await createRule(
-      'friction-banners',
-      'decisionTable',
-      tiers(100, [
-        { name: 'big order', params: { amount: 150 }, expected: { tier: 'gold' } },
-        { name: 'small order', params: { amount: 10 }, expected: { tier: 'silver' } },
-      ]),
-    );
+    await createRule('friction-banners', 'decisionTable', tiers(100, orders('silver')));
     await openRule(page, 'friction-banners');
     await tab(page, 'Publish and versions');
     await publishButton(page).click();
@@ -177,14 +174,7 @@ describe.skipIf(!!skipReason)('console frictions (Chromium)', { timeout: 30_000 
   });
 
   it('keeps test-case results across a save that changes neither the case nor the logic, and drops them when the logic changes', async () => {
-    await createRule(
-      'friction-cases',
-      'decisionTable',
-      tiers(100, [
-        { name: 'big order', params: { amount: 150 }, expected: { tier: 'gold' } },
-        { name: 'small order', params: { amount: 10 }, expected: { tier: 'basic' } },
-      ]),
-    );
+    await createRule('friction-cases', 'decisionTable', tiers(100, orders('basic')));
     await openRule(page, 'friction-cases');
     await tab(page, 'Test cases');
     await page.getByRole('button', { name: 'Run all cases' }).click();
@@ -216,7 +206,7 @@ describe.skipIf(!!skipReason)('console frictions (Chromium)', { timeout: 30_000 
 
     await redraft('friction-cases', {
       ...tiers(120),
-      tests: ((await call('/dev/v1/rule/friction-cases')).body.data.definition as { tests: unknown[] }).tests,
+      tests: (await call<RuleBody>('/dev/v1/rule/friction-cases')).body.data.definition.tests,
     });
     await page.getByRole('button', { name: 'Reload', exact: true }).click();
     await expect.poll(() => cases.getByText('not run', { exact: true }).count()).toBe(3);

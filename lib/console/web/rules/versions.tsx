@@ -56,6 +56,14 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
       {label === draft ? 'Saved draft' : label}
     </option>
   ));
+  const sideField = (side: keyof Sides, label: string) => (
+    <div class="field">
+      <label for={`compare-${side}`}>{label}</label>
+      <select id={`compare-${side}`} value={side === 'left' ? left : right} onChange={(event) => pick({ [side]: event.currentTarget.value })}>
+        {options}
+      </select>
+    </div>
+  );
   const changed = comparison?.rows.filter((row) => row.changed).length ?? 0;
 
   return (
@@ -96,18 +104,8 @@ export function VersionsPanel({ rule }: { rule: RuleRecord }) {
       {rule.versions.length > 0 && (
         <form class="compare-form" aria-label="Compare versions" onSubmit={compare}>
           {/* Labels by `for`, not around the select: a wrapping label's text would take in every option's. */}
-          <div class="field">
-            <label for="compare-left">Compare</label>
-            <select id="compare-left" value={left} onChange={(event) => pick({ left: event.currentTarget.value })}>
-              {options}
-            </select>
-          </div>
-          <div class="field">
-            <label for="compare-right">With</label>
-            <select id="compare-right" value={right} onChange={(event) => pick({ right: event.currentTarget.value })}>
-              {options}
-            </select>
-          </div>
+          {sideField('left', 'Compare')}
+          {sideField('right', 'With')}
           <button type="submit" disabled={loading}>
             {loading ? 'Comparing…' : 'Compare'}
           </button>
