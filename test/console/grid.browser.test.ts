@@ -118,7 +118,7 @@ describe.skipIf(!!skipReason)('console decision-table grid (Chromium)', { timeou
     expectNoPageProblems(page);
   });
 
-  it('copies a range as tab-separated text and pastes it back below, adding rows; a row id and description stay with their row', async () => {
+  it('copies a range as tab-separated text and pastes it back below, adding rows', async () => {
     await createRule('grid-copy', 'decisionTable', fees);
     await openRule(page, 'grid-copy');
     await cell(page, 1, 0).click();
@@ -145,6 +145,23 @@ describe.skipIf(!!skipReason)('console decision-table grid (Chromium)', { timeou
       { when: ['"domestic"', '< 10'], then: [5] },
       { when: ['"domestic"', '>= 10'], then: [9] },
     ]);
+    expectNoPageProblems(page);
+  });
+
+  it("keeps cells copied between the console's tables as they were, where the same text from a spreadsheet reads as text", async () => {
+    await createRule('grid-own', 'decisionTable', { ...fees, rules: [{ when: ['home', '-'], then: [1] }, ...fees.rules] });
+    await openRule(page, 'grid-own');
+    // A name (another input's value) in a string column: the console's own copy keeps it a name.
+    await cell(page, 1, 0).click();
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await cellTexts(page))[1]![0]).toBe('home');
+    // The word typed in a spreadsheet is a string.
+    await clipboard.write(page, 'home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await cellTexts(page))[2]![0]).toBe('"home"');
     expectNoPageProblems(page);
   });
 

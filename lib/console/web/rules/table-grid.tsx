@@ -344,7 +344,7 @@ export function TableGrid(props: Props) {
             if (event.defaultPrevented) clearSelection();
           }}
           onPaste={paste}
-        onFocus={() => void loadPaste()}
+          onFocus={() => void loadPaste()}
         >
           <thead>
             <tr aria-rowindex={1}>
