@@ -137,20 +137,24 @@ const oneLine: Extension = [
 const typedThroughEditor = EditorView.domEventHandlers({
   beforeinput(event, view) {
     if (view.composing || event.isComposing) return false;
-    const { main } = view.state.selection;
-    if (event.inputType === 'insertText' && event.data !== null) {
-      event.preventDefault();
-      const text = event.data;
-      const insert = () => view.state.update(view.state.replaceSelection(text), { userEvent: 'input.type', scrollIntoView: true });
-      if (!view.state.facet(EditorView.inputHandler).some((handler) => handler(view, main.from, main.to, text, insert))) view.dispatch(insert());
-      return true;
-    }
-    if (event.inputType.startsWith('delete') && !main.empty) {
-      event.preventDefault();
-      view.dispatch(view.state.replaceSelection(''), { userEvent: 'delete.selection', scrollIntoView: true });
-      return true;
-    }
-    return false;
+    const inserts = event.inputType === 'insertText' && event.data !== null;
+    // Where the browser would edit: its own selection, which the editor may not have read yet (a selection made by script).
+    const target = event.getTargetRanges().find((range) => view.contentDOM.contains(range.startContainer) && view.contentDOM.contains(range.endContainer));
+    const main = view.state.selection.main;
+    const from = target ? view.posAtDOM(target.startContainer, target.startOffset) : main.from;
+    const to = target ? view.posAtDOM(target.endContainer, target.endOffset) : main.to;
+    if (!inserts && !(event.inputType.startsWith('delete') && from < to)) return false;
+    event.preventDefault();
+    const text = inserts ? event.data! : '';
+    const edit = () =>
+      view.state.update({
+        changes: { from, to, insert: text },
+        selection: { anchor: from + text.length },
+        userEvent: inserts ? 'input.type' : 'delete.selection',
+        scrollIntoView: true,
+      });
+    if (!inserts || !view.state.facet(EditorView.inputHandler).some((handler) => handler(view, from, to, text, edit))) view.dispatch(edit());
+    return true;
   },
 });
 
