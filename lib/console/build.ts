@@ -2,8 +2,9 @@
  * Builds the console: one script bundle (Preact and the typed API client
  * included), one style sheet and the page, in memory. Code that only some
  * actions need comes apart, loaded on first use: the draft check as a
- * worker's script, the FEEL rename of a workflow step as a chunk, and what
- * they share (the FEEL parser) as chunks both import. The local runtime serves the
+ * worker's script, the FEEL rename of a workflow step and the FEEL code
+ * editor (CodeMirror) as chunks, and what they share (the FEEL parser) as
+ * chunks they import. The local runtime serves the
  * result and the stack deploys it, so both ship the same files.
  */
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,9 @@ const buildOptions = (options: { minify?: boolean }): BuildOptions & { write: fa
   platform: 'browser',
   jsx: 'automatic',
   jsxImportSource: 'preact',
+  // The editor's FEEL language (@bpmn-io/lang-feel) imports the bpmn-io fork of lezer-feel, the same grammar and the same files
+  // under another name: given the engine's, the page fetches one parser, not two.
+  alias: { '@bpmn-io/lezer-feel': 'lezer-feel' },
   minify: options.minify ?? true,
   sourcemap: false,
   legalComments: 'none',

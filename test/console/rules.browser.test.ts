@@ -151,7 +151,8 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 20_000 }, (
     await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
     expect(await describedText(page, page.getByLabel('When of entry 1', { exact: true }))).toContain('the expression is incomplete');
     await page.getByRole('button', { name: 'Reload', exact: true }).click();
-    await expect.poll(() => page.getByLabel('When of entry 1', { exact: true }).inputValue()).toBe('applicant.creditScore >= 750');
+    // A FEEL field is a code editor (feel/feel-field.tsx): its text is its content.
+    await expect.poll(() => page.getByLabel('When of entry 1', { exact: true }).textContent()).toBe('applicant.creditScore >= 750');
     await tab(page, 'Test');
     await page.getByRole('button', { name: 'Run test' }).click();
     const entries = page.locator('.trace-entries > li');

@@ -157,7 +157,8 @@ describe.skipIf(!!skipReason)('console workflow settings, ids, kinds and queued 
     await id.blur();
     await page.getByRole('heading', { name: /Step check/ }).waitFor();
     // The condition read the renamed step: it follows.
-    expect(await editor.getByLabel('Case 1 condition (FEEL)').inputValue()).toBe('screening.eligible');
+    // A FEEL field is a code editor (feel/feel-field.tsx): its text is its content.
+    expect(await editor.getByLabel('Case 1 condition (FEEL)').textContent()).toBe('screening.eligible');
 
     // Read as `limit.limit` by the approved end: the step follows, the member stays.
     await page.getByRole('button', { name: /^limit rule/ }).click();

@@ -1,8 +1,9 @@
 /**
  * FEEL's built-in functions (DMN 1.5, chapter 10.3.4) that rules reach for:
- * strings, numbers, lists, dates and times, contexts. Each declares its
- * parameter names, so named invocation (`substring(string: s, start position: 2)`)
- * works; a wrong type or count gives null and a note, never an exception.
+ * strings, numbers, lists, dates and times, contexts. Their names and
+ * parameter names are data of their own (./builtin-signatures.ts), so named
+ * invocation (`substring(string: s, start position: 2)`) works and the
+ * console offers them as written; a wrong type or count gives null and a note, never an exception.
  * Every call spends steps of the evaluation's budget for what it reads and
  * makes (./budget.ts); patterns run in linear time (./regex.ts).
  */
@@ -29,12 +30,12 @@ import { note, type Env } from './compile.ts';
 import { compilePattern, matchesAnywhere, PatternProblem, replaceAll, splitAll, type Pattern } from './regex.ts';
 import { daysInMonth, FeelDate, FeelDateTime, FeelDuration, FeelTime } from './temporal.ts';
 import { compare, equal, FeelRange, isContext, setEntry, typeName, type FeelContext, type FeelValue } from './values.ts';
+import { builtinSignatures, type BuiltinName } from './builtin-signatures.ts';
 
 type Impl = (args: FeelValue[], env: Env) => FeelValue;
 
 interface Builtin {
-  /** Parameter names: `?` marks an optional one, `...` a variadic last one. Overloads are tried in order by argument count. */
-  params: string[][];
+  params: readonly (readonly string[])[];
   impl: Impl;
 }
 
@@ -63,55 +64,37 @@ function converting(kinds: ('list' | 'item' | 'any')[], impl: Impl): Impl {
   return (args, env) => impl(args.map(convert), env);
 }
 
-/** Declares a function whose arguments must have the given types (`any` accepts every value but null). */
-function typed(
-  name: string,
-  params: string[],
-  types: (string | ((v: FeelValue) => boolean))[],
-  impl: (...args: never[]) => FeelValue,
-  nullable = false,
-): [string, Builtin] {
+/** The code of a function whose arguments must have the given types (`any` accepts every value but null). */
+function typed(name: BuiltinName, types: (string | ((v: FeelValue) => boolean))[], impl: (...args: never[]) => FeelValue, nullable = false): Impl {
   const checks = types.map((t) =>
     typeof t === 'function' ? t : t === 'number' ? isNum : t === 'string' ? isString : t === 'list' ? Array.isArray : () => true,
   );
-  return [
-    name,
-    {
-      params: [params],
-      impl: converting(
-        types.map((t) => (t === 'list' ? 'list' : t === 'number' || t === 'string' ? 'item' : 'any')),
-        (args, env) => {
-          for (let i = 0; i < args.length; i++) {
-            const a = args[i]!;
-            if (a === null ? !nullable : !checks[i]!(a)) return a === null ? null : wrongType(env, name, args);
-          }
-          return (impl as (...a: FeelValue[]) => FeelValue)(...args);
-        },
-      ),
+  return converting(
+    types.map((t) => (t === 'list' ? 'list' : t === 'number' || t === 'string' ? 'item' : 'any')),
+    (args, env) => {
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (a === null ? !nullable : !checks[i]!(a)) return a === null ? null : wrongType(env, name, args);
+      }
+      return (impl as (...a: FeelValue[]) => FeelValue)(...args);
     },
-  ];
+  );
 }
 
 /** A list function that also takes its items as separate arguments: `max([1, 2])` or `max(1, 2)`; `max(1)` is `max([1])`. */
 const listOrItems = (args: FeelValue[]): FeelValue[] | null =>
   args.length === 1 ? (Array.isArray(args[0]) ? args[0] : args[0] === null ? null : [args[0]!]) : args;
 
-function listFunction(name: string, impl: (items: FeelValue[], env: Env) => FeelValue): [string, Builtin] {
-  return [
-    name,
-    {
-      params: [['list'], ['c...']],
-      impl: (args, env) => {
-        const items = listOrItems(args);
-        return items === null ? wrongType(env, name, args) : impl(items, env);
-      },
-    },
-  ];
+function listFunction(name: BuiltinName, impl: (items: FeelValue[], env: Env) => FeelValue): Impl {
+  return (args, env) => {
+    const items = listOrItems(args);
+    return items === null ? wrongType(env, name, args) : impl(items, env);
+  };
 }
 
 const numbersOf = (items: FeelValue[]): Num[] | null => (items.every(isNum) ? (items as Num[]) : null);
 
-function numericListFunction(name: string, impl: (numbers: Num[]) => FeelValue): [string, Builtin] {
+function numericListFunction(name: BuiltinName, impl: (numbers: Num[]) => FeelValue): Impl {
   return listFunction(name, (items, env) => {
     const numbers = numbersOf(items);
     return numbers ? impl(numbers) : note(env, `${name}: every item must be a number`);
@@ -204,169 +187,107 @@ function distinct(items: FeelValue[], budget: Budget): FeelValue[] {
   return out;
 }
 
-const builtins = new Map<string, Builtin>([
+const implementations: Record<BuiltinName, Impl> = {
   // Conversion
-  ['string', { params: [['from']], impl: ([v], env) => (v === null ? null : feelString(v!, env.budget)) }],
-  [
-    'number',
-    {
-      params: [['from', 'grouping separator?', 'decimal separator?']],
-      impl: ([from, grouping = null, decimal = null], env) => {
-        if (!isString(from!)) return from === null ? null : wrongType(env, 'number', [from!]);
-        let text = from;
-        if (isString(grouping)) text = text.split(grouping).join('');
-        if (isString(decimal)) text = text.replace(decimal, '.');
-        if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) return null;
-        return parseNumber(text.trim()) ?? note(env, `number("${text.slice(0, 20)}"): beyond decimal128's range`);
-      },
-    },
-  ],
+  string: ([v], env) => (v === null ? null : feelString(v!, env.budget)),
+  number: ([from, grouping = null, decimal = null], env) => {
+    if (!isString(from!)) return from === null ? null : wrongType(env, 'number', [from!]);
+    let text = from;
+    if (isString(grouping)) text = text.split(grouping).join('');
+    if (isString(decimal)) text = text.replace(decimal, '.');
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) return null;
+    return parseNumber(text.trim()) ?? note(env, `number("${text.slice(0, 20)}"): beyond decimal128's range`);
+  },
   // Strings
-  [
-    'substring',
-    {
-      params: [['string', 'start position', 'length?']],
-      impl: converting(['item'], ([s, start, length = null], env) => {
-        if (!isString(s!) || !isNumber(start!) || (length !== null && !isNumber(length))) return s === null ? null : wrongType(env, 'substring', [s!, start!]);
-        const chars = [...s];
-        const from = start > 0 ? start - 1 : chars.length + start;
-        // As XPath fn:substring: the characters from `from` up to `from + length`, both counted before clamping to the string.
-        return chars.slice(Math.max(0, from), length === null ? undefined : Math.max(0, from + (length as number))).join('');
-      }),
-    },
-  ],
-  typed('string length', ['string'], ['string'], (s: string) => [...s].length),
-  typed('upper case', ['string'], ['string'], (s: string) => s.toUpperCase()),
-  typed('lower case', ['string'], ['string'], (s: string) => s.toLowerCase()),
-  typed('substring before', ['string', 'match'], ['string', 'string'], (s: string, m: string) => (s.includes(m) ? s.slice(0, s.indexOf(m)) : '')),
-  typed('substring after', ['string', 'match'], ['string', 'string'], (s: string, m: string) => (s.includes(m) ? s.slice(s.indexOf(m) + m.length) : '')),
-  typed('contains', ['string', 'match'], ['string', 'string'], (s: string, m: string) => s.includes(m)),
-  typed('starts with', ['string', 'match'], ['string', 'string'], (s: string, m: string) => s.startsWith(m)),
-  typed('ends with', ['string', 'match'], ['string', 'string'], (s: string, m: string) => s.endsWith(m)),
-  [
-    'matches',
-    {
-      params: [['input', 'pattern', 'flags?']],
-      impl: converting(['item'], ([input, pattern, flags = null], env) => {
-        if (!isString(input!) || !isString(pattern!) || (flags !== null && !isString(flags)))
-          return input === null || pattern === null ? null : wrongType(env, 'matches', [input!, pattern!]);
-        if (input.length > builtinLimits.maxMatchInput) return note(env, `matches takes input of at most ${builtinLimits.maxMatchInput} characters`);
-        const compiled = patternOf(pattern, flags as string | null, env);
-        return compiled && matchesAnywhere(compiled, input, env.budget);
-      }),
-    },
-  ],
-  [
-    'replace',
-    {
-      params: [['input', 'pattern', 'replacement', 'flags?']],
-      impl: ([input, pattern, replacement, flags = null], env) => {
-        if (!isString(input!) || !isString(pattern!) || !isString(replacement!)) return null;
-        if (input.length > builtinLimits.maxMatchInput) return note(env, `replace takes input of at most ${builtinLimits.maxMatchInput} characters`);
-        const compiled = patternOf(pattern, isString(flags) ? flags : null, env);
-        try {
-          return compiled && replaceAll(compiled, input, replacement, env.budget);
-        } catch (error) {
-          // A replacement XPath refuses, or a pattern that matches the empty string.
-          if (!(error instanceof PatternProblem)) throw error;
-          return note(env, error.message);
-        }
-      },
-    },
-  ],
-  [
-    'split',
-    {
-      // The delimiter is a pattern, as DMN 1.5 says (XPath's fn:tokenize): `split("John  Doe", "\\s+")`.
-      params: [['string', 'delimiter']],
-      impl: converting(['item', 'item'], ([input, delimiter], env) => {
-        if (!isString(input!) || !isString(delimiter!)) return input === null || delimiter === null ? null : wrongType(env, 'split', [input!, delimiter!]);
-        if (input.length > builtinLimits.maxMatchInput) return note(env, `split takes input of at most ${builtinLimits.maxMatchInput} characters`);
-        const compiled = patternOf(delimiter, null, env);
-        try {
-          return compiled && splitAll(compiled, input, env.budget);
-        } catch (error) {
-          if (!(error instanceof PatternProblem)) throw error;
-          return note(env, error.message);
-        }
-      }),
-    },
-  ],
-  [
-    'string join',
-    {
-      params: [['list', 'delimiter?']],
-      impl: converting(['list', 'item'], ([list, delimiter = null], env) => {
-        if (!Array.isArray(list)) return list === null ? null : wrongType(env, 'string join', [list!]);
-        if (!list.every((i) => i === null || isString(i))) return note(env, 'string join: every item must be a string');
-        const separator = isString(delimiter) ? delimiter : '';
-        // The text is made only once its length is paid for: a list of one long text repeated can join to gigabytes.
-        env.budget.spend(list.reduce((length: number, i) => length + (isString(i) ? i.length + separator.length : 0), 0));
-        return list.filter(isString).join(separator);
-      }),
-    },
-  ],
+  substring: converting(['item'], ([s, start, length = null], env) => {
+    if (!isString(s!) || !isNumber(start!) || (length !== null && !isNumber(length))) return s === null ? null : wrongType(env, 'substring', [s!, start!]);
+    const chars = [...s];
+    const from = start > 0 ? start - 1 : chars.length + start;
+    // As XPath fn:substring: the characters from `from` up to `from + length`, both counted before clamping to the string.
+    return chars.slice(Math.max(0, from), length === null ? undefined : Math.max(0, from + (length as number))).join('');
+  }),
+  'string length': typed('string length', ['string'], (s: string) => [...s].length),
+  'upper case': typed('upper case', ['string'], (s: string) => s.toUpperCase()),
+  'lower case': typed('lower case', ['string'], (s: string) => s.toLowerCase()),
+  'substring before': typed('substring before', ['string', 'string'], (s: string, m: string) => (s.includes(m) ? s.slice(0, s.indexOf(m)) : '')),
+  'substring after': typed('substring after', ['string', 'string'], (s: string, m: string) => (s.includes(m) ? s.slice(s.indexOf(m) + m.length) : '')),
+  contains: typed('contains', ['string', 'string'], (s: string, m: string) => s.includes(m)),
+  'starts with': typed('starts with', ['string', 'string'], (s: string, m: string) => s.startsWith(m)),
+  'ends with': typed('ends with', ['string', 'string'], (s: string, m: string) => s.endsWith(m)),
+  matches: converting(['item'], ([input, pattern, flags = null], env) => {
+    if (!isString(input!) || !isString(pattern!) || (flags !== null && !isString(flags)))
+      return input === null || pattern === null ? null : wrongType(env, 'matches', [input!, pattern!]);
+    if (input.length > builtinLimits.maxMatchInput) return note(env, `matches takes input of at most ${builtinLimits.maxMatchInput} characters`);
+    const compiled = patternOf(pattern, flags as string | null, env);
+    return compiled && matchesAnywhere(compiled, input, env.budget);
+  }),
+  replace: ([input, pattern, replacement, flags = null], env) => {
+    if (!isString(input!) || !isString(pattern!) || !isString(replacement!)) return null;
+    if (input.length > builtinLimits.maxMatchInput) return note(env, `replace takes input of at most ${builtinLimits.maxMatchInput} characters`);
+    const compiled = patternOf(pattern, isString(flags) ? flags : null, env);
+    try {
+      return compiled && replaceAll(compiled, input, replacement, env.budget);
+    } catch (error) {
+      // A replacement XPath refuses, or a pattern that matches the empty string.
+      if (!(error instanceof PatternProblem)) throw error;
+      return note(env, error.message);
+    }
+  },
+  split: converting(['item', 'item'], ([input, delimiter], env) => {
+    if (!isString(input!) || !isString(delimiter!)) return input === null || delimiter === null ? null : wrongType(env, 'split', [input!, delimiter!]);
+    if (input.length > builtinLimits.maxMatchInput) return note(env, `split takes input of at most ${builtinLimits.maxMatchInput} characters`);
+    const compiled = patternOf(delimiter, null, env);
+    try {
+      return compiled && splitAll(compiled, input, env.budget);
+    } catch (error) {
+      if (!(error instanceof PatternProblem)) throw error;
+      return note(env, error.message);
+    }
+  }),
+  'string join': converting(['list', 'item'], ([list, delimiter = null], env) => {
+    if (!Array.isArray(list)) return list === null ? null : wrongType(env, 'string join', [list!]);
+    if (!list.every((i) => i === null || isString(i))) return note(env, 'string join: every item must be a string');
+    const separator = isString(delimiter) ? delimiter : '';
+    // The text is made only once its length is paid for: a list of one long text repeated can join to gigabytes.
+    env.budget.spend(list.reduce((length: number, i) => length + (isString(i) ? i.length + separator.length : 0), 0));
+    return list.filter(isString).join(separator);
+  }),
   // Numbers
-  typed('decimal', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfEven')),
-  [
-    'floor',
-    {
-      params: [['n', 'scale?']],
-      impl: converting(['item'], ([n, scale = 0], env) =>
-        isNum(n!) && isNum(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]),
-      ),
-    },
-  ],
-  [
-    'ceiling',
-    {
-      params: [['n', 'scale?']],
-      impl: converting(['item'], ([n, scale = 0], env) =>
-        isNum(n!) && isNum(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]),
-      ),
-    },
-  ],
-  typed('round up', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'up')),
-  typed('round down', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'down')),
-  typed('round half up', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfUp')),
-  typed('round half down', ['n', 'scale'], ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfDown')),
-  [
-    'abs',
-    {
-      params: [['n']],
-      impl: ([n], env) =>
-        isNum(n!) ? absolute(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!]),
-    },
-  ],
-  typed('modulo', ['dividend', 'divisor'], ['number', 'number'], modulo),
-  typed('sqrt', ['number'], ['number'], sqrt),
-  typed('log', ['number'], ['number'], ln),
-  typed('exp', ['number'], ['number'], exp),
-  typed('odd', ['number'], ['number'], (n: Num) => isInteger(n) && modulo(n, 2) === 1),
-  typed('even', ['number'], ['number'], (n: Num) => isInteger(n) && modulo(n, 2) === 0),
+  decimal: typed('decimal', ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfEven')),
+  floor: converting(['item'], ([n, scale = 0], env) =>
+    isNum(n!) && isNum(scale!) ? roundTo(n, scale, 'floor') : n === null ? null : wrongType(env, 'floor', [n!]),
+  ),
+  ceiling: converting(['item'], ([n, scale = 0], env) =>
+    isNum(n!) && isNum(scale!) ? roundTo(n, scale, 'ceiling') : n === null ? null : wrongType(env, 'ceiling', [n!]),
+  ),
+  'round up': typed('round up', ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'up')),
+  'round down': typed('round down', ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'down')),
+  'round half up': typed('round half up', ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfUp')),
+  'round half down': typed('round half down', ['number', 'number'], (n: Num, scale: Num) => roundTo(n, scale, 'halfDown')),
+  abs: ([n], env) => (isNum(n!) ? absolute(n) : n instanceof FeelDuration ? (n.amount < 0 ? n.times(-1) : n) : n === null ? null : wrongType(env, 'abs', [n!])),
+  modulo: typed('modulo', ['number', 'number'], modulo),
+  sqrt: typed('sqrt', ['number'], sqrt),
+  log: typed('log', ['number'], ln),
+  exp: typed('exp', ['number'], exp),
+  odd: typed('odd', ['number'], (n: Num) => isInteger(n) && modulo(n, 2) === 1),
+  even: typed('even', ['number'], (n: Num) => isInteger(n) && modulo(n, 2) === 0),
   // Lists
-  [
-    'list contains',
-    {
-      params: [['list', 'element']],
-      impl: converting(['list', 'any'], ([list, element], env) =>
-        Array.isArray(list) ? list.some((i) => equal(i, element!, env.budget) === true) : list === null ? null : wrongType(env, 'list contains', [list!]),
-      ),
-    },
-  ],
-  typed('count', ['list'], ['list'], (list: FeelValue[]) => list.length),
-  listFunction('min', (items, env) => extreme(items, -1, env)),
-  listFunction('max', (items, env) => extreme(items, 1, env)),
-  numericListFunction('sum', (n) => (n.length ? total(n) : null)),
-  numericListFunction('mean', (n) => (n.length ? mean(n) : null)),
-  numericListFunction('product', (n) => (n.length ? n.reduce<Num | null>((a, b) => a && multiply(a, b), 1) : null)),
-  numericListFunction('median', (n) => {
+  'list contains': converting(['list', 'any'], ([list, element], env) =>
+    Array.isArray(list) ? list.some((i) => equal(i, element!, env.budget) === true) : list === null ? null : wrongType(env, 'list contains', [list!]),
+  ),
+  count: typed('count', ['list'], (list: FeelValue[]) => list.length),
+  min: listFunction('min', (items, env) => extreme(items, -1, env)),
+  max: listFunction('max', (items, env) => extreme(items, 1, env)),
+  sum: numericListFunction('sum', (n) => (n.length ? total(n) : null)),
+  mean: numericListFunction('mean', (n) => (n.length ? mean(n) : null)),
+  product: numericListFunction('product', (n) => (n.length ? n.reduce<Num | null>((a, b) => a && multiply(a, b), 1) : null)),
+  median: numericListFunction('median', (n) => {
     if (!n.length) return null;
     const s = [...n].sort(compareNumbers);
     const mid = Math.floor(s.length / 2);
     return s.length % 2 ? s[mid]! : mean([s[mid - 1]!, s[mid]!]);
   }),
-  numericListFunction('stddev', (n) => {
+  stddev: numericListFunction('stddev', (n) => {
     if (n.length < 2) return null;
     const average = mean(n);
     if (average === null) return null;
@@ -376,7 +297,7 @@ const builtins = new Map<string, Builtin>([
     const variance = sum === null ? null : divide(sum, n.length - 1);
     return variance === null ? null : sqrt(variance);
   }),
-  numericListFunction('mode', (n) => {
+  mode: numericListFunction('mode', (n) => {
     // By text: one number may be held as a double or a Decimal (lib/decimal), its text is one.
     const counts = new Map<string, { value: Num; count: number }>();
     for (const x of n) {
@@ -391,7 +312,7 @@ const builtins = new Map<string, Builtin>([
       .map((c) => c.value)
       .sort(compareNumbers);
   }),
-  listFunction('all', (items, env) =>
+  all: listFunction('all', (items, env) =>
     items.every((i) => i === null || typeof i === 'boolean')
       ? items.includes(false)
         ? false
@@ -400,7 +321,7 @@ const builtins = new Map<string, Builtin>([
           : true
       : note(env, 'all: every item must be a boolean'),
   ),
-  listFunction('any', (items, env) =>
+  any: listFunction('any', (items, env) =>
     items.every((i) => i === null || typeof i === 'boolean')
       ? items.includes(true)
         ? true
@@ -409,223 +330,125 @@ const builtins = new Map<string, Builtin>([
           : false
       : note(env, 'any: every item must be a boolean'),
   ),
-  [
-    'sublist',
-    {
-      params: [['list', 'start position', 'length?']],
-      impl: converting(['list', 'item'], ([list, start, length = null], env) => {
-        if (!Array.isArray(list) || !isNumber(start!) || (length !== null && !isNumber(length)))
-          return list === null ? null : wrongType(env, 'sublist', [list!]);
-        const from = start > 0 ? start - 1 : list.length + start;
-        return list.slice(from, length === null ? undefined : from + (length as number));
-      }),
-    },
-  ],
-  [
-    'append',
-    {
-      params: [['list', 'item...']],
-      impl: converting(['list', 'any'], ([list, ...items], env) => (Array.isArray(list) ? [...list, ...items] : wrongType(env, 'append', [list!]))),
-    },
-  ],
-  [
-    'concatenate',
-    {
-      params: [['list...']],
-      impl: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? (lists as FeelValue[][]).flat(1) : wrongType(env, 'concatenate', lists))),
-    },
-  ],
-  [
-    'insert before',
-    {
-      params: [['list', 'position', 'newItem']],
-      impl: converting(['list', 'item', 'any'], ([list, position, item], env) => {
-        if (!Array.isArray(list) || !isNumber(position!)) return wrongType(env, 'insert before', [list!, position!]);
-        const at = position > 0 ? position - 1 : list.length + position;
-        return [...list.slice(0, at), item!, ...list.slice(at)];
-      }),
-    },
-  ],
-  [
-    'remove',
-    {
-      params: [['list', 'position']],
-      impl: converting(['list', 'item'], ([list, position], env) => {
-        if (!Array.isArray(list) || !isNumber(position!)) return wrongType(env, 'remove', [list!, position!]);
-        const at = position > 0 ? position - 1 : list.length + position;
-        return at < 0 || at >= list.length ? null : [...list.slice(0, at), ...list.slice(at + 1)];
-      }),
-    },
-  ],
-  [
-    'list replace',
-    {
-      // DMN 1.5 also takes a match function for the position; FEEL here has no function values to give it.
-      params: [['list', 'position', 'newItem']],
-      impl: converting(['list', 'item', 'any'], ([list, position, item], env) => {
-        if (!Array.isArray(list) || !isNumber(position!) || !Number.isInteger(position)) return wrongType(env, 'list replace', [list!, position!]);
-        const at = position > 0 ? position - 1 : list.length + position;
-        return at < 0 || at >= list.length ? null : list.map((old, i) => (i === at ? item! : old));
-      }),
-    },
-  ],
-  typed('reverse', ['list'], ['list'], (list: FeelValue[]) => [...list].reverse()),
-  [
-    'index of',
-    {
-      params: [['list', 'match']],
-      impl: converting(['list', 'any'], ([list, match], env) =>
-        Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!, env.budget) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]),
-      ),
-    },
-  ],
-  [
-    'union',
-    {
-      params: [['list...']],
-      impl: converting(['list'], (lists, env) =>
-        lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1), env.budget) : wrongType(env, 'union', lists),
-      ),
-    },
-  ],
-  ['distinct values', { params: [['list']], impl: converting(['list'], ([list], env) => (Array.isArray(list) ? distinct(list, env.budget) : null)) }],
-  ['flatten', { params: [['list']], impl: converting(['list'], ([list], env) => (Array.isArray(list) ? flattened(list, env.budget) : null)) }],
+  sublist: converting(['list', 'item'], ([list, start, length = null], env) => {
+    if (!Array.isArray(list) || !isNumber(start!) || (length !== null && !isNumber(length))) return list === null ? null : wrongType(env, 'sublist', [list!]);
+    const from = start > 0 ? start - 1 : list.length + start;
+    return list.slice(from, length === null ? undefined : from + (length as number));
+  }),
+  append: converting(['list', 'any'], ([list, ...items], env) => (Array.isArray(list) ? [...list, ...items] : wrongType(env, 'append', [list!]))),
+  concatenate: converting(['list'], (lists, env) => (lists.every(Array.isArray) ? (lists as FeelValue[][]).flat(1) : wrongType(env, 'concatenate', lists))),
+  'insert before': converting(['list', 'item', 'any'], ([list, position, item], env) => {
+    if (!Array.isArray(list) || !isNumber(position!)) return wrongType(env, 'insert before', [list!, position!]);
+    const at = position > 0 ? position - 1 : list.length + position;
+    return [...list.slice(0, at), item!, ...list.slice(at)];
+  }),
+  remove: converting(['list', 'item'], ([list, position], env) => {
+    if (!Array.isArray(list) || !isNumber(position!)) return wrongType(env, 'remove', [list!, position!]);
+    const at = position > 0 ? position - 1 : list.length + position;
+    return at < 0 || at >= list.length ? null : [...list.slice(0, at), ...list.slice(at + 1)];
+  }),
+  'list replace': converting(['list', 'item', 'any'], ([list, position, item], env) => {
+    if (!Array.isArray(list) || !isNumber(position!) || !Number.isInteger(position)) return wrongType(env, 'list replace', [list!, position!]);
+    const at = position > 0 ? position - 1 : list.length + position;
+    return at < 0 || at >= list.length ? null : list.map((old, i) => (i === at ? item! : old));
+  }),
+  reverse: typed('reverse', ['list'], (list: FeelValue[]) => [...list].reverse()),
+  'index of': converting(['list', 'any'], ([list, match], env) =>
+    Array.isArray(list) ? list.flatMap((item, i) => (equal(item, match!, env.budget) === true ? [i + 1] : [])) : wrongType(env, 'index of', [list!]),
+  ),
+  union: converting(['list'], (lists, env) =>
+    lists.every(Array.isArray) ? distinct((lists as FeelValue[][]).flat(1), env.budget) : wrongType(env, 'union', lists),
+  ),
+  'distinct values': converting(['list'], ([list], env) => (Array.isArray(list) ? distinct(list, env.budget) : null)),
+  flatten: converting(['list'], ([list], env) => (Array.isArray(list) ? flattened(list, env.budget) : null)),
   // Booleans
-  ['not', { params: [['negand']], impl: ([v]) => (typeof v === 'boolean' ? !v : null) }],
+  not: ([v]) => (typeof v === 'boolean' ? !v : null),
   // Dates and times
-  [
-    'date',
-    {
-      params: [['from'], ['year', 'month', 'day']],
-      impl: (args, env) => {
-        if (args.length === 3)
-          return args.every(isNumber)
-            ? (FeelDate.of(...(args as [number, number, number])) ?? note(env, `date(${args.join(', ')}) is not a valid date`))
-            : null;
-        const [from] = args;
-        if (isString(from!)) return FeelDate.parse(from) ?? note(env, `"${from}" is not a date (YYYY-MM-DD)`);
-        return dateOf(from!) ?? (from === null ? null : wrongType(env, 'date', args));
-      },
-    },
-  ],
-  [
-    'time',
-    {
-      params: [['from'], ['hour', 'minute', 'second', 'offset?']],
-      impl: (args, env) => {
-        if (args.length >= 3) {
-          const [h, m, s, offset = null] = args;
-          if (!isNumber(h!) || !isNumber(m!) || !isNumber(s!) || h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s >= 60)
-            return note(env, 'time(hour, minute, second) needs a valid time of day');
-          if (offset !== null && !(offset instanceof FeelDuration && offset.kind === 'daysTime')) return wrongType(env, 'time', args);
-          return new FeelTime(h * 3600 + m * 60 + s, offset === null ? null : (offset as FeelDuration).amount, null);
-        }
-        const [from] = args;
-        if (isString(from!)) return FeelTime.parse(from) ?? note(env, `"${from}" is not a time (hh:mm:ss)`);
-        if (from instanceof FeelDateTime) return from.time;
-        if (from instanceof FeelDate) return new FeelTime(0, 0, null);
-        return from === null ? null : wrongType(env, 'time', args);
-      },
-    },
-  ],
-  [
-    'date and time',
-    {
-      params: [['from'], ['date', 'time']],
-      impl: (args, env) => {
-        if (args.length === 2) {
-          const [date, time] = [dateOf(args[0]!), args[1]];
-          return date && time instanceof FeelTime ? FeelDateTime.of(date, time) : wrongType(env, 'date and time', args);
-        }
-        const [from] = args;
-        if (isString(from!)) return FeelDateTime.parse(from) ?? note(env, `"${from}" is not a date and time (YYYY-MM-DDThh:mm:ss)`);
-        if (from instanceof FeelDateTime) return from;
-        if (from instanceof FeelDate) return new FeelDateTime(from, 0, null, null);
-        return from === null ? null : wrongType(env, 'date and time', args);
-      },
-    },
-  ],
-  typed('duration', ['from'], ['string'], (s: string) => FeelDuration.parse(s)),
-  [
-    'years and months duration',
-    {
-      params: [['from', 'to']],
-      impl: ([from, to], env) => {
-        const [a, b] = [dateOf(from!), dateOf(to!)];
-        if (!a || !b) return from === null || to === null ? null : wrongType(env, 'years and months duration', [from!, to!]);
-        let months = (b.y - a.y) * 12 + (b.m - a.m);
-        if (months > 0 && b.d < a.d) months--;
-        if (months < 0 && b.d > a.d) months++;
-        return FeelDuration.yearsMonths(months);
-      },
-    },
-  ],
-  ['now', { params: [[]], impl: (_args, env) => dateTimeAt(env.clock.now()) }],
-  ['today', { params: [[]], impl: (_args, env) => dateTimeAt(env.clock.now()).date }],
-  ['day of week', { params: [['date']], impl: ([d]) => dayName(dateOf(d!)) }],
-  ['day of year', { params: [['date']], impl: ([d]) => dayOfYear(dateOf(d!)) }],
-  ['week of year', { params: [['date']], impl: ([d]) => weekOfYear(dateOf(d!)) }],
-  ['month of year', { params: [['date']], impl: ([d]) => monthName(dateOf(d!)) }],
-  ['last day of month', { params: [['date']], impl: ([d]) => lastDayOfMonth(dateOf(d!)) }],
+  date: (args, env) => {
+    if (args.length === 3)
+      return args.every(isNumber) ? (FeelDate.of(...(args as [number, number, number])) ?? note(env, `date(${args.join(', ')}) is not a valid date`)) : null;
+    const [from] = args;
+    if (isString(from!)) return FeelDate.parse(from) ?? note(env, `"${from}" is not a date (YYYY-MM-DD)`);
+    return dateOf(from!) ?? (from === null ? null : wrongType(env, 'date', args));
+  },
+  time: (args, env) => {
+    if (args.length >= 3) {
+      const [h, m, s, offset = null] = args;
+      if (!isNumber(h!) || !isNumber(m!) || !isNumber(s!) || h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s >= 60)
+        return note(env, 'time(hour, minute, second) needs a valid time of day');
+      if (offset !== null && !(offset instanceof FeelDuration && offset.kind === 'daysTime')) return wrongType(env, 'time', args);
+      return new FeelTime(h * 3600 + m * 60 + s, offset === null ? null : (offset as FeelDuration).amount, null);
+    }
+    const [from] = args;
+    if (isString(from!)) return FeelTime.parse(from) ?? note(env, `"${from}" is not a time (hh:mm:ss)`);
+    if (from instanceof FeelDateTime) return from.time;
+    if (from instanceof FeelDate) return new FeelTime(0, 0, null);
+    return from === null ? null : wrongType(env, 'time', args);
+  },
+  'date and time': (args, env) => {
+    if (args.length === 2) {
+      const [date, time] = [dateOf(args[0]!), args[1]];
+      return date && time instanceof FeelTime ? FeelDateTime.of(date, time) : wrongType(env, 'date and time', args);
+    }
+    const [from] = args;
+    if (isString(from!)) return FeelDateTime.parse(from) ?? note(env, `"${from}" is not a date and time (YYYY-MM-DDThh:mm:ss)`);
+    if (from instanceof FeelDateTime) return from;
+    if (from instanceof FeelDate) return new FeelDateTime(from, 0, null, null);
+    return from === null ? null : wrongType(env, 'date and time', args);
+  },
+  duration: typed('duration', ['string'], (s: string) => FeelDuration.parse(s)),
+  'years and months duration': ([from, to], env) => {
+    const [a, b] = [dateOf(from!), dateOf(to!)];
+    if (!a || !b) return from === null || to === null ? null : wrongType(env, 'years and months duration', [from!, to!]);
+    let months = (b.y - a.y) * 12 + (b.m - a.m);
+    if (months > 0 && b.d < a.d) months--;
+    if (months < 0 && b.d > a.d) months++;
+    return FeelDuration.yearsMonths(months);
+  },
+  now: (_args, env) => dateTimeAt(env.clock.now()),
+  today: (_args, env) => dateTimeAt(env.clock.now()).date,
+  'day of week': ([d]) => dayName(dateOf(d!)),
+  'day of year': ([d]) => dayOfYear(dateOf(d!)),
+  'week of year': ([d]) => weekOfYear(dateOf(d!)),
+  'month of year': ([d]) => monthName(dateOf(d!)),
+  'last day of month': ([d]) => lastDayOfMonth(dateOf(d!)),
   // Contexts
-  ['get value', { params: [['m', 'key']], impl: ([m, key]) => (isContext(m!) && isString(key!) && Object.hasOwn(m, key) ? (m[key] ?? null) : null) }],
-  ['get entries', { params: [['m']], impl: ([m]) => (isContext(m!) ? Object.entries(m).map(([key, value]) => ({ key, value }) as FeelContext) : null) }],
-  [
-    'context',
-    {
-      params: [['entries']],
-      impl: converting(['list'], ([entries], env) => {
-        if (!Array.isArray(entries)) return entries === null ? null : wrongType(env, 'context', [entries!]);
-        const made: FeelContext = {};
-        for (const entry of entries) {
-          if (!isContext(entry) || !isString(entry.key ?? null) || !Object.hasOwn(entry, 'value'))
-            return note(env, 'context(entries): each entry is a context with a string "key" and a "value"');
-          if (Object.hasOwn(made, entry.key as string)) return note(env, `context(entries): the key "${entry.key as string}" is given twice`);
-          setEntry(made, entry.key as string, entry.value ?? null);
-        }
-        return made;
-      }),
-    },
-  ],
-  [
-    'context put',
-    {
-      params: [
-        ['context', 'key', 'value'],
-        ['context', 'keys', 'value'],
-      ],
-      impl: ([context, key, value], env) => contextPut(context!, Array.isArray(key) ? key : [key!], value!, env),
-    },
-  ],
-  [
-    'context merge',
-    {
-      params: [['contexts']],
-      impl: converting(['list'], ([contexts], env) => {
-        if (!Array.isArray(contexts) || !contexts.every(isContext)) return contexts === null ? null : wrongType(env, 'context merge', [contexts!]);
-        return laidOver(contexts, env);
-      }),
-    },
-  ],
+  'get value': ([m, key]) => (isContext(m!) && isString(key!) && Object.hasOwn(m, key) ? (m[key] ?? null) : null),
+  'get entries': ([m]) => (isContext(m!) ? Object.entries(m).map(([key, value]) => ({ key, value }) as FeelContext) : null),
+  context: converting(['list'], ([entries], env) => {
+    if (!Array.isArray(entries)) return entries === null ? null : wrongType(env, 'context', [entries!]);
+    const made: FeelContext = {};
+    for (const entry of entries) {
+      if (!isContext(entry) || !isString(entry.key ?? null) || !Object.hasOwn(entry, 'value'))
+        return note(env, 'context(entries): each entry is a context with a string "key" and a "value"');
+      if (Object.hasOwn(made, entry.key as string)) return note(env, `context(entries): the key "${entry.key as string}" is given twice`);
+      setEntry(made, entry.key as string, entry.value ?? null);
+    }
+    return made;
+  }),
+  'context put': ([context, key, value], env) => contextPut(context!, Array.isArray(key) ? key : [key!], value!, env),
+  'context merge': converting(['list'], ([contexts], env) => {
+    if (!Array.isArray(contexts) || !contexts.every(isContext)) return contexts === null ? null : wrongType(env, 'context merge', [contexts!]);
+    return laidOver(contexts, env);
+  }),
   // Ranges
-  [
-    'range',
-    {
-      params: [['from']],
-      impl: ([from], env) => {
-        const parts = isString(from!) ? rangeParts(from) : null;
-        if (!parts) return from === null ? null : note(env, 'range(from) takes text such as "[1..10]"');
-        const end = (text: string) => (text === '' ? null : Number.isNaN(Number(text)) ? (FeelDate.parse(text.replace(/^@?"|"$/g, '')) ?? null) : Number(text));
-        const [lo, hi] = [end(parts.lo), end(parts.hi)];
-        const [loClosed, hiClosed] = [parts.open === '[', parts.close === ']'];
-        // DMN 1.5: an end left out is open ("(..2]"), never included; and a range runs upwards.
-        if ((lo === null && (loClosed || parts.lo !== '')) || (hi === null && (hiClosed || parts.hi !== '')) || (lo === null && hi === null)) return null;
-        if (lo !== null && hi !== null && (compare(lo, hi) ?? 1) > 0) return null;
-        return new FeelRange(lo, hi, loClosed, hiClosed);
-      },
-    },
-  ],
-]);
+  range: ([from], env) => {
+    const parts = isString(from!) ? rangeParts(from) : null;
+    if (!parts) return from === null ? null : note(env, 'range(from) takes text such as "[1..10]"');
+    const end = (text: string) => (text === '' ? null : Number.isNaN(Number(text)) ? (FeelDate.parse(text.replace(/^@?"|"$/g, '')) ?? null) : Number(text));
+    const [lo, hi] = [end(parts.lo), end(parts.hi)];
+    const [loClosed, hiClosed] = [parts.open === '[', parts.close === ']'];
+    // DMN 1.5: an end left out is open ("(..2]"), never included; and a range runs upwards.
+    if ((lo === null && (loClosed || parts.lo !== '')) || (hi === null && (hiClosed || parts.hi !== '')) || (lo === null && hi === null)) return null;
+    if (lo !== null && hi !== null && (compare(lo, hi) ?? 1) > 0) return null;
+    return new FeelRange(lo, hi, loClosed, hiClosed);
+  },
+};
+
+/** Each built-in: its parameters (./builtin-signatures.ts) and its code. */
+const builtins = new Map<string, Builtin>(
+  Object.entries(builtinSignatures).map(([name, params]) => [name, { params, impl: implementations[name as BuiltinName] }]),
+);
 
 /** `context` with the value at the path `keys` (each a key of the context within) put in, or null where the path does not lead through contexts. */
 function contextPut(context: FeelValue, keys: FeelValue[], value: FeelValue, env: Env): FeelValue {
@@ -734,7 +557,7 @@ function call(name: string, args: FeelValue[], env: Env, names?: string[]): Feel
   return builtin.impl(positional, env);
 }
 
-function arityFits(params: string[], count: number): boolean {
+function arityFits(params: readonly string[], count: number): boolean {
   if (params[params.length - 1]?.endsWith('...')) return count >= params.length;
   const required = params.filter((p) => !p.endsWith('?')).length;
   return count >= required && count <= params.length;

@@ -5,6 +5,7 @@
  * the map of the named ones, which is what the API stores.
  */
 import { useState } from 'preact/hooks';
+import { FeelField, type FeelName } from '../feel/feel-field.tsx';
 import { Field } from '../ui/field.tsx';
 
 interface Row {
@@ -18,8 +19,9 @@ export interface EntriesProps {
   onChange(value: Record<string, string>): void;
   nameLabel: string;
   valueLabel: string;
-  /** Marks values as FEEL (monospace, with the hint that they are expressions). */
+  /** Values are FEEL: edited as code, with completion of `names`. */
   feel?: boolean;
+  names?: readonly FeelName[];
   /** The problem the API gave for an entry, by its name. */
   problemOf?(name: string): string | undefined;
   hint?: string;
@@ -55,18 +57,30 @@ export function EntriesEditor(props: EntriesProps) {
 
 function EntryRow({ index, row, props, onChange, onRemove }: { index: number; row: Row; props: EntriesProps; onChange(row: Row): void; onRemove(): void }) {
   const n = index + 1;
+  const problem = row.name ? props.problemOf?.(row.name.trim()) : undefined;
   return (
     <div class="entry">
       <Field label={`${props.nameLabel} ${n}`} controlClass="code">
         {(control) => <input {...control} value={row.name} spellcheck={false} onInput={(e) => onChange({ ...row, name: e.currentTarget.value })} />}
       </Field>
-      <Field
-        label={`${props.valueLabel} ${n}`}
-        class="grow"
-        controlClass={props.feel ? 'code' : ''}
-        problem={row.name ? props.problemOf?.(row.name.trim()) : undefined}
-      >
-        {(control) => <input {...control} value={row.value} spellcheck={false} onInput={(e) => onChange({ ...row, value: e.currentTarget.value })} />}
+      <Field label={`${props.valueLabel} ${n}`} class="grow" controlClass={props.feel ? 'code' : ''} problem={problem}>
+        {(control) =>
+          props.feel ? (
+            <FeelField
+              kind="expression"
+              names={props.names}
+              label={`${props.valueLabel} ${n}`}
+              id={control.id}
+              class={control.class}
+              describedBy={control['aria-describedby']}
+              problem={problem}
+              value={row.value}
+              onValue={(value) => onChange({ ...row, value })}
+            />
+          ) : (
+            <input {...control} value={row.value} spellcheck={false} onInput={(e) => onChange({ ...row, value: e.currentTarget.value })} />
+          )
+        }
       </Field>
       <button
         type="button"

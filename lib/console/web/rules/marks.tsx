@@ -5,6 +5,7 @@
  * to it by aria-describedby, so a screen reader reads it with the field.
  */
 import type { ComponentChildren } from 'preact';
+import { FeelField, type FeelKind, type FeelName } from '../feel/feel-field.tsx';
 import { Field, Notes } from '../ui/field.tsx';
 import type { Warning } from './model.ts';
 
@@ -74,6 +75,9 @@ interface TextFieldProps {
   value: string;
   onValue(value: string): void;
   code?: boolean;
+  /** FEEL: edited as code (feel/feel-field.tsx), with completion of `names`. */
+  feel?: FeelKind;
+  names?: readonly FeelName[];
   multiline?: boolean;
   required?: boolean;
   placeholder?: string;
@@ -81,7 +85,8 @@ interface TextFieldProps {
 }
 
 /** A labelled text field with the problem or warnings of its path in place. */
-export function TextField({ label, context, path, marks, value, onValue, code, multiline, required, placeholder, inputMode }: TextFieldProps) {
+export function TextField({ label, context, path, marks, value, onValue, code, feel, names, multiline, required, placeholder, inputMode }: TextFieldProps) {
+  const problem = marks.problems.get(path);
   return (
     <Field
       label={
@@ -90,11 +95,28 @@ export function TextField({ label, context, path, marks, value, onValue, code, m
           {context && <span class="visually-hidden"> {context}</span>}
         </>
       }
-      problem={marks.problems.get(path)}
+      problem={problem}
       warnings={warningsAt(marks, path)}
-      controlClass={code ? 'code' : undefined}
+      controlClass={code || feel ? 'code' : undefined}
     >
       {(control) => {
+        if (feel)
+          return (
+            <FeelField
+              kind={feel}
+              names={names}
+              label={context ? `${label} ${context}` : label}
+              id={control.id}
+              class={control.class}
+              describedBy={control['aria-describedby']}
+              problem={problem}
+              value={value}
+              onValue={onValue}
+              multiline={multiline}
+              required={required}
+              placeholder={placeholder}
+            />
+          );
         const shared = { ...control, value, required, placeholder, spellcheck: code ? false : undefined };
         return multiline ? (
           <textarea rows={3} {...shared} onInput={(event) => onValue(event.currentTarget.value)} />
@@ -116,12 +138,33 @@ interface MarkedInputProps {
   /** A problem the page found in the text itself, shown before any save. */
   pageProblem?: string | undefined;
   code?: boolean;
+  /** FEEL: edited as code (feel/feel-field.tsx), with completion of `names`. */
+  feel?: FeelKind;
+  names?: readonly FeelName[];
   placeholder?: string;
 }
 
 /** A text input named by its label alone, with the problem or warnings of its path beside it. */
-export function MarkedInput({ label, path, marks, value, onValue, pageProblem, code, placeholder }: MarkedInputProps) {
+export function MarkedInput({ label, path, marks, value, onValue, pageProblem, code, feel, names, placeholder }: MarkedInputProps) {
   const mark = markOf(marks, path, pageProblem);
+  if (feel)
+    return (
+      <>
+        <FeelField
+          kind={feel}
+          names={names}
+          label={label}
+          class={mark.class}
+          describedBy={mark.describedBy}
+          invalid={mark.invalid}
+          problem={pageProblem ?? marks.problems.get(path)}
+          placeholder={placeholder}
+          value={value}
+          onValue={onValue}
+        />
+        {mark.note}
+      </>
+    );
   return (
     <>
       <input

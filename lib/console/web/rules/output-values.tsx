@@ -158,7 +158,7 @@ export function DefaultField({
       value={value === undefined ? '' : entryText(value)}
       onValue={(text) => onValue(text.trim() ? entryOf(text, value) : undefined)}
       placeholder="none"
-      code
+      feel="expression"
     />
   );
 }

@@ -6,6 +6,7 @@
  * their path names.
  */
 import { isReference, type InlineRuleSetEntry, type RuleReference } from '../../../engine/definitions.ts';
+import { ruleSetNames } from '../feel/names.ts';
 import { markOf, TextField, type Marks, type Touched } from './marks.tsx';
 import { entryOf, entryText, type SetDefinition } from './model.ts';
 import { freshName, moved, replaced, without } from './reorder.ts';
@@ -87,7 +88,13 @@ export function RuleSetEditor({ definition, marks, onEdit }: Props) {
                   {isReference(entry) ? (
                     <ReferenceFields entry={entry} at={at} marks={marks} onChange={(next, touched) => edit(replaced(entries, at, next), touched)} />
                   ) : (
-                    <InlineFields entry={entry} at={at} marks={marks} onChange={(next, touched) => edit(replaced(entries, at, next), touched)} />
+                    <InlineFields
+                      entry={entry}
+                      at={at}
+                      definition={definition}
+                      marks={marks}
+                      onChange={(next, touched) => edit(replaced(entries, at, next), touched)}
+                    />
                   )}
                 </div>
                 <div class="actions">
@@ -182,16 +189,20 @@ function ReferenceFields({
 function InlineFields({
   entry,
   at,
+  definition,
   marks,
   onChange,
 }: {
   entry: InlineRuleSetEntry;
   at: number;
+  /** The set it belongs to: what its FEEL may read. */
+  definition: SetDefinition;
   marks: Marks;
   onChange(next: InlineRuleSetEntry, touched: Touched): void;
 }) {
   const path = `definition.rules[${at}]`;
   const sets = entry.then;
+  const names = ruleSetNames(definition, at);
   return (
     <>
       <TextField
@@ -201,7 +212,8 @@ function InlineFields({
         marks={marks}
         value={entry.when}
         onValue={(when) => onChange({ ...entry, when }, `${path}.when`)}
-        code
+        feel="expression"
+        names={names}
         required
       />
       <fieldset class="outputs">
@@ -224,7 +236,8 @@ function InlineFields({
               marks={marks}
               value={entryText(set.value)}
               onValue={(text) => onChange({ ...entry, then: replaced(sets, s, { ...set, value: entryOf(text, set.value) }) }, `${path}.then[${s}].value`)}
-              code
+              feel="expression"
+              names={names}
             />
             <button
               type="button"

@@ -4,6 +4,8 @@
  * name and value pairs; a value is FEEL or a literal, as a table's cell is.
  */
 import type { OutputEntry } from '../../../engine/definitions.ts';
+import type { FeelName } from '../feel/feel-field.tsx';
+import { parameterNames } from '../feel/names.ts';
 import { noMarks, TextField, type Marks, type Touched } from './marks.tsx';
 import { entryOf, entryText, type SimpleDefinition } from './model.ts';
 import { freshName, replaced, without } from './reorder.ts';
@@ -16,6 +18,7 @@ interface Props {
 
 export function SimpleRuleEditor({ definition, marks, onEdit }: Props) {
   const { otherwise, ...withoutOtherwise } = definition;
+  const names = parameterNames(definition.parameters);
   return (
     <div class="simple-editor">
       <TextField
@@ -24,7 +27,8 @@ export function SimpleRuleEditor({ definition, marks, onEdit }: Props) {
         marks={marks}
         value={definition.when}
         onValue={(when) => onEdit({ ...definition, when }, 'definition.when')}
-        code
+        feel="expression"
+        names={names}
         multiline
         required
       />
@@ -32,6 +36,7 @@ export function SimpleRuleEditor({ definition, marks, onEdit }: Props) {
         title="Then"
         path="definition.then"
         outputs={definition.then}
+        names={names}
         marks={marks}
         onEdit={(then, touched) => onEdit({ ...definition, then }, touched)}
       />
@@ -48,6 +53,7 @@ export function SimpleRuleEditor({ definition, marks, onEdit }: Props) {
           title="Otherwise"
           path="definition.otherwise"
           outputs={otherwise}
+          names={names}
           marks={marks}
           onEdit={(next, touched) => onEdit({ ...definition, otherwise: next }, touched)}
         />
@@ -61,6 +67,8 @@ function OutputsEditor(props: {
   title: string;
   path: string;
   outputs: Record<string, OutputEntry>;
+  /** What the values may read. */
+  names: readonly FeelName[];
   marks: Marks;
   onEdit(next: Record<string, OutputEntry>, touched: Touched): void;
 }) {
@@ -89,7 +97,8 @@ function OutputsEditor(props: {
             marks={props.marks}
             value={entryText(value)}
             onValue={(text) => commit(replaced(pairs, at, [name, entryOf(text, value)]), `${props.path}.${name}`)}
-            code
+            feel="expression"
+            names={props.names}
           />
           <button
             type="button"

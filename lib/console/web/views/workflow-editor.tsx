@@ -31,6 +31,7 @@ import { contextOfRun, insertStep, kindNames, paramsSkeleton, removeStep } from 
 import { RunPanel, StepResults } from '../workflows/run-panel.tsx';
 import { WorkflowSettings } from '../workflows/settings.tsx';
 import { StepEditor } from '../workflows/step-editor.tsx';
+import { workflowNames } from '../feel/names.ts';
 import { StepIdentity } from '../workflows/step-identity.tsx';
 import { StepTest } from '../workflows/step-test.tsx';
 import type { Run } from '../workflows/types.ts';
@@ -205,6 +206,7 @@ export function WorkflowEditor({ id }: { id: string }) {
                 integrations={integrations.value?.data ?? []}
                 ruleIds={(rules.value?.data ?? []).map((r) => r.id)}
                 onCredentialMade={credentials.reload}
+                names={workflowNames(draft, selected)}
               />
               <StepTest
                 key={step.id}

@@ -11,6 +11,7 @@
 import type { StepOf, WorkflowStep } from '../../../workflows/definition.ts';
 import { AuthenticationSelect } from '../authorization/authentication-select.tsx';
 import { EntriesEditor } from '../authorization/entries-editor.tsx';
+import { FeelField, type FeelName } from '../feel/feel-field.tsx';
 import { Field } from '../ui/field.tsx';
 import { credentialLabel, type Credential, type Integration } from '../authorization/types.ts';
 import { fieldPath } from '../../../workflows/step-expressions.ts';
@@ -26,6 +27,8 @@ export interface StepEditorProps {
   integrations: Integration[];
   ruleIds: string[];
   onCredentialMade(): void;
+  /** What the step's FEEL may read (feel/names.ts `workflowNames`), offered by completion. */
+  names?: readonly FeelName[];
 }
 
 export function StepEditor(props: StepEditorProps) {
@@ -42,6 +45,7 @@ export function StepEditor(props: StepEditorProps) {
           <MapField
             legend="Values to set"
             nameLabel="Name"
+            names={props.names}
             path={`${base}.set`}
             value={step.set}
             onChange={(set) => props.onChange({ ...step, set })}
@@ -54,6 +58,7 @@ export function StepEditor(props: StepEditorProps) {
         <MapField
           legend="Output"
           nameLabel="Output"
+          names={props.names}
           hint="Each output's value is FEEL over the context: the run's answer."
           path={`${base}.output`}
           value={step.output}
@@ -95,6 +100,7 @@ function NextSelect(props: {
 function MapField(props: {
   legend: string;
   nameLabel: string;
+  names: readonly FeelName[] | undefined;
   hint?: string;
   path: string;
   value: Record<string, string>;
@@ -108,6 +114,7 @@ function MapField(props: {
       nameLabel={props.nameLabel}
       valueLabel={`${props.nameLabel} FEEL`}
       feel
+      names={props.names}
       value={props.value}
       onChange={props.onChange}
       problemOf={(name) => props.problems.get(fieldPath(props.path, name))}
@@ -154,6 +161,7 @@ function RuleFields(props: StepEditorProps & { step: StepOf<'rule'>; problem: Pr
         nameLabel="Param"
         valueLabel="Param FEEL"
         feel
+        names={props.names}
         value={step.inputs ?? {}}
         onChange={(inputs) => {
           const { inputs: _, ...rest } = step;
@@ -269,6 +277,7 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
       <MapField
         legend="Query parameters"
         nameLabel="Parameter"
+        names={props.names}
         path={`${base}.query`}
         value={request.query}
         onChange={(query) => setRequest({ query })}
@@ -277,6 +286,7 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
       <MapField
         legend="Headers"
         nameLabel="Header"
+        names={props.names}
         path={`${base}.headers`}
         value={request.headers}
         onChange={(headers) => setRequest({ headers })}
@@ -284,15 +294,20 @@ function ApiRequestFields(props: StepEditorProps & { step: StepOf<'apiRequest'>;
       />
       <Field label="Body (FEEL, sent as JSON)" problem={problem('.request.body')} class="full" controlClass="code">
         {(control) => (
-          <textarea
-            rows={3}
+          <FeelField
+            kind="expression"
+            names={props.names}
+            label="Body (FEEL, sent as JSON)"
+            id={control.id}
+            class={control.class}
+            describedBy={control['aria-describedby']}
+            problem={problem('.request.body')}
+            multiline
             value={request.body ?? ''}
-            spellcheck={false}
-            onInput={(e) => {
+            onValue={(body) => {
               const { body: _, ...rest } = request;
-              props.onChange({ ...step, request: e.currentTarget.value.trim() ? { ...rest, body: e.currentTarget.value } : rest });
+              props.onChange({ ...step, request: body.trim() ? { ...rest, body } : rest });
             }}
-            {...control}
           />
         )}
       </Field>
@@ -359,11 +374,16 @@ function BranchFields(props: StepEditorProps & { step: StepOf<'branch'>; problem
           <li key={j} class="case">
             <Field label={`Case ${j + 1} condition (FEEL)`} class="grow" controlClass="code" problem={problem(`.cases[${j}].when`)}>
               {(control) => (
-                <input
+                <FeelField
+                  kind="expression"
+                  names={props.names}
+                  label={`Case ${j + 1} condition (FEEL)`}
+                  id={control.id}
+                  class={control.class}
+                  describedBy={control['aria-describedby']}
+                  problem={problem(`.cases[${j}].when`)}
                   value={c.when}
-                  spellcheck={false}
-                  onInput={(e) => setCases(step.cases.map((x, k) => (k === j ? { ...x, when: e.currentTarget.value } : x)))}
-                  {...control}
+                  onValue={(when) => setCases(step.cases.map((x, k) => (k === j ? { ...x, when } : x)))}
                 />
               )}
             </Field>
