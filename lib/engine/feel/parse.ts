@@ -255,7 +255,12 @@ class Converter {
         return this.call(node, parts);
       case 'ArithmeticExpression': {
         const all = children(node);
-        if (all[0]?.name === 'ArithOp') return { k: 'neg', of: this.expr(all[1]!) };
+        if (all[0]?.name === 'ArithOp') {
+          // FEEL's only prefix operator is negation; the grammar also lets "+5" through, which must not read as -5.
+          if (this.source(all[0]).trim() !== '-')
+            this.fail(all[0], `"${this.source(all[0]).trim()}" cannot stand before a value: FEEL has no unary plus, write the value alone`);
+          return { k: 'neg', of: this.expr(all[1]!) };
+        }
         const op = this.source(all.find((c) => c.name === 'ArithOp')!).replace(/\s/g, '');
         return { k: 'arith', op: op as '+', l: this.expr(all[0]!), r: this.expr(all[all.length - 1]!) };
       }

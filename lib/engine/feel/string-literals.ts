@@ -19,8 +19,11 @@ export function unescapedCharacter(escape: string): string {
     case 't':
       return '\t';
     case 'u':
-    case 'U':
-      return String.fromCodePoint(Number.parseInt(escape.slice(1), 16));
+    case 'U': {
+      // Past Unicode's last code point (\UFFFFFF) no character is meant: kept as written, as an escape FEEL does not know.
+      const code = Number.parseInt(escape.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : `\\${escape}`;
+    }
     case '"':
     case "'":
     case '\\':

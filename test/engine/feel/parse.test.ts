@@ -60,6 +60,19 @@ describe('syntax tree', () => {
     expect(parseExpression('@"P1D"')).toEqual({ k: 'at', v: 'P1D' });
   });
 
+  it('refuses a unary plus, which the grammar lets through and must never read as a negation', () => {
+    expect(problems(() => parseExpression('+5', []))).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('FEEL has no unary plus'), line: 1, column: 1 }),
+    ]);
+    expect(problems(() => parseExpression('x * +2', ['x']))[0]!.message).toContain('no unary plus');
+    expect(feel('-5')).toEqual(feel('0 - 5'));
+  });
+
+  it('keeps an escape past the last code point as written instead of failing', () => {
+    expect(feel('"a\\UFFFFFF"')).toBe('a\\UFFFFFF');
+    expect(feel('"\\U01F600"')).toBe('\u{1F600}');
+  });
+
   it('reads unary tests: any, lists, negation', () => {
     expect(parseUnaryTests('-')).toEqual({ k: 'any' });
     expect(parseUnaryTests('')).toEqual({ k: 'any' });

@@ -26,6 +26,12 @@ const loadCodeEditor = onDemand(() => import('./code-editor.ts'));
 /** The editor's module once fetched: fields opened from then on start as editors. */
 let loaded: CodeEditor | undefined;
 
+/** Fetches the editor ahead of its first field, so that one opens as an editor at once (the grid asks when it is first focused). */
+export const preloadFeelEditor = () =>
+  void loadCodeEditor().then((module) => {
+    loaded ??= module;
+  });
+
 export interface FeelFieldProps {
   /** The accessible name (a visible label beside it may say it too). */
   label: string;
@@ -46,6 +52,7 @@ export interface FeelFieldProps {
   placeholder?: string | undefined;
   /** Several lines (Enter breaks the line); otherwise one, as a text input. */
   multiline?: boolean | undefined;
+  /** Focused when it opens, the caret at the end of the text. */
   autoFocus?: boolean;
   /**
    * Sees each key before the editor; true when it took the key (a grid's Enter, Escape, Tab). While the
@@ -110,7 +117,8 @@ export function FeelField(props: FeelFieldProps) {
       onBlur: () => latest.current.onBlur?.(),
     });
     editor.current = made;
-    if (handOver.current || latest.current.autoFocus) made.focus(handOver.current);
+    const end = made.view.state.doc.length;
+    if (handOver.current || latest.current.autoFocus) made.focus(handOver.current ?? { anchor: end, head: end });
     handOver.current = undefined;
     return () => {
       made.destroy();
@@ -121,6 +129,13 @@ export function FeelField(props: FeelFieldProps) {
   useLayoutEffect(() => {
     editor.current?.update(editorOptions(props));
   });
+
+  useLayoutEffect(() => {
+    const box = plain.current;
+    if (!latest.current.autoFocus || !box) return;
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
+  }, []);
 
   // The marks' classes go on what has the border: the editor's frame (by feel.css), or the plain box.
   if (codeEditor) return <div class={['feel-field', props.multiline && 'multiline', props.class].filter(Boolean).join(' ')} ref={host} />;
@@ -134,7 +149,6 @@ export function FeelField(props: FeelFieldProps) {
     spellcheck: false,
     placeholder: props.placeholder,
     required: props.required,
-    autoFocus: props.autoFocus,
     'aria-label': props.label,
     'aria-describedby': props.describedBy,
     'aria-invalid': invalid || undefined,

@@ -4,7 +4,8 @@
  * Tab across, Escape leaves the cell as it was; leaving the cell otherwise
  * keeps the text, as a spreadsheet does.
  */
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { FeelField, type FeelName } from '../feel/feel-field.tsx';
 import type { GridPoint } from './grid-model.ts';
 
 interface Props {
@@ -12,7 +13,7 @@ interface Props {
   text: string;
   /** The FEEL the cell holds, or none (a description). */
   feel: 'unaryTests' | 'expression' | undefined;
-  names: readonly { name: string; detail?: string }[];
+  names: readonly FeelName[];
   problem: string | undefined;
   onCommit(text: string, move?: Partial<GridPoint>): void;
   onCancel(): void;
@@ -26,39 +27,57 @@ export function editorKey(event: KeyboardEvent): { move: Partial<GridPoint> } | 
   return undefined;
 }
 
-export function FeelCellEditor({ label, text, onCommit, onCancel }: Props) {
-  const input = useRef<HTMLInputElement>(null);
+export function FeelCellEditor({ label, text, feel, names, problem, onCommit, onCancel }: Props) {
+  const [value, setValue] = useState(text);
   const done = useRef(false);
-  useLayoutEffect(() => {
-    const element = input.current;
-    if (!element) return;
-    element.focus();
-    element.setSelectionRange(element.value.length, element.value.length);
-  }, []);
   const finish = (act: () => void) => {
     if (done.current) return;
     done.current = true;
     act();
   };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const ending = editorKey(event);
+    if (!ending) return false;
+    event.stopPropagation();
+    finish(() => (ending === 'cancel' ? onCancel() : onCommit(value, ending.move)));
+    return true;
+  };
+  if (!feel) return <PlainCellEditor label={label} value={value} onValue={setValue} onKeyDown={onKeyDown} onBlur={() => finish(() => onCommit(value))} />;
+  return (
+    <FeelField
+      class="cell-editor"
+      label={label}
+      kind={feel}
+      value={value}
+      onValue={setValue}
+      names={names}
+      problem={problem}
+      autoFocus
+      onKeyDown={onKeyDown}
+      onBlur={() => finish(() => onCommit(value))}
+    />
+  );
+}
+
+/** A description's editor: plain text, no FEEL. */
+function PlainCellEditor(props: { label: string; value: string; onValue(text: string): void; onKeyDown(event: KeyboardEvent): boolean; onBlur(): void }) {
+  const input = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    const element = input.current;
+    element?.focus();
+    element?.setSelectionRange(element.value.length, element.value.length);
+  }, []);
   return (
     <input
       ref={input}
-      class="cell-editor code"
-      aria-label={label}
-      spellcheck={false}
-      value={text}
+      class="cell-editor"
+      aria-label={props.label}
+      value={props.value}
+      onInput={(event) => props.onValue(event.currentTarget.value)}
       onKeyDown={(event) => {
-        const ending = editorKey(event);
-        if (!ending) return;
-        event.preventDefault();
-        event.stopPropagation();
-        const value = event.currentTarget.value;
-        finish(() => (ending === 'cancel' ? onCancel() : onCommit(value, ending.move)));
+        if (props.onKeyDown(event)) event.preventDefault();
       }}
-      onBlur={(event) => {
-        const value = event.currentTarget.value;
-        finish(() => onCommit(value));
-      }}
+      onBlur={props.onBlur}
     />
   );
 }

@@ -9,6 +9,8 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { aggregations, hitPolicies, valueTypes, type Aggregation, type HitPolicy, type ValueType } from '../../../engine/definitions.ts';
+import type { FeelName } from '../feel/feel-field.tsx';
+import { parameterNames } from '../feel/names.ts';
 import { CoverageSummary, type TableCoverage } from './coverage.tsx';
 import { gridColumns, gridItems, rowEdits, type RowFilter } from './grid-model.ts';
 import { markOf, TextField, type Marks, type Touched } from './marks.tsx';
@@ -68,11 +70,11 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
   const columns = useMemo(() => gridColumns(definition), [inputs, outputs]);
   const grouping = useMemo(() => (grouped ? { collapsed } : undefined), [grouped, collapsed]);
   const shownRows = useMemo(() => (filter.text.trim() ? gridItems(definition, columns, filter).length : rules.length), [rules, columns, filter]);
-  // A cell completes the rule's declared parameters, else the names its input columns read.
-  const declared = (definition as { parameters?: { name: string; type: string }[] }).parameters;
+  // FEEL completes the rule's declared inputs; without them, the names its input columns read.
   const cellNames = useMemo(
-    () => declared?.map((each) => ({ name: each.name, detail: each.type })) ?? inputs.map((input) => ({ name: input.expression, detail: input.type })),
-    [declared, inputs],
+    () =>
+      definition.parameters ? parameterNames(definition.parameters) : inputs.map((input) => ({ name: input.expression, detail: `column: ${input.type}` })),
+    [definition.parameters, inputs],
   );
 
   const edit = (change: Partial<TableDefinition>, touched: Touched) => onEdit({ ...definition, ...change }, touched);
@@ -267,6 +269,7 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
         <section id={panelId} class="card column-panel" aria-label={`${open.kind === 'when' ? 'Input' : 'Output'} column ${open.name}`}>
           {open.kind === 'when' ? (
             <InputColumnFields
+              names={cellNames}
               input={inputs[open.index]!}
               at={open.index}
               count={inputs.length}
@@ -427,7 +430,16 @@ interface ColumnFieldsProps<T> {
   onDelete(): void;
 }
 
-function InputColumnFields({ input, at, count, marks, onChange, onMove, onDelete }: ColumnFieldsProps<Input> & { input: Input }) {
+function InputColumnFields({
+  input,
+  at,
+  count,
+  marks,
+  names,
+  onChange,
+  onMove,
+  onDelete,
+}: ColumnFieldsProps<Input> & { input: Input; names: readonly FeelName[] }) {
   const path = `definition.inputs[${at}]`;
   const name = inputName(input);
   const context = `of input ${at + 1}`;
@@ -461,7 +473,8 @@ function InputColumnFields({ input, at, count, marks, onChange, onMove, onDelete
         marks={marks}
         value={input.expression}
         onValue={(expression) => onChange({ ...input, expression }, `${path}.expression`)}
-        code
+        feel="expression"
+        names={names}
         required
       />
       <TypeSelect context={context} path={`${path}.type`} marks={marks} value={input.type} onValue={(type) => onChange({ ...input, type }, `${path}.type`)} />

@@ -11,6 +11,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { preloadFeelEditor, type FeelName } from '../feel/feel-field.tsx';
 import { onDemand } from '../ui/on-demand.ts';
 import { copyCells, deserializeCells, gridCellsType, parseTsv, serializeCells, type ClipboardColumn } from './clipboard-copy.ts';
 import { CoverageCell, type TableCoverage } from './coverage.tsx';
@@ -48,12 +49,12 @@ interface Props {
   rowHead(r: number): ComponentChildren;
   coverage?: TableCoverage | undefined;
   /** Names the FEEL editor completes in a cell. */
-  names: readonly { name: string; detail?: string }[];
+  names: readonly FeelName[];
   /** Said in the grid's status line: what a paste did. */
   onNotice(text: string): void;
 }
 
-/** A paste reads values with FEEL's parser: fetched when the grid is first focused, as the draft check's parser is. */
+/** A paste reads values with FEEL's parser: fetched when the grid is first focused, with the FEEL editor a cell opens. */
 const loadPaste = onDemand(() => import('./clipboard.ts'));
 
 /** Rows drawn beyond the view on each side, so a scroll of a few rows shows no blank. */
@@ -344,7 +345,10 @@ export function TableGrid(props: Props) {
             if (event.defaultPrevented) clearSelection();
           }}
           onPaste={paste}
-          onFocus={() => void loadPaste()}
+          onFocus={() => {
+            void loadPaste();
+            preloadFeelEditor();
+          }}
         >
           <thead>
             <tr aria-rowindex={1}>
