@@ -106,7 +106,7 @@ describe.skipIf(!!skipReason)('the FEEL editor (Chromium)', { timeout: 60_000 },
     expectNoPageProblems(page);
   });
 
-  it('offers in a rule set the outputs of the entries before, and brackets match', async () => {
+  it('offers in a rule set the outputs of the entries before, matches brackets, and is left and reached by Tab', async () => {
     await openRule(page, 'feel-set');
     const when = editorOf(page, 'When of entry 2');
     await when.click();
@@ -119,6 +119,13 @@ describe.skipIf(!!skipReason)('the FEEL editor (Chromium)', { timeout: 60_000 },
     expect(await when.textContent()).toBe('age > 30 and limit > (1 + 2)');
     expect(await when.locator('.cm-matchingBracket').count()).toBe(2);
     expect(await editorOf(page, 'When of entry 1').count()).toBe(1);
+
+    // Tab leaves the field, as from any text box, and Shift+Tab comes back to it.
+    const focused = (field: Locator) => field.evaluate((element) => element === document.activeElement);
+    await page.keyboard.press('Tab');
+    await expect.poll(() => focused(page.getByLabel('Output path 1 of entry 2', { exact: true }))).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focused(when)).toBe(true);
     expectNoPageProblems(page);
   });
 

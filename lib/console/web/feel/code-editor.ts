@@ -52,7 +52,7 @@ export interface FeelEditorOptions {
 
 export interface FeelEditorEvents {
   onValue(text: string): void;
-  /** Sees each key first; true when it took the key. While the completion list is open, the keys that work the list are the list's. */
+  /** Sees each key first; true when it took the key (the editor and the browser then leave it alone). While the completion list is open, the keys that work the list are the list's. */
   onKeyDown?(event: KeyboardEvent): boolean | void;
   onBlur?(): void;
 }
@@ -60,6 +60,7 @@ export interface FeelEditorEvents {
 export interface FeelEditor {
   /** Brings the editor in line with the options (only what changed is changed); a new value replaces the text without being reported back. */
   update(options: FeelEditorOptions): void;
+  /** Focuses the editor with the given selection, or the cursor at the end of the text. */
   focus(selection?: { anchor: number; head: number }): void;
   destroy(): void;
   readonly view: EditorView;
@@ -128,6 +129,23 @@ const oneLine: Extension = [
 ];
 
 /**
+ * What the browser would edit: the range it names, else its selection (one made by script, as a test's fill
+ * makes, reaches the browser before the editor reads it), else the editor's.
+ */
+function browserRange(view: EditorView, event: InputEvent): { from: number; to: number } {
+  const inside = (node: Node | null): node is Node => node !== null && view.contentDOM.contains(node);
+  const target = event.getTargetRanges().find((range) => inside(range.startContainer) && inside(range.endContainer));
+  if (target) return { from: view.posAtDOM(target.startContainer, target.startOffset), to: view.posAtDOM(target.endContainer, target.endOffset) };
+  const selection = (view.root as Document).getSelection();
+  if (selection && inside(selection.anchorNode) && inside(selection.focusNode)) {
+    const anchor = view.posAtDOM(selection.anchorNode, selection.anchorOffset);
+    const head = view.posAtDOM(selection.focusNode, selection.focusOffset);
+    return { from: Math.min(anchor, head), to: Math.max(anchor, head) };
+  }
+  return view.state.selection.main;
+}
+
+/**
  * Typed text goes in through the editor, not the browser. Chrome, replacing or deleting highlighted text in
  * place, keeps the text's colour for what is typed next in a style attribute, which the console's policy
  * refuses (CodeMirror then redraws the line from its own state, but the refusal is reported). Keys that delete
@@ -138,12 +156,9 @@ const typedThroughEditor = EditorView.domEventHandlers({
   beforeinput(event, view) {
     if (view.composing || event.isComposing) return false;
     const inserts = event.inputType === 'insertText' && event.data !== null;
-    // Where the browser would edit: its own selection, which the editor may not have read yet (a selection made by script).
-    const target = event.getTargetRanges().find((range) => view.contentDOM.contains(range.startContainer) && view.contentDOM.contains(range.endContainer));
-    const main = view.state.selection.main;
-    const from = target ? view.posAtDOM(target.startContainer, target.startOffset) : main.from;
-    const to = target ? view.posAtDOM(target.endContainer, target.endOffset) : main.to;
-    if (!inserts && !(event.inputType.startsWith('delete') && from < to)) return false;
+    if (!inserts && !event.inputType.startsWith('delete')) return false;
+    const { from, to } = browserRange(view, event);
+    if (!inserts && from === to) return false;
     event.preventDefault();
     const text = inserts ? event.data! : '';
     const edit = () =>
@@ -191,7 +206,9 @@ export function createFeelEditor(parent: HTMLElement, initial: FeelEditorOptions
           EditorView.domEventHandlers({
             keydown: (event, view) => {
               if (completionStatus(view.state) === 'active' && listKeys.has(event.key)) return false;
-              return events.onKeyDown?.(event) === true;
+              if (events.onKeyDown?.(event) !== true) return false;
+              event.preventDefault();
+              return true;
             },
           }),
         ),

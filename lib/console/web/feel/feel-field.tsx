@@ -52,11 +52,11 @@ export interface FeelFieldProps {
   placeholder?: string | undefined;
   /** Several lines (Enter breaks the line); otherwise one, as a text input. */
   multiline?: boolean | undefined;
-  /** Focused when it opens, the caret at the end of the text. */
+  /** Focused when it opens, the cursor at the end of the text (a grid's cell opened for editing). */
   autoFocus?: boolean;
   /**
-   * Sees each key before the editor; true when it took the key (a grid's Enter, Escape, Tab). While the
-   * completion list is open, Enter, Escape and the arrows are the list's.
+   * Sees each key before the editor; true when it took the key (a grid's Enter, Escape, Tab): the editor and
+   * the browser then leave it alone. While the completion list is open, Enter, Escape and the arrows are the list's.
    */
   onKeyDown?(event: KeyboardEvent): boolean | void;
   onBlur?(): void;
