@@ -236,7 +236,6 @@ describe('pastedCell', () => {
     ['-', then('number'), /is not a number, and not FEEL/],
     ["O'Brien", then('number'), /is not a number, and not FEEL/],
     ['[1..', when('list'), /is not a list, and not FEEL/],
-    ['"\\UFFFFFF"', then('string'), /starts as FEEL does but is not FEEL \(Invalid code point/],
     // Error values of the sheet.
     ['#N/A', when('string'), /error value of the sheet/],
     ['#DIV/0!', then('number'), /error value of the sheet/],
