@@ -230,7 +230,9 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
     const frame = await page.locator('.graph-frame').evaluate((element) => ({
       fits: element.scrollWidth <= element.clientWidth,
       right: element.getBoundingClientRect().right,
-      text: parseFloat(getComputedStyle(element.querySelector('.node-id')!).fontSize) * (element.querySelector('svg')!.getBoundingClientRect().width / element.querySelector('svg')!.viewBox.baseVal.width),
+      text:
+        parseFloat(getComputedStyle(element.querySelector('.node-id')!).fontSize) *
+        (element.querySelector('svg')!.getBoundingClientRect().width / element.querySelector('svg')!.viewBox.baseVal.width),
     }));
     // The whole graph in view, its step names still at a readable size.
     expect(frame.fits).toBe(true);
