@@ -85,20 +85,20 @@ const fromOutside = Annotation.define<true>();
 /** The keys a host may not take while the completion list is open: they pick from it. */
 const listKeys = new Set(['Enter', 'Escape', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown']);
 
-/** Where a typed name starts: CodeMirror's tree holds a name of several words ("date of birth") as one node. */
-const nameNodes = new Set(['VariableName', 'Identifier', 'Name']);
-
 /** The field's own names come before built-ins that match as well ("coun": country, then count). */
 const toCompletion = (c: FeelCompletion): Completion =>
   c.snippet ? snippetCompletion(c.snippet, { label: c.label, detail: c.detail, type: c.type }) : { label: c.label, detail: c.detail, type: c.type, boost: 1 };
 
-/** Offers the names and built-ins where a name is being typed (not after a dot, not in a string or comment), and anywhere when asked (Ctrl+Space). */
+/**
+ * Offers the names and built-ins where a name is read (not after a dot, not where a name is defined, not in a
+ * string or comment), and anywhere when asked (Ctrl+Space). The tree holds a name of several words ("date of
+ * birth") as one node, so the completion replaces all of it.
+ */
 function namesSource(options: readonly Completion[]): CompletionSource {
   return (context) => {
     const node = syntaxTree(context.state).resolveInner(context.pos, -1);
     const name = node.name === 'Identifier' ? node.parent : node;
-    if (name && nameNodes.has(name.name) && name.parent?.name !== 'PathName' && node.parent?.name !== 'PathName')
-      return { from: name.from, options, validFor: /^[\p{L}\p{N}_?' ]*$/u };
+    if (name?.name === 'VariableName') return { from: name.from, options, validFor: /^[\p{L}\p{N}_?' ]*$/u };
     return context.explicit ? { from: context.pos, options } : null;
   };
 }
