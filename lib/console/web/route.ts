@@ -5,7 +5,7 @@
  * asks before it is left, whichever way: a link, the back button, another
  * address typed, a reload or the tab closed (`useLeaveWarning`).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 
 export type EntityType = 'rule' | 'workflow';
 
@@ -77,7 +77,8 @@ let leavingAsDecided = false;
  * question, whose words the browser chooses.
  */
 export function useLeaveWarning(question: string | undefined) {
-  useEffect(() => {
+  // Set as the page is drawn, not after: from the moment it shows unsaved changes, leaving asks.
+  useLayoutEffect(() => {
     if (!question) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     unsaved = question;

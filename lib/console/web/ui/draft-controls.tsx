@@ -4,7 +4,6 @@
  * their shortcuts, and above the form the conflict, the last failure or the
  * notice of what was just done.
  */
-import { useState } from 'preact/hooks';
 import { Failure } from './failure.tsx';
 import { Notice } from './notice.tsx';
 import type { EntityDraft } from './use-entity-draft.ts';
@@ -15,17 +14,12 @@ import type { EntityDraft } from './use-entity-draft.ts';
  * undo the keys keep). What they did is said in a status region.
  */
 export function UndoRedo({ cycle }: { cycle: EntityDraft<unknown> }) {
-  const [said, setSaid] = useState('');
-  const act = (move: 'undo' | 'redo') => {
-    cycle[move]();
-    setSaid(move === 'undo' ? 'Undone.' : 'Redone.');
-  };
   return (
     <>
       <button
         type="button"
         class="secondary"
-        onClick={() => act('undo')}
+        onClick={cycle.undo}
         disabled={!cycle.canUndo}
         aria-keyshortcuts="Control+Z Meta+Z"
         title="Undo the last edit (Ctrl+Z or ⌘Z outside a text field)"
@@ -35,7 +29,7 @@ export function UndoRedo({ cycle }: { cycle: EntityDraft<unknown> }) {
       <button
         type="button"
         class="secondary"
-        onClick={() => act('redo')}
+        onClick={cycle.redo}
         disabled={!cycle.canRedo}
         aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
         title="Redo what was undone (Ctrl+Shift+Z, ⌘⇧Z or Ctrl+Y outside a text field)"
@@ -43,7 +37,7 @@ export function UndoRedo({ cycle }: { cycle: EntityDraft<unknown> }) {
         Redo
       </button>
       <span class="visually-hidden" role="status">
-        {said}
+        {cycle.lastStep && (cycle.lastStep === 'undo' ? 'Undone.' : 'Redone.')}
       </span>
     </>
   );

@@ -69,6 +69,8 @@ export interface EntityDraft<D> {
   redo(): void;
   canUndo: boolean;
   canRedo: boolean;
+  /** What the last undo or redo did, from the keys or the buttons, for a status region to say. */
+  lastStep: 'undo' | 'redo' | undefined;
   /** Counts the times the draft was replaced other than by the form (a read, an undo, a redo): a form that keeps text of its own starts again from the draft. */
   replaced: number;
   save(): Promise<void>;
@@ -122,6 +124,7 @@ export function useEntityDraft<D>(spec: DraftSpec<D>): EntityDraft<D> {
   const [history, setHistory] = useState<History<D>>();
   const draft = history?.present;
   const [replaced, setReplaced] = useState(0);
+  const [lastStep, setLastStep] = useState<'undo' | 'redo'>();
   const [checksum, setChecksum] = useState('');
   const [savedMarks, setSavedMarks] = useState<DraftMarks>(noMarks);
   const [saving, setSaving] = useState(false);
@@ -162,6 +165,7 @@ export function useEntityDraft<D>(spec: DraftSpec<D>): EntityDraft<D> {
 
   const edit = (next: D, touched?: string) => {
     const at = performance.now();
+    setLastStep(undefined);
     setHistory((now) => {
       if (!now || next === now.present) return now;
       return edited(now, next, touched === 'structure' ? undefined : (touched ?? changedField(now.present, next)), at);
@@ -175,16 +179,17 @@ export function useEntityDraft<D>(spec: DraftSpec<D>): EntityDraft<D> {
     }
   };
 
-  const step = (move: (history: History<D>) => History<D>) => () => {
+  const step = (kind: 'undo' | 'redo', move: (history: History<D>) => History<D>) => () => {
     if (!history) return;
     const next = move(history);
     if (next === history) return;
     setHistory(next);
     setReplaced((n) => n + 1);
+    setLastStep(kind);
     changed();
   };
-  const undo = step(undone);
-  const redo = step(redone);
+  const undo = step('undo', undone);
+  const redo = step('redo', redone);
 
   // The page's undo, from wherever the focus is but a field that undoes its own typing; the latest draft's, whenever the key comes.
   const keyed = useRef({ undo, redo });
@@ -250,6 +255,7 @@ export function useEntityDraft<D>(spec: DraftSpec<D>): EntityDraft<D> {
     redo,
     canUndo: !!history && canUndo(history),
     canRedo: !!history && canRedo(history),
+    lastStep,
     replaced,
     save,
     saving,
