@@ -171,7 +171,7 @@ export function plainValue(text: string, column: ClipboardColumn): PastedCell | 
     const literal = temporalLiteral(temporal, type);
     return literal ? { text: literal } : mismatch(text, temporalTypes[sheetDateKind(temporal)], type);
   }
-  if (/^-?P.*\d/.test(text) && FeelDuration.parse(text)) return type === 'duration' ? { text: `duration("${text}")` } : mismatch(text, 'duration', type);
+  if (/^-?P/.test(text) && FeelDuration.parse(text)) return type === 'duration' ? { text: `duration("${text}")` } : mismatch(text, 'duration', type);
   const problem = formatProblem(text, type);
   return problem === undefined ? undefined : marked(text, problem);
 }
