@@ -89,6 +89,10 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
     const params = (membership: string, total: number, count: number) => Array.from({ length: count }, () => ({ customer: { membership }, order: { total } }));
     const paramsList = [...params('gold', 250, 24), ...params('gold', 50, 12), ...params('silver', 50, 4), ...params('bronze', 50, 1)];
     expect((await call('/dev/v1/rule/discount-tier/execute', 'POST', { paramsList })).status).toBe(200);
+    // A draft that differs from the published version by one rate, for the versions' difference.
+    const vat = (await call<{ checksum: string; definition: { rules: { then: unknown[] }[] } }>('/dev/v1/rule/tax-rate')).body.data;
+    vat.definition.rules[1]!.then = [0.21];
+    expect((await call('/dev/v1/rule/tax-rate', 'PATCH', { checksum: vat.checksum, definition: vat.definition })).status).toBe(200);
   });
 
   /** The rule's page, its coverage column shaded once the counts are in (they lag the executions by a few seconds). */
@@ -108,7 +112,7 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     const suffix = colorScheme === 'dark' ? '-dark' : '';
-    it(`follows the system's ${colorScheme} scheme on the rules list, a decision table, a test's trace and a workflow, accessible, with visible focus`, async () => {
+    it(`follows the system's ${colorScheme} scheme on the rules list, a decision table, a test's trace, two versions' difference and a workflow, accessible, with visible focus`, async () => {
       const page = await t.signedIn({ colorScheme });
       const background = await pageBackground(page);
       expect(background.opaque).toBe(true);
@@ -143,6 +147,15 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
       await page.getByRole('table', { name: 'Trace of the decision table' }).locator('td.failed-cell').first().waitFor();
       await screenshot(page, `looks-test-trace${suffix}`);
       await expectAccessible(page, `a test's trace (${colorScheme})`);
+
+      await openRule(page, 'tax-rate');
+      await tab(page, 'Publish and versions');
+      await page.getByLabel('Compare', { exact: true }).selectOption('v1');
+      await page.getByLabel('With', { exact: true }).selectOption('draft');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.locator('table.diff td.diff-added').first().waitFor();
+      await screenshot(page, `looks-version-diff${suffix}`);
+      await expectAccessible(page, `the difference between two versions (${colorScheme})`);
 
       await openWorkflow(page, 'payment-review');
       // A run of the published version, so that the graph and the run's steps show their statuses.
@@ -230,7 +243,9 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
     const frame = await page.locator('.graph-frame').evaluate((element) => ({
       fits: element.scrollWidth <= element.clientWidth,
       right: element.getBoundingClientRect().right,
-      text: parseFloat(getComputedStyle(element.querySelector('.node-id')!).fontSize) * (element.querySelector('svg')!.getBoundingClientRect().width / element.querySelector('svg')!.viewBox.baseVal.width),
+      text:
+        parseFloat(getComputedStyle(element.querySelector('.node-id')!).fontSize) *
+        (element.querySelector('svg')!.getBoundingClientRect().width / element.querySelector('svg')!.viewBox.baseVal.width),
     }));
     // The whole graph in view, its step names still at a readable size.
     expect(frame.fits).toBe(true);

@@ -56,14 +56,17 @@ const lightTokens = all.filter((d) => isTokens(d) && d.within.length === 1);
 const darkTokens = all.filter((d) => isTokens(d) && d.within[0] === '@media (prefers-color-scheme: dark)');
 const where = (d: Declaration) => `${d.file}: ${d.within.join(' ')} { ${d.property}: ${d.value} }`;
 
-const colour = /#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(|\b(?:white|black|red|green|blue|yellow|orange|gray|grey|silver|navy|purple)\b/i;
+const colour =
+  /#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(|\b(?:white|black|red|green|blue|yellow|orange|gray|grey|silver|navy|purple)\b/i;
 /** A length written as a number with a unit (0 needs none, and percentages and the viewport's units are proportions, not sizes). */
 const literalLength = /(?<![\w-])\d*\.?\d+(?:px|rem|em|pt|ch|ex)\b/;
 const sized = /^(?:font-size|font|padding.*|margin.*|gap|row-gap|column-gap|border-radius|border-.*-radius|outline-offset|outline-width|letter-spacing)$/;
 
 describe("the console's style sheets", () => {
   it('are found, the token blocks among them', () => {
-    expect(sheets).toEqual(expect.arrayContaining(['styles.css', 'rules/rules.css', 'workflows/workflows.css', 'authorization/authorization.css', 'changes/changes.css']));
+    expect(sheets).toEqual(
+      expect.arrayContaining(['styles.css', 'rules/rules.css', 'workflows/workflows.css', 'authorization/authorization.css', 'changes/changes.css']),
+    );
     expect(lightTokens.length).toBeGreaterThan(30);
     expect(darkTokens.length).toBeGreaterThan(15);
   });
@@ -85,7 +88,8 @@ describe("the console's style sheets", () => {
 
   it('name only tokens that are defined, in a style sheet or by the script that sets them', () => {
     const defined = new Set(all.filter((d) => d.property.startsWith('--')).map((d) => d.property));
-    for (const file of filesEnding(['.ts', '.tsx'])) for (const [, name] of readFileSync(new URL(file, web), 'utf8').matchAll(/'(--[a-z0-9-]+)'/g)) defined.add(name!);
+    for (const file of filesEnding(['.ts', '.tsx']))
+      for (const [, name] of readFileSync(new URL(file, web), 'utf8').matchAll(/'(--[a-z0-9-]+)'/g)) defined.add(name!);
     const named = all.flatMap((d) => [...d.value.matchAll(/var\((--[a-z0-9-]+)/g)].map(([, name]) => ({ name: name!, at: where(d) })));
     expect(named.filter(({ name }) => !defined.has(name)).map(({ name, at }) => `${name} in ${at}`)).toEqual([]);
   });
