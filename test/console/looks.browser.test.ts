@@ -82,13 +82,16 @@ const pageOverflow = (page: Page) => page.evaluate(() => document.documentElemen
 describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
   const t = useConsoleBrowser();
   const { call, openRule, tab } = ruleHelpers(t);
-  const backgrounds = new Map<string, string>();
 
   // Production matches on every row but the last, unevenly, so that the coverage column shows its shades.
   beforeAll(async () => {
     const params = (membership: string, total: number, count: number) => Array.from({ length: count }, () => ({ customer: { membership }, order: { total } }));
     const paramsList = [...params('gold', 250, 24), ...params('gold', 50, 12), ...params('silver', 50, 4), ...params('bronze', 50, 1)];
     expect((await call('/dev/v1/rule/discount-tier/execute', 'POST', { paramsList })).status).toBe(200);
+    // A draft that differs from the published version by one rate, for the versions' difference.
+    const vat = (await call<{ checksum: string; definition: { rules: { then: unknown[] }[] } }>('/dev/v1/rule/tax-rate')).body.data;
+    vat.definition.rules[1]!.then = [0.21];
+    expect((await call('/dev/v1/rule/tax-rate', 'PATCH', { checksum: vat.checksum, definition: vat.definition })).status).toBe(200);
   });
 
   /** The rule's page, its coverage column shaded once the counts are in (they lag the executions by a few seconds). */
@@ -108,13 +111,12 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     const suffix = colorScheme === 'dark' ? '-dark' : '';
-    it(`follows the system's ${colorScheme} scheme on the rules list, a decision table, a test's trace and a workflow, accessible, with visible focus`, async () => {
+    it(`follows the system's ${colorScheme} scheme on the rules list, a decision table, a test's trace, two versions' difference and a workflow, accessible, with visible focus`, async () => {
       const page = await t.signedIn({ colorScheme });
       const background = await pageBackground(page);
       expect(background.opaque).toBe(true);
       if (colorScheme === 'dark') expect(background.luminance).toBeLessThan(0.05);
       else expect(background.luminance).toBeGreaterThan(0.9);
-      backgrounds.set(colorScheme, background.colour);
 
       await page.getByRole('table').first().waitFor();
       await expectFocusRings(page, 8);
@@ -143,6 +145,15 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
       await page.getByRole('table', { name: 'Trace of the decision table' }).locator('td.failed-cell').first().waitFor();
       await screenshot(page, `looks-test-trace${suffix}`);
       await expectAccessible(page, `a test's trace (${colorScheme})`);
+
+      await openRule(page, 'tax-rate');
+      await tab(page, 'Publish and versions');
+      await page.getByLabel('Compare', { exact: true }).selectOption('v1');
+      await page.getByLabel('With', { exact: true }).selectOption('draft');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.locator('table.diff td.diff-added').first().waitFor();
+      await screenshot(page, `looks-version-diff${suffix}`);
+      await expectAccessible(page, `the difference between two versions (${colorScheme})`);
 
       await openWorkflow(page, 'payment-review');
       // A run of the published version, so that the graph and the run's steps show their statuses.
@@ -174,10 +185,24 @@ describe.skipIf(!!skipReason)('console looks (Chromium)', () => {
     }, 120_000);
   }
 
-  it('paints the dark scheme with another background than the light one', () => {
-    expect(backgrounds.size).toBe(2);
-    expect(backgrounds.get('dark')).not.toBe(backgrounds.get('light'));
-  });
+  it('keeps the other sections and the sign-in page accessible in the dark scheme', async () => {
+    const page = await t.signedIn({ colorScheme: 'dark' });
+    for (const section of ['Workflows', 'Authorization', 'Remote', 'Keys', 'Audit']) {
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section, exact: true }).click();
+      await page
+        .getByRole('heading', { level: 1 })
+        .filter({ hasText: section === 'Keys' ? /key/i : section })
+        .first()
+        .waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, `${section} (dark)`);
+    }
+    const signIn = await t.page({ colorScheme: 'dark' });
+    await signIn.goto(`${t.runtime.url}/console/`);
+    await signIn.getByRole('heading', { level: 1 }).waitFor();
+    await expectAccessible(signIn, 'the sign-in page (dark)');
+    expectNoPageProblems(page);
+  }, 120_000);
 
   it("fits a phone's width: the rule's tabs scroll within their bar, the grid within its box under its first column, and the workflow's graph fits", async () => {
     const page = await t.signedIn(phone);
