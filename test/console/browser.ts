@@ -177,6 +177,8 @@ export function ruleHelpers(t: ConsoleFixture) {
       if (text === '') await on.keyboard.press('Delete');
       else {
         await on.keyboard.press('F2');
+        // A FEEL cell opens in the code editor once its chunk is here: typed only then, so that no key falls between the plain box and the editor.
+        if (column !== 'Description') await on.locator('.cell-editor .cm-content').waitFor();
         await on.keyboard.press('ControlOrMeta+a');
         await on.keyboard.insertText(text);
         // A completion list the text opened takes Enter for itself: closed first, so that Enter keeps the text as typed.

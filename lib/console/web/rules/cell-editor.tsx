@@ -29,6 +29,9 @@ export function editorKey(event: KeyboardEvent): { move: Partial<GridPoint> } | 
 
 export function FeelCellEditor({ label, text, feel, names, problem, onCommit, onCancel }: Props) {
   const [value, setValue] = useState(text);
+  const latest = useRef(value);
+  latest.current = value;
+  const host = useRef<HTMLSpanElement>(null);
   const done = useRef(false);
   const finish = (act: () => void) => {
     if (done.current) return;
@@ -43,19 +46,27 @@ export function FeelCellEditor({ label, text, feel, names, problem, onCommit, on
     return true;
   };
   if (!feel) return <PlainCellEditor label={label} value={value} onValue={setValue} onKeyDown={onKeyDown} onBlur={() => finish(() => onCommit(value))} />;
+  // The plain box the field starts as gives way to the code editor when its chunk arrives, taking the focus with it: that
+  // blur is no leaving. The cell is left when, once the focus has settled, it is no longer inside.
+  const left = () =>
+    setTimeout(() => {
+      if (!host.current?.contains(document.activeElement)) finish(() => onCommit(latest.current));
+    });
   return (
-    <FeelField
-      class="cell-editor"
-      label={label}
-      kind={feel}
-      value={value}
-      onValue={setValue}
-      names={names}
-      problem={problem}
-      autoFocus
-      onKeyDown={onKeyDown}
-      onBlur={() => finish(() => onCommit(value))}
-    />
+    <span class="cell-editor-host" ref={host}>
+      <FeelField
+        class="cell-editor"
+        label={label}
+        kind={feel}
+        value={value}
+        onValue={setValue}
+        names={names}
+        problem={problem}
+        autoFocus
+        onKeyDown={onKeyDown}
+        onBlur={left}
+      />
+    </span>
   );
 }
 
