@@ -89,6 +89,8 @@ describe.skipIf(!!skipReason)('the FEEL editor (Chromium)', { timeout: 60_000 },
     expect(await substring.locator('.cm-completionDetail').textContent()).toBe('(string, start position, length?)');
     expect(await option(page, 'substring before').locator('.cm-completionDetail').textContent()).toBe('(string, match)');
     await checkStylesCover(page, 'the completion list');
+    // The draft's check answers 300 ms after the last key and redraws the field's marks: axe reads the page once it has.
+    await page.waitForTimeout(600);
     await expectAccessible(page, 'a FEEL field with its completion list open');
     await screenshot(page, 'feel-editor-completion');
 
