@@ -38,7 +38,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsoleSync } from '../lib/console/build.ts';
 import { consolePath, consoleSecurityHeaders } from '../lib/console/headers.ts';
-import { routeList } from '../lib/http/routes.ts';
+import { routeList } from '../lib/api/routes.ts';
 import { stageName } from '../lib/deployment/names.ts';
 import { projectRoot } from './service-function.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The service: the DynamoDB table, a function per route of `lib/http/routes.ts`
+ * The service: the DynamoDB table, a function per route of `lib/api/routes.ts`
  * and the REST API in front of them. Later parts (queue and worker, KMS key,
  * scheduled sweeper, rule schedules) are added here with the same helpers:
  * `ServiceFunction` for a function, `grantTable` for its table access. Every
@@ -17,7 +17,7 @@ import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { gatewayResponses, methodNotAllowed } from '../lib/http/gateway-responses.ts';
-import { routeList } from '../lib/http/routes.ts';
+import { routeList } from '../lib/api/routes.ts';
 import type { Route } from '../lib/http/route.ts';
 import { stackOutputs as outputNames } from '../lib/deployment/names.ts';
 import { AlarmNotifications, alarmEmailOf } from './alarm-notifications.ts';

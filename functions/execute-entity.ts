@@ -1,5 +1,5 @@
 import { endpoint } from '../lib/http/endpoint.ts';
-import { errors } from '../lib/http/errors.ts';
+import { errors } from '../lib/vocabulary/errors.ts';
 import { entityRef } from '../lib/http/params.ts';
 import { executeEntityRoute } from '../lib/rules/execute-route.ts';
 import { executeBatch, executeRule } from '../lib/rules/execute.ts';

@@ -1,7 +1,7 @@
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import type { DirectoryStore, Workspace } from '../store/types.ts';
 import { hashApiKey } from './api-key.ts';
-import { defaultRole, type Role } from './permissions.ts';
+import { defaultRole, type Role } from '../vocabulary/permissions.ts';
 
 export interface Principal {
   keyId: string;

@@ -13,16 +13,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.ts';
-import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
-import { workflowKind } from '../entities/kinds.ts';
-import { errors } from '../http/errors.ts';
+import { workflowKind } from '../vocabulary/kinds.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { replayForReview } from '../replay/gate.ts';
 import { compileDraft } from '../rules/draft.ts';
 import type { Approval, BranchProtection, ChangeRequest, EntityRef, Store, StoredEntity, TaskStore } from '../store/types.ts';
 import { taskView } from '../tasks/view.ts';
-import { isValidBranchName } from '../workspaces/branch-name.ts';
+import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { recordDiff } from './record-diff.ts';
 
 const newId = () => `cr_${randomBytes(10).toString('hex')}`;

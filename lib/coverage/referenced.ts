@@ -8,7 +8,7 @@
  * and recomputes it.
  */
 import { EngineError, type PreparedRule } from '../engine/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import { prepareDraft } from '../rules/draft.ts';
 import { runnable } from '../rules/load.ts';
 import type { EntityRef, EntityStore, Warning } from '../store/types.ts';

@@ -9,7 +9,7 @@
  * what a function that died unflushed had counted.
  */
 import { EngineError, type PreparedRule } from '../engine/index.ts';
-import { errors, ApiError } from '../http/errors.ts';
+import { errors, ApiError } from '../vocabulary/errors.ts';
 import { preparedVersion, runnable, type Prepare, type RuleSource } from '../rules/load.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type TallyStore } from '../store/types.ts';
 import { coverageItemName, totals, unitTally } from './counting.ts';

@@ -4,7 +4,7 @@
  * (coverage_not_supported) rather than "no such path".
  */
 import * as z from 'zod/mini';
-import { versionLabelPattern } from '../entities/kinds.ts';
+import { versionLabelPattern } from '../vocabulary/kinds.ts';
 import { integer } from '../http/paging.ts';
 import type { Route } from '../http/route.ts';
 import { executionRetentionDays } from '../store/types.ts';

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { strictBody } from '../http/queries.ts';
-import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../http/patterns.ts';
+import { controlCharacters as cc, httpUrlPattern, noControlCharacters } from '../vocabulary/patterns.ts';
 import { credentialPlacements } from '../store/types.ts';
 import { headerNamePattern } from './placement.ts';
 import { hostPattern, hostPatternLimits } from '../outbound/hosts.ts';

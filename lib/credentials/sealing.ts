@@ -5,6 +5,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { canonicalJson } from '../entities/checksum.ts';
+import type { SealedSecret } from '../store/model/credentials.ts';
 
 /** Where data keys come from: AWS KMS when deployed, a local key file otherwise. */
 export interface Keyring {
@@ -15,16 +16,6 @@ export interface Keyring {
 export interface SealingContext {
   workspaceId: string;
   credentialId: string;
-}
-
-/** What the table holds: ciphertext and the wrapped data key, never the value. */
-export interface SealedSecret {
-  version: 1;
-  keyRef: string;
-  encryptedKey: string;
-  iv: string;
-  ciphertext: string;
-  tag: string;
 }
 
 const algorithm = 'aes-256-gcm';

@@ -3,9 +3,9 @@
  * rotate), revoke, and test against the provider. Values are sealed before
  * they are stored and opened only for the duration of an outbound call.
  */
-import { auditEvent, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { logger } from '../logging/logger.ts';
 import { describeProviderStatus, OutboundError, type OutboundCredential, type OutboundRequest } from '../outbound/index.ts';
 import { retryOnRevisionConflict } from '../store/revision-retry.ts';

@@ -1,6 +1,6 @@
 /**
  * Failures of the engine as domain facts, with codes: the HTTP layer maps
- * each code to a status in one place (`lib/http/errors.ts`), and the
+ * each code to a status in one place (`lib/vocabulary/errors.ts`), and the
  * scheduled run and the workflow runner record them as they are.
  */
 

@@ -7,9 +7,9 @@
  * is listed at once.
  */
 import * as z from 'zod/mini';
-import { boundedJsonObject } from '../http/json-bounds.ts';
+import { boundedJsonObject } from '../vocabulary/json-bounds.ts';
 import { strictBody } from '../http/queries.ts';
-import { ruleKinds, workflowKind } from './kinds.ts';
+import { ruleKinds, workflowKind } from '../vocabulary/kinds.ts';
 
 /** A definition must fit in one DynamoDB item (400 KB) with the rest of its record and its warnings. */
 export const definitionBounds = { maxBytes: 300 * 1024, maxDepth: 32 } as const;

@@ -7,20 +7,20 @@
  * names the checksum its author last saw, so two editors never overwrite each
  * other: the store's writes are conditional on the revision read.
  */
-import type { Auditor } from '../audit/auditor.ts';
+import type { Auditor } from '../auth/auditor.ts';
 import { closePublished, publishGate } from '../changes/service.ts';
 import { referencedUntestedWarnings } from '../coverage/referenced.ts';
 import { testCoverage, withTestCoverage } from '../coverage/tested.ts';
 import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
 import { replayGate } from '../replay/gate.ts';
 import { entityChecksum } from './checksum.ts';
-import { packPrepared } from './prepared-form.ts';
+import { packPrepared } from '../vocabulary/prepared-form.ts';
 import type { EntityRef, EntityScope, EntityStore, Store, StoredEntity, Warning } from '../store/types.ts';
 import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
-import { workflowKind, type EntityType } from './kinds.ts';
+import { workflowKind, type EntityType } from '../vocabulary/kinds.ts';
 import { checkWorkflowIn, type StoredWorkflowCheck } from '../workflows/check.ts';
 import { packWorkflow } from '../workflows/load.ts';
 import type { ReferenceStore } from '../workflows/references.ts';

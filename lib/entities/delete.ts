@@ -2,10 +2,10 @@
  * Deleting a rule or workflow: apart from the rest of authoring, so that the
  * delete function bundles neither the record schema nor the FEEL parser.
  */
-import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import type { RuleScheduler } from '../schedules/scheduler.ts';
 import { deleteRuleSchedule } from '../schedules/sync.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { ruleScopeOf, type DirectoryStore, type EntityRef, type EntityStore, type ScheduleStore } from '../store/types.ts';
 
 /**

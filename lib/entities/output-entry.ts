@@ -7,7 +7,7 @@
  * alike.
  */
 import { parseNumber, type Num } from '../decimal/decimal.ts';
-import { unstorableNumberProblem } from '../http/json-bounds.ts';
+import { unstorableNumberProblem } from '../vocabulary/json-bounds.ts';
 
 /** FEEL's number literal, with an optional minus (which FEEL reads as negation: the same value). */
 const numberLiteral = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;

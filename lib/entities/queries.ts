@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { pageQuerySchema } from '../http/paging.ts';
-import { entityStatuses, versionLabelPattern } from './kinds.ts';
+import { entityStatuses, versionLabelPattern } from '../vocabulary/kinds.ts';
 
 /** An empty filter (`?name=`) means no filter, as it does in most list APIs. */
 const filter = (max: number, description: string) =>

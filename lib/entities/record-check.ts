@@ -10,12 +10,12 @@
 import { safeParse } from 'zod/mini';
 import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
-import type { FieldIssue } from '../http/errors.ts';
+import type { FieldIssue } from '../vocabulary/errors.ts';
 import { fieldIssues } from '../http/input.ts';
 import { selfContainedUntestedWarnings } from '../coverage/tested.ts';
 import type { Warning } from '../store/types.ts';
 import type { StoredWorkflowCheck } from '../workflows/check.ts';
-import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from './kinds.ts';
+import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from '../vocabulary/kinds.ts';
 import { definitionSchemas, entityInputSchema, type EntityInput } from './schema.ts';
 
 /** Warnings kept with a working copy at most; a table with more says how many it left out. */

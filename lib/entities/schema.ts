@@ -9,17 +9,17 @@
 import * as z from 'zod/mini';
 import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts';
 import { feelLimits } from '../engine/feel/limits.ts';
-import { noControlCharacters } from '../http/patterns.ts';
-import { versionLabelPattern, workflowKind } from './kinds.ts';
+import { noControlCharacters } from '../vocabulary/patterns.ts';
+import { versionLabelPattern, workflowKind } from '../vocabulary/kinds.ts';
 import { workflowDefinitionSchema } from '../workflows/definition.ts';
-import { entityId, exactNumber, feelText as expression, reservedNames, valueName } from './schema-parts.ts';
-import { unkeepableProblem, unstorableNumberProblem } from '../http/json-bounds.ts';
+import { entityId, exactNumber, feelText as expression, reservedNames, valueName } from '../vocabulary/schema-parts.ts';
+import { unkeepableProblem, unstorableNumberProblem } from '../vocabulary/json-bounds.ts';
 import { canonicalOutputEntry } from './output-entry.ts';
-import { durationMs } from '../replay/duration.ts';
+import { durationMs } from '../vocabulary/duration.ts';
 import { executionRetentionDays } from '../store/model/executions.ts';
 
-export * from './kinds.ts';
-export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from './records.ts';
+export * from '../vocabulary/kinds.ts';
+export type { Audit, EntityDetail, EntityRecord, EntitySummary, VersionInfo } from '../vocabulary/records.ts';
 
 /** Text meant for people: no control characters, which also keeps index sort keys unambiguous. */
 const text = (max: number, min = 0) =>

@@ -4,12 +4,12 @@
  * It needs no rule parser, so the read functions stay small; what authoring
  * checks before a write is in ./authoring.ts.
  */
-import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import { actorNames } from '../auth/actors.ts';
 import { canonicalJson, entityChecksum } from './checksum.ts';
-import { entityTypeOf } from './kinds.ts';
+import { entityTypeOf } from '../vocabulary/kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { promoted, stopped } from '../rollout/record.ts';
 import { RevisionConflict, retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {

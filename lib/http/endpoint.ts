@@ -8,15 +8,15 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { $ZodType, output } from 'zod/v4/core';
-import { auditorOf, type Auditor } from '../audit/auditor.ts';
+import { auditorOf, type Auditor } from '../auth/auditor.ts';
 import { authenticate, type Principal } from '../auth/authenticate.ts';
-import { grants, type Requirement } from '../auth/permissions.ts';
+import { grants, type Requirement } from '../vocabulary/permissions.ts';
 import { EngineError } from '../engine/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
-import { isValidBranchName } from '../workspaces/branch-name.ts';
+import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { failureEnvelope, jsonResponse, requestIdHeader, successEnvelope, type Paging } from './envelope.ts';
-import { ApiError, errors, fromEngineError, fromRevisionConflict } from './errors.ts';
+import { ApiError, errors, fromEngineError, fromRevisionConflict } from '../vocabulary/errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
 import { invocationLogging, logger } from '../logging/logger.ts';
 
@@ -185,7 +185,7 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   /** The operation takes a file as its body, of these content types (decided by the operation): handed over as bytes in `call.upload`. */
   upload?: { contentTypes: readonly string[] };
   branch: BranchMode;
-  /** The permission a key needs to call it (lib/auth/permissions.ts). */
+  /** The permission a key needs to call it (lib/vocabulary/permissions.ts). */
   permission: Requirement | 'public';
   /** Errors carry `data` {} (null for 401) instead of details. */
   bareErrors?: boolean;

@@ -1,7 +1,7 @@
 import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 import { parseJson } from '../decimal/json.ts';
-import { jsonDepthProblem, maxBodyDepth, unkeepableProblem } from './json-bounds.ts';
-import { errors, type FieldIssue } from './errors.ts';
+import { jsonDepthProblem, maxBodyDepth, unkeepableProblem } from '../vocabulary/json-bounds.ts';
+import { errors, type FieldIssue } from '../vocabulary/errors.ts';
 
 /** A field's path as people and the engine write it: `definition.rules[2].when[0]`. */
 export const fieldPath = (path: readonly PropertyKey[]): string =>

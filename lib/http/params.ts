@@ -1,8 +1,8 @@
 import { keyActor } from '../auth/actors.ts';
-import { entityIdPattern, entityTypes, type EntityType } from '../entities/kinds.ts';
+import { entityIdPattern, entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { EntityRef } from '../store/types.ts';
 import type { Call } from './endpoint.ts';
-import { errors, type ApiError } from './errors.ts';
+import { errors, type ApiError } from '../vocabulary/errors.ts';
 
 export function entityTypeParam(value: string | undefined, served: readonly EntityType[] = entityTypes): EntityType {
   if (served.includes(value as EntityType)) return value as EntityType;

@@ -4,8 +4,8 @@
  * name it without importing the table itself.
  */
 import type * as z from 'zod/mini';
-import type { Requirement } from '../auth/permissions.ts';
-import type { EntityType } from '../entities/kinds.ts';
+import type { Requirement } from '../vocabulary/permissions.ts';
+import type { EntityType } from '../vocabulary/kinds.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -21,7 +21,7 @@ export interface Route {
   description: string;
   deprecated?: boolean;
   branch: 'none' | 'optional' | 'required';
-  /** The one permission a key needs to call it (lib/auth/permissions.ts), 'anyKey' for what every valid key may call, or 'public' for what needs no key (the OpenAPI document). */
+  /** The one permission a key needs to call it (lib/vocabulary/permissions.ts), 'anyKey' for what every valid key may call, or 'public' for what needs no key (the OpenAPI document). */
   permission: Requirement | 'public';
   /** For paths with `{entityType}`: the types it serves, when not all (`entityRef` in ./params.ts refuses the others). */
   entityTypes?: readonly EntityType[];

@@ -8,7 +8,7 @@
  */
 import { openCredentialWarm, outboundCacheTtlMs, type CredentialDeps } from '../credentials/service.ts';
 import { createTtlCache } from '../store/ttl-cache.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import { OutboundError, type OutboundClient, type OutboundCredential, type OutboundFailure, type OutboundResponse } from '../outbound/index.ts';
 import { scrubSecret, secretScrubber, withQueryParam } from '../outbound/url.ts';
 import type { IntegrationStore, StoredIntegration } from '../store/types.ts';

@@ -7,8 +7,8 @@
 import * as z from 'zod/mini';
 import { headerNamePattern, headerValuePattern } from '../credentials/placement.ts';
 import { itemName, text } from '../credentials/schema.ts';
-import { jsonBoundsProblem } from '../http/json-bounds.ts';
-import { httpBaseUrlPattern, noControlCharacters } from '../http/patterns.ts';
+import { jsonBoundsProblem } from '../vocabulary/json-bounds.ts';
+import { httpBaseUrlPattern, noControlCharacters } from '../vocabulary/patterns.ts';
 import { strictBody } from '../http/queries.ts';
 import { DROPPED_HEADERS as unsendableHeaders } from '../outbound/headers.ts';
 

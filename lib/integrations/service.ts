@@ -4,9 +4,9 @@
  * names the integration and a path. Create, read, change, delete, and test
  * a path of one against the provider through the steps' own call.
  */
-import { auditEvent, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { randomBytes } from 'node:crypto';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { describeProviderStatus } from '../outbound/index.ts';
 import { retryOnRevisionConflict } from '../store/revision-retry.ts';
 import type { CredentialStore, IntegrationStore, NameClaimStore, StoredIntegration } from '../store/types.ts';

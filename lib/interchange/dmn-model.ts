@@ -23,7 +23,7 @@ import { DmnModdle, type DmnModdleInstance, type Package } from 'dmn-moddle';
 import dmnPackage from 'dmn-moddle/resources/dmn/json/dmn13.json' with { type: 'json' };
 import dmndiPackage from 'dmn-moddle/resources/dmn/json/dmndi13.json' with { type: 'json' };
 import type { Aggregation, HitPolicy, OutputEntry, ValueType } from '../engine/definitions.ts';
-import { entityIdPattern } from '../entities/kinds.ts';
+import { entityIdPattern } from '../vocabulary/kinds.ts';
 import { feelStringLiteral, outputEntryText } from './feel-literals.ts';
 
 export const dmn15 = {

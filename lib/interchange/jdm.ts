@@ -56,7 +56,7 @@ import { parseJson } from '../decimal/json.ts';
 import type { OutputEntry, ValueType } from '../engine/definitions.ts';
 import { FeelSyntaxError, parseExpression, parseUnaryTests } from '../engine/feel/parse.ts';
 import type { Expr } from '../engine/feel/ast.ts';
-import { entityIdPattern } from '../entities/kinds.ts';
+import { entityIdPattern } from '../vocabulary/kinds.ts';
 import { canonicalOutputEntry } from '../entities/output-entry.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import {

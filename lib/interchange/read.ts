@@ -7,8 +7,8 @@
 import { parseJson } from '../decimal/json.ts';
 import { recordProblems } from '../entities/record-check.ts';
 import { workflowKind, type EntityInput, type EntityType } from '../entities/schema.ts';
-import type { PathProblem } from '../http/errors.ts';
-import { jsonDepthProblem } from '../http/json-bounds.ts';
+import type { PathProblem } from '../vocabulary/errors.ts';
+import { jsonDepthProblem } from '../vocabulary/json-bounds.ts';
 import type { Warning } from '../store/types.ts';
 import { ImportBoundExceeded, importBounds, isJdmDocument, refuseOversizeFile, type Format } from './format.ts';
 

@@ -5,7 +5,7 @@
  * called "import" (the entity schema reserves it).
  */
 import * as z from 'zod/mini';
-import { versionLabelPattern } from '../entities/kinds.ts';
+import { versionLabelPattern } from '../vocabulary/kinds.ts';
 import type { Route } from '../http/route.ts';
 import { formatNames, importBounds, importContentTypes } from './format.ts';
 

@@ -4,11 +4,11 @@
  * every file passes: an import never leaves a branch half imported. An import replaces an existing draft only with the
  * draft's checksum, as an edit does, so it never overwrites unseen work.
  */
-import type { Auditor } from '../audit/auditor.ts';
+import type { Auditor } from '../auth/auditor.ts';
 import { createEntity, updateEntity } from '../entities/authoring.ts';
 import { entityChecksum } from '../entities/checksum.ts';
 import type { EntityInput, EntityType } from '../entities/schema.ts';
-import { errors, type PathProblem } from '../http/errors.ts';
+import { errors, type PathProblem } from '../vocabulary/errors.ts';
 import type { EntityStore, Store, Warning } from '../store/types.ts';
 import { readRuleFile, type CheckedFile } from './read.ts';
 import type { ReferenceStore } from '../workflows/references.ts';

@@ -32,7 +32,7 @@
 import type { Cell, CellValue as ExcelValue, Worksheet } from 'exceljs';
 import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
-import { reservedNames } from '../entities/schema-parts.ts';
+import { reservedNames } from '../vocabulary/schema-parts.ts';
 import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, refuseOversizeFile, type FileReading, type Finding, type Format } from './format.ts';
 import { hitPolicies } from '../engine/definitions.ts';
 import {

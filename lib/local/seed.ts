@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createCredential, updateCredential, type CredentialDeps } from '../credentials/service.ts';
 import { importEntities } from '../entities/import.ts';
 import type { EntityInput } from '../entities/schema.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import { createIntegration, updateIntegration } from '../integrations/service.ts';
 import { hostOf } from '../outbound/hosts.ts';
 import { entityFile } from '../pull/entity-file.ts';

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult, Handler } from 'aws-lambda';
 import { failureEnvelope, requestIdHeader } from '../http/envelope.ts';
 import { gatewayResponses, maxRequestBytes, methodNotAllowed, payloadTooLarge, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
-import { routeList } from '../http/routes.ts';
+import { routeList } from '../api/routes.ts';
 import type { Route } from '../http/route.ts';
 import type { ConsoleHost } from './console-host.ts';
 import { lambdaContext, toProxyEvent } from './proxy-event.ts';

@@ -8,17 +8,17 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { safeParse } from 'zod/v4/core';
-import { anyKey, grants, permissionMeaning, permissions, roleNames, type Permission, type Role } from '../auth/permissions.ts';
+import { anyKey, grants, permissionMeaning, permissions, roleNames, type Permission, type Role } from '../vocabulary/permissions.ts';
 import { stageName } from '../deployment/names.ts';
-import { entityTypes } from '../entities/kinds.ts';
-import { entityIdSchema } from '../entities/records.ts';
-import type { FailedCase, FieldIssue, PathProblem } from '../http/errors.ts';
+import { entityTypes } from '../vocabulary/kinds.ts';
+import { entityIdSchema } from '../vocabulary/records.ts';
+import type { FailedCase, FieldIssue, PathProblem } from '../vocabulary/errors.ts';
 import { strictPathPrefix } from '../http/input.ts';
 import { gatewayResponses, methodNotAllowed, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
-import { areas, routeList } from '../http/routes.ts';
+import { areas, routeList } from '../api/routes.ts';
 import { formatNames } from '../interchange/format.ts';
 import type { Route } from '../http/route.ts';
-import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../workspaces/branch-name.ts';
+import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../vocabulary/branch-name.ts';
 import { raisedErrors, type RaisedError } from './raised-errors.ts';
 import { replayReportSchema, responses } from './responses.ts';
 

@@ -14,7 +14,7 @@
  * shape of its data.
  *
  * Engine failures are found the same way: each `new EngineError('<code>', …)`
- * met is the error `fromEngineError` (lib/http/errors.ts) answers for that
+ * met is the error `fromEngineError` (lib/vocabulary/errors.ts) answers for that
  * code. The answer table itself is not followed, since every function's
  * error handling refers to it; nor is a declaration whose documentation says
  * `@catchesFailures`: it catches every failure the code it runs raises (a
@@ -24,7 +24,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { EngineError, type EngineErrorCode } from '../engine/errors.ts';
-import { errors, fromEngineError, type ApiError } from '../http/errors.ts';
+import { errors, fromEngineError, type ApiError } from '../vocabulary/errors.ts';
 import type { Route } from '../http/route.ts';
 
 export type ErrorName = keyof typeof errors;
@@ -39,7 +39,7 @@ export interface RaisedError {
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const errorsFile = resolve(root, 'lib/http/errors.ts');
+const errorsFile = resolve(root, 'lib/vocabulary/errors.ts');
 const engineErrorsFile = resolve(root, 'lib/engine/errors.ts');
 const revisionRetryFile = resolve(root, 'lib/store/revision-retry.ts');
 /** Declarations in errors.ts not followed: the answers to domain failures, which the envelope of every function names (each failure is found where it is raised). */

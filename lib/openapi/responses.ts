@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../entities/records.ts';
-import type { routes } from '../http/routes.ts';
+import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../vocabulary/records.ts';
+import type { routes } from '../api/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
 import { formatFiles } from '../interchange/format.ts';
-import { scheduleUnits } from '../schedules/spec.ts';
+import { scheduleUnits } from '../vocabulary/schedule.ts';
 import { credentialPlacements, remoteFormats, rolloutEndings, rolloutModes, stepStatuses } from '../store/types.ts';
 import { rolloutCounts, type RolloutView } from '../rollout/service.ts';
-import { permissions, roleNames, type Role } from '../auth/permissions.ts';
+import { permissions, roleNames, type Role } from '../vocabulary/permissions.ts';
 import type { KeyView } from '../workspaces/keys.ts';
 
 /** An API key as the key operations show it: never its secret. */

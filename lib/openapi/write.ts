@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { consoleSchemaPath, renderConsoleSchema } from '../console/schema-types.ts';
+import { consoleSchemaPath, renderConsoleSchema } from './console-types.ts';
 import { openApiDocument } from './document.ts';
 
 export const openApiPath = new URL('./openapi.json', import.meta.url);

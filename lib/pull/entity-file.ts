@@ -11,7 +11,7 @@
  * in the service: a pull writes drafts, never versions.
  */
 import { extname } from 'node:path/posix';
-import { entityTypeOf, type EntityKind } from '../entities/kinds.ts';
+import { entityTypeOf, type EntityKind } from '../vocabulary/kinds.ts';
 import type { EntityInput, EntityRecord } from '../entities/schema.ts';
 import { dmnFormat } from '../interchange/dmn.ts';
 import { fileNameOf } from '../interchange/format.ts';

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { logger } from '../logging/logger.ts';
-import { isValidBranchName } from '../workspaces/branch-name.ts';
+import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { showUrl, UNPARSED, validateRemoteUrl } from './remote-url.ts';
 import {
   createOutboundClient,

@@ -5,7 +5,7 @@
  */
 import { entityChecksum } from '../entities/checksum.ts';
 import { nextWorkingCopy } from '../entities/service.ts';
-import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../entities/kinds.ts';
+import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../vocabulary/kinds.ts';
 import { entityInputSchema, type EntityInput } from '../entities/schema.ts';
 import type { ChangeCounts, PullSummary, StoredEntity } from '../store/types.ts';
 import { parseJson } from '../decimal/json.ts';

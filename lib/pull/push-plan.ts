@@ -11,7 +11,7 @@
  * changes.
  */
 import { entityChecksum } from '../entities/checksum.ts';
-import { entityTypes, type EntityType } from '../entities/kinds.ts';
+import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { AuditActor, ChangeCounts, PullSummary, RemoteFormat, StoredEntity } from '../store/types.ts';
 import { entityFile, sameFormat, type EntityFile } from './entity-file.ts';
 import type { EntityFiles } from './plan.ts';

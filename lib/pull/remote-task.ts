@@ -10,8 +10,8 @@
  * a completed one records the remote's commit the branch is synced with.
  */
 import { claimTask } from '../tasks/claim.ts';
-import { entityTypes, type EntityType } from '../entities/kinds.ts';
-import { ApiError } from '../http/errors.ts';
+import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import {
   isOpenTask,

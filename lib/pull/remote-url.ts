@@ -1,6 +1,6 @@
 /** Which URLs can be a workspace's Git remote, and how one is shown in messages and logs. */
 import * as z from 'zod/mini';
-import { httpUrlStart } from '../http/patterns.ts';
+import { httpUrlStart } from '../vocabulary/patterns.ts';
 import { blockedAddressMessage, metadataHost, redactUrl } from '../outbound/index.ts';
 
 const SECRET_PARAM = /token|key|secret|password|passwd|pwd|auth|credential|sig|signature|session|oauth|bearer|apikey|pat$/;

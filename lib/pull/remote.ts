@@ -1,7 +1,7 @@
 /** The workspace's Git remote: where pulls fetch from and pushes send to, the credential they send, and the format pushes write decision tables in. */
-import { auditEvent, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { strictBody } from '../http/queries.ts';
 import { remoteFormats, type CredentialStore, type RemoteConfig, type TaskStore } from '../store/types.ts';
 import { remoteUrlSchema, validateRemoteUrl } from './remote-url.ts';

@@ -15,7 +15,7 @@
  * it, saying that the branch may be partly updated and the next pull
  * finishes it.
  */
-import { entityTypes, type EntityType } from '../entities/kinds.ts';
+import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import type { PullSummary, Store, StoredEntity, Task } from '../store/types.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';

@@ -7,9 +7,9 @@
  * again for the one that is open returns its task, asking for the other while
  * it runs is refused (409 remote_busy).
  */
-import { auditEvent, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { randomUUID } from 'node:crypto';
-import { errors, type ApiError } from '../http/errors.ts';
+import { errors, type ApiError } from '../vocabulary/errors.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
 import { kindOf } from '../tasks/kinds.ts';
 import type { TaskQueue } from '../tasks/queue.ts';

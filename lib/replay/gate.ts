@@ -15,10 +15,10 @@
  * reviewers see the report (lib/changes).
  */
 import { randomUUID } from 'node:crypto';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { ruleScopeOf, type EntityRef, type ExecutionStore, type EntityStore, type StoredEntity, type Task, type TaskStore } from '../store/types.ts';
 import { gateBounds } from './bounds.ts';
-import { durationMs } from './duration.ts';
+import { durationMs } from '../vocabulary/duration.ts';
 import { changedOutcomes, shownReport, type ReplayReport } from './report.ts';
 import { compileSides } from './rules.ts';
 import { rangeInputs, tallyShard } from './tally.ts';

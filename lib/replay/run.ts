@@ -23,7 +23,7 @@
 import { claimTask } from '../tasks/claim.ts';
 import { parseJson } from '../decimal/json.ts';
 import { EngineError } from '../engine/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import { openTaskStates, type RuleScope, type Store, type Task } from '../store/types.ts';
 import { taskDelivery } from '../tasks/delivery.ts';
 import type { TaskMessage, TaskQueue } from '../tasks/queue.ts';

@@ -4,8 +4,8 @@
  * time, as the replay starts (./start.ts).
  */
 import * as z from 'zod/mini';
-import { versionLabelPattern } from '../entities/kinds.ts';
-import { boundedJsonObject } from '../http/json-bounds.ts';
+import { versionLabelPattern } from '../vocabulary/kinds.ts';
+import { boundedJsonObject } from '../vocabulary/json-bounds.ts';
 import { instant, strictBody } from '../http/queries.ts';
 import { paramsBounds } from '../rules/schema.ts';
 import { executionRetentionDays } from '../store/model/executions.ts';

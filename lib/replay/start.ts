@@ -5,7 +5,7 @@
  * queued; the worker does the rest (./run.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { executionRetentionDays, type EntityRef, type EntityStore, type ReplaySide, type ReplaySource, type StoredEntity, type Task } from '../store/types.ts';
 import { queueTask, type QueueDeps } from '../tasks/start.ts';
 import { replayBounds } from './bounds.ts';

@@ -4,8 +4,8 @@
  * shadow takes none) is checked by ./service.ts before anything is read.
  */
 import * as z from 'zod/mini';
-import { versionLabelPattern } from '../entities/kinds.ts';
-import { controlCharacters } from '../http/patterns.ts';
+import { versionLabelPattern } from '../vocabulary/kinds.ts';
+import { controlCharacters } from '../vocabulary/patterns.ts';
 import { strictBody } from '../http/queries.ts';
 import { rolloutModes } from '../store/types.ts';
 

@@ -11,9 +11,9 @@
  * canary widens); another candidate or mode starts a new one.
  */
 import { randomBytes } from 'node:crypto';
-import { auditEvent, entityTarget, type Auditor } from '../audit/auditor.ts';
-import type { EntityKind } from '../entities/kinds.ts';
-import { errors, type FieldIssue } from '../http/errors.ts';
+import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
+import type { EntityKind } from '../vocabulary/kinds.ts';
+import { errors, type FieldIssue } from '../vocabulary/errors.ts';
 import { retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {
   ruleScopeOf,

@@ -22,7 +22,7 @@
  * shut down meanwhile loses that comparison, as it loses unflushed counts.
  */
 import { EngineError } from '../engine/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import { logger } from '../logging/logger.ts';
 import type { RuleScope, RolloutSample, RolloutStore, TallyStore } from '../store/types.ts';
 import { TallyBuffer } from '../tallies/buffer.ts';

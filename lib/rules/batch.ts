@@ -7,7 +7,7 @@
  * can answer, and before anything of it is recorded.
  */
 import type { EngineError, FieldProblem } from '../engine/errors.ts';
-import { errors, fromEngineError } from '../http/errors.ts';
+import { errors, fromEngineError } from '../vocabulary/errors.ts';
 import { batchBounds } from './schema.ts';
 
 /** Why one input gave no answer: the code and message a call with it alone answers, and the params at fault. */

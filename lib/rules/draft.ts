@@ -6,12 +6,12 @@
  */
 import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
-import { isRuleKind } from '../entities/kinds.ts';
+import { isRuleKind } from '../vocabulary/kinds.ts';
 import type { VersionExtras } from '../entities/service.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import type { EntityRef, EntityStore } from '../store/types.ts';
 import { runnable, type RuleSource, type RunnableRule } from './load.ts';
-import { packPrepared } from '../entities/prepared-form.ts';
+import { packPrepared } from '../vocabulary/prepared-form.ts';
 
 const check = (source: Pick<RuleSource, 'type' | 'definition'>) => checkRule({ kind: source.type, definition: source.definition } as unknown as RuleDefinition);
 

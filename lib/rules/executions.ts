@@ -5,7 +5,7 @@
  * (its README says how long).
  */
 import { randomBytes } from 'node:crypto';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import {
   executionScopeOf,
   type EntityRef,

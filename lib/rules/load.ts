@@ -1,7 +1,7 @@
 /**
  * How a stored rule becomes runnable: the one place that loads rules and
  * compiles them, for test, execute and publish alike. A published version is
- * compiled from the prepared form kept with it (`lib/entities/prepared-form.ts`), so
+ * compiled from the prepared form kept with it (`lib/vocabulary/prepared-form.ts`), so
  * executing needs no FEEL parser; a draft is prepared from its text by
  * `./draft.ts`, which is the only module of this folder that imports the
  * parser.
@@ -12,13 +12,13 @@
  * compiled bottom-up and handed to the engine as a resolver.
  */
 import { compileRule, EngineError, type CompiledRule, type PreparedRule } from '../engine/index.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import type { EntityRecord } from '../entities/schema.ts';
 import type { EntityRef, EntityStore, StoredEntity, StoredVersion } from '../store/types.ts';
 
 /** What `getEntityHead` reads: the latest published version's label, when the entity was created, and a rule's rollout. */
 export type EntityHead = Pick<StoredEntity, 'version' | 'createdAt' | 'rollout'>;
-import { unpackPrepared } from '../entities/prepared-form.ts';
+import { unpackPrepared } from '../vocabulary/prepared-form.ts';
 
 /** How far references may go: rules in a chain, and rules loaded for one rule in all. */
 export const referenceLimits = { maxDepth: 8, maxRules: 50 } as const;

@@ -17,13 +17,13 @@
  */
 import { createHash } from 'node:crypto';
 import { EngineError } from '../engine/errors.ts';
-import { entityIdPattern } from '../entities/kinds.ts';
-import { ApiError } from '../http/errors.ts';
+import { entityIdPattern } from '../vocabulary/kinds.ts';
+import { ApiError } from '../vocabulary/errors.ts';
 import { logger } from '../logging/logger.ts';
 import { parseScheduledRun, type ScheduledRun } from '../schedules/scheduler.ts';
 import { countExecution } from '../coverage/counting.ts';
 import type { EntityRef, EntityStore, ExecutionStore, RuleScope, TallyStore } from '../store/types.ts';
-import { isValidBranchName } from '../workspaces/branch-name.ts';
+import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { workspaceIdPattern } from '../workspaces/admin.ts';
 import { evaluateTimed, publishedVersion, type Evaluation } from './execute.ts';
 import { recordExecution, type RunFailure } from './executions.ts';

@@ -6,9 +6,9 @@
  * function builds no schema it never parses.
  */
 import * as z from 'zod/mini';
-import { versionLabelPattern } from '../entities/kinds.ts';
-import { errors } from '../http/errors.ts';
-import { boundedJsonObject } from '../http/json-bounds.ts';
+import { versionLabelPattern } from '../vocabulary/kinds.ts';
+import { errors } from '../vocabulary/errors.ts';
+import { boundedJsonObject } from '../vocabulary/json-bounds.ts';
 import { strictBody } from '../http/queries.ts';
 
 /** What one run may be given: small enough to record with its answer, shallow enough for any walk of it. */

@@ -1,7 +1,7 @@
 /** The test operation's request body (zod/mini); the parts it shares with execute are in ./schema.ts. */
 import * as z from 'zod/mini';
 import { definitionBounds } from '../entities/authoring-schema.ts';
-import { boundedJsonObject } from '../http/json-bounds.ts';
+import { boundedJsonObject } from '../vocabulary/json-bounds.ts';
 import { runBody, version } from './schema.ts';
 
 export const testSchema = runBody({

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule, type RuleTrace } from '../engine/index.ts';
 import { recordProblems } from '../entities/record-check.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import type { EntityRef, EntityStore } from '../store/types.ts';
 import { AnswerBudget, answerBytes, slotError, type SlotError } from './batch.ts';
 import { compileDraft } from './draft.ts';

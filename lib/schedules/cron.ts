@@ -16,10 +16,8 @@
  * so no number crosses between the two.
  */
 import { Cron } from 'croner';
+import { cronFieldNames, type CronFieldName } from '../vocabulary/schedule.ts';
 import { instantOf, wallClockAt } from './zone.ts';
-
-export const cronFieldNames = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
-export type CronFieldName = (typeof cronFieldNames)[number];
 
 /** Each field's values, ascending; day of week 0 (Sunday) to 6. A day field that is undefined is unrestricted (`*` or `?`). */
 export interface CronFields {

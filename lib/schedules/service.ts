@@ -6,11 +6,11 @@
  * fit its declared inputs, as execute's params must). The stored schedule
  * and the scheduler are kept in step by ./sync.ts.
  */
-import { auditEvent, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { convertParams } from '../engine/compile.ts';
 import type { DeclaredInput } from '../engine/definitions.ts';
 import { EngineError } from '../engine/errors.ts';
-import { errors, type FieldIssue } from '../http/errors.ts';
+import { errors, type FieldIssue } from '../vocabulary/errors.ts';
 import { resolveVersion } from '../rules/load.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type ScheduleStore, type StoredVersion } from '../store/types.ts';
 import type { RuleScheduler } from './scheduler.ts';

@@ -25,26 +25,11 @@
  * cannot express.
  */
 import * as z from 'zod/mini';
-import {
-  cronFieldNames,
-  maxExpressionLength,
-  maxFieldLength,
-  monthsWithoutDays,
-  parseField,
-  runTimes,
-  toSchedulerExpression,
-  type CronFieldName,
-  type CronFields,
-  type CronPlan,
-} from './cron.ts';
-import { jsonBoundsProblem } from '../http/json-bounds.ts';
+import { maxExpressionLength, maxFieldLength, monthsWithoutDays, parseField, runTimes, toSchedulerExpression, type CronFields, type CronPlan } from './cron.ts';
+import { cronFieldNames, scheduleUnits, type CronFieldName, type ScheduleSpec, type ScheduleUnit, type StoredSchedule } from '../vocabulary/schedule.ts';
+import { jsonBoundsProblem } from '../vocabulary/json-bounds.ts';
 import { unknownFields } from '../http/queries.ts';
 import { checkTimeZone, formatInZone, formatUtc, maxZoneNameLength } from './zone.ts';
-
-export const scheduleUnits = ['minute', 'hour', 'day', 'week', 'month'] as const;
-export type ScheduleUnit = (typeof scheduleUnits)[number];
-
-export type ScheduleSpec = Record<CronFieldName, string>;
 
 const unitDefaults: Record<ScheduleUnit, ScheduleSpec> = {
   minute: { minute: '*', hour: '*', dayOfMonth: '*', month: '*', dayOfWeek: '*' },
@@ -142,19 +127,6 @@ const scheduleBody = (mode: BodyMode) =>
 export const scheduleBodySchema = scheduleBody('strict');
 export const legacyScheduleBodySchema = scheduleBody('lenient');
 export type ScheduleBody = z.output<typeof scheduleBodySchema>;
-
-/** What is stored for a rule's schedule on a branch: the body with every default applied, in a fixed key order. */
-export interface StoredSchedule {
-  unit: ScheduleUnit;
-  isEnabled: boolean;
-  /** As the body gave it (ISO 8601 with offset). */
-  startAt?: string;
-  endAt?: string;
-  /** IANA name: the body's, else the rule's settings.timezone, else UTC. */
-  timezone: string;
-  spec: ScheduleSpec;
-  inputParam: Record<string, unknown>;
-}
 
 export interface PreparedSchedule {
   schedule: StoredSchedule;

@@ -3,7 +3,7 @@
  * and version labels never contain ":", and git forbids it in branch names, so
  * ":" separates key segments unambiguously.
  */
-import type { EntityType } from '../entities/schema.ts';
+import type { EntityType } from '../vocabulary/kinds.ts';
 import type { TallyKey, EntityRef, ExecutionScope, RuleScope } from './types.ts';
 
 export interface ItemKey {

@@ -3,7 +3,8 @@
  * shapes it asks and is answered. The DynamoDB adapter in `./dynamo`
  * implements them; nothing outside `lib/store` touches the SDK.
  */
-import type { EntityKind, EntityStatus, VersionInfo } from '../entities/schema.ts';
+import type { EntityKind, EntityStatus } from '../vocabulary/kinds.ts';
+import type { VersionInfo } from '../vocabulary/records.ts';
 import type { AuditEvent, AuditHead, AuditRecord } from './model/audit.ts';
 import type { Approval, BranchProtection, ChangeRequest } from './model/change-requests.ts';
 import type { NamedTallies, TallyKey, StoredTallies } from './model/tallies.ts';

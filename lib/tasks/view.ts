@@ -1,5 +1,5 @@
 /** A task as its workspace follows it, whatever its kind: what the task operations answer. */
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import type { Task, TaskStore } from '../store/types.ts';
 import { parseJson } from '../decimal/json.ts';
 

@@ -6,7 +6,7 @@
  * the browser.
  */
 import { safeParse } from 'zod/mini';
-import type { PathProblem } from '../http/errors.ts';
+import type { PathProblem } from '../vocabulary/errors.ts';
 import type { EntityScope } from '../store/types.ts';
 import { workflowShapeSchema, type WorkflowDefinition } from './definition.ts';
 import { workflowLookups, type ReferenceStore } from './references.ts';

@@ -9,9 +9,9 @@
  */
 import * as z from 'zod/mini';
 import { valueTypes } from '../engine/definitions.ts';
-import { versionLabelPattern } from '../entities/kinds.ts';
-import { entityId, feelText, valueName } from '../entities/schema-parts.ts';
-import { httpUrlPattern } from '../http/patterns.ts';
+import { versionLabelPattern } from '../vocabulary/kinds.ts';
+import { entityId, feelText, valueName } from '../vocabulary/schema-parts.ts';
+import { httpUrlPattern } from '../vocabulary/patterns.ts';
 import { graphProblems } from './graph.ts';
 import { workflowLimits } from './limits.ts';
 

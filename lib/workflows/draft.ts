@@ -4,7 +4,7 @@
  * version keeps. Only the authoring and test functions import this;
  * executing a version does not (`./load.ts`).
  */
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import type { StoredEntity } from '../store/types.ts';
 import { checkStoredWorkflow } from './check.ts';
 import { packWorkflow, runnableWorkflow, type RunnableWorkflow } from './load.ts';

@@ -7,8 +7,8 @@
  * version is kept until the cache lets it go.
  */
 import type { Expr } from '../engine/feel/ast.ts';
-import { packPrepared, unpackPrepared } from '../entities/prepared-form.ts';
-import { errors } from '../http/errors.ts';
+import { packPrepared, unpackPrepared } from '../vocabulary/prepared-form.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { CompiledCache } from '../rules/cache.ts';
 import { resolveVersion, type EntityHead } from '../rules/load.ts';
 import type { EntityRef, EntityStore, StoredEntity } from '../store/types.ts';

@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { evaluateRule } from '../engine/index.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { elapsedSince, publishedVersion } from '../rules/execute.ts';
 import { newExecutionId, recordExecution } from '../rules/executions.ts';
 import type { RunnableRule } from '../rules/load.ts';

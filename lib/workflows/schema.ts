@@ -1,5 +1,5 @@
 /** Request bodies of the workflow-only operations (zod/mini, as in every API function); the run bodies are shared with rules (lib/rules/schema.ts). */
-import { boundedJsonObject } from '../http/json-bounds.ts';
+import { boundedJsonObject } from '../vocabulary/json-bounds.ts';
 import { strictBody } from '../http/queries.ts';
 import { paramsBounds, version } from '../rules/schema.ts';
 

@@ -4,9 +4,9 @@
  * run with rule drafts unless a step pins a version. Imported lazily by the
  * function that tests rules too.
  */
-import { entityIdPattern } from '../entities/kinds.ts';
+import { entityIdPattern } from '../vocabulary/kinds.ts';
 import type { Call } from '../http/endpoint.ts';
-import { errors } from '../http/errors.ts';
+import { errors } from '../vocabulary/errors.ts';
 import { compileDraft } from '../rules/draft.ts';
 import { singleParams } from '../rules/schema.ts';
 import type { TestRequest } from '../rules/test-schema.ts';

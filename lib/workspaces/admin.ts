@@ -1,8 +1,8 @@
 /** Workspace administration: what the CLI and the demo seed do. */
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
-import { defaultRole, isRole, roleNames, type Role } from '../auth/permissions.ts';
+import { defaultRole, isRole, roleNames, type Role } from '../vocabulary/permissions.ts';
 import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
-import { isValidBranchName } from './branch-name.ts';
+import { isValidBranchName } from '../vocabulary/branch-name.ts';
 
 /** What a workspace id may be: it is part of keys and of schedule group names. */
 export const workspaceIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -10,13 +10,13 @@
  * time (30 s by default): a change of role, branches or a revocation holds
  * on every function within that time.
  */
-import { auditEvent, type Auditor } from '../audit/auditor.ts';
+import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
 import type { Principal } from '../auth/authenticate.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
-import { defaultRole, grants, roleNames, roles, type Role } from '../auth/permissions.ts';
-import { errors, type FieldIssue } from '../http/errors.ts';
-import { noControlCharacters } from '../http/patterns.ts';
+import { defaultRole, grants, roleNames, roles, type Role } from '../vocabulary/permissions.ts';
+import { errors, type FieldIssue } from '../vocabulary/errors.ts';
+import { noControlCharacters } from '../vocabulary/patterns.ts';
 import { instant } from '../http/queries.ts';
 import type { ApiKey, ApiKeyChange, DirectoryStore } from '../store/types.ts';
 

@@ -3,7 +3,7 @@
  * name unique in the workspace (case-insensitive), claimed before what bears
  * it is written, which makes a retried create safe; and lists by name.
  */
-import type { ApiError } from '../http/errors.ts';
+import type { ApiError } from '../vocabulary/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
 import type { NameClaimStore, NamedKind } from '../store/types.ts';
 

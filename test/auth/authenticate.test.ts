@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../lib/auth/api-key.ts';
 import { authenticate } from '../../lib/auth/authenticate.ts';
-import { ApiError } from '../../lib/http/errors.ts';
+import { ApiError } from '../../lib/vocabulary/errors.ts';
 import type { ApiKey, DirectoryStore, Workspace } from '../../lib/store/types.ts';
 
 const now = Date.parse('2025-06-01T12:00:00.000Z');

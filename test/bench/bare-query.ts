@@ -7,7 +7,7 @@
  * attributes.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { entitySummarySchema } from '../../lib/entities/records.ts';
+import { entitySummarySchema } from '../../lib/vocabulary/records.ts';
 import { createDocumentClient, type DynamoConfig } from '../../lib/store/dynamo/client.ts';
 import { counterSortKey, entityPartition } from '../../lib/store/keys.ts';
 import { tableDefinition } from '../../lib/store/table.ts';

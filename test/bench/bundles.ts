@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { entryFile, functionBuildOptions } from '../../cdk/bundling.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 

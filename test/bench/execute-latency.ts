@@ -31,7 +31,7 @@ import { startRollout } from '../../lib/rollout/service.ts';
 import { rolloutTallyName, settleRollouts } from '../../lib/rollout/watch.ts';
 import { elapsedSince, executeRule, publishedVersion } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
-import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
+import { unpackPrepared } from '../../lib/vocabulary/prepared-form.ts';
 import { createDocumentClient, type DynamoConfig } from '../../lib/store/dynamo/client.ts';
 import { executionKey, versionKey } from '../../lib/store/keys.ts';
 import { tableDefinition } from '../../lib/store/table.ts';

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Envelope } from '../../lib/http/envelope.ts';
-import { routes } from '../../lib/http/routes.ts';
+import { routes } from '../../lib/api/routes.ts';
 import { lambdaContext, toProxyEvent } from '../../lib/local/proxy-event.ts';
 
 const route = routes.listEntities;

@@ -29,7 +29,7 @@ import { localKeyring } from '../../lib/credentials/local-keyring.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
-import { unpackPrepared } from '../../lib/entities/prepared-form.ts';
+import { unpackPrepared } from '../../lib/vocabulary/prepared-form.ts';
 import { createApiCaller } from '../../lib/integrations/call.ts';
 import { createIntegration } from '../../lib/integrations/service.ts';
 import { createOutboundClient } from '../../lib/outbound/index.ts';

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../../cdk/limits.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import { logicalIdOf, synthesize, type Resources } from './template-checks.ts';
 
 /** The concurrency of an account and region whose limit AWS has not raised: every function there draws on it. */

@@ -20,7 +20,7 @@ import { stageName } from '../../lib/deployment/names.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { buildConsole } from '../../lib/console/build.ts';
 import { consolePath, consoleSecurityHeaders, contentSecurityPolicy } from '../../lib/console/headers.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import { fastApp, logicalIdOf, type Resources } from './template-checks.ts';
 
 const stack = new RulesServiceStack(fastApp(), stackId);

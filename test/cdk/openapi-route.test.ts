@@ -8,7 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RulesServiceStack, stackId } from '../../cdk/stack.ts';
-import { routes } from '../../lib/http/routes.ts';
+import { routes } from '../../lib/api/routes.ts';
 
 const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const stack = new RulesServiceStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false }), stackId);

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runRetries } from '../../cdk/rule-schedules.ts';
 import { RulesServiceStack, stackId } from '../../cdk/stack.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import { scheduleGroupName, scheduleName } from '../../lib/schedules/scheduler.ts';
 
 const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;

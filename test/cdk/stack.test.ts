@@ -15,7 +15,7 @@ import { serverErrorAlarmThreshold } from '../../cdk/rest-api.ts';
 import { ServiceFunction } from '../../cdk/service-function.ts';
 import { failureEnvelope, requestIdHeader } from '../../lib/http/envelope.ts';
 import { gatewayResponses, methodNotAllowed } from '../../lib/http/gateway-responses.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import type { Route } from '../../lib/http/route.ts';
 import { allIndexes, tableDefinition } from '../../lib/store/table.ts';
 import { taskTimes } from '../../lib/tasks/delivery.ts';

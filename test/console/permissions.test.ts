@@ -1,8 +1,8 @@
 /** The console's one decision of what a key may do (lib/console/web/permissions.ts), against the committed OpenAPI document the API serves. */
 import { describe, expect, it } from 'vitest';
-import { roles, type Role } from '../../lib/auth/permissions.ts';
+import { roles, type Role } from '../../lib/vocabulary/permissions.ts';
 import { actionOf, permissionsFor, requirementsOf, type Caller, type OperationId } from '../../lib/console/web/permissions.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
 
 const requirements = requirementsOf(committed);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getQuerySchema, legacyListQuerySchema, listQuerySchema } from '../../lib/entities/queries.ts';
-import { ApiError } from '../../lib/http/errors.ts';
+import { ApiError } from '../../lib/vocabulary/errors.ts';
 import { parseInput } from '../../lib/http/input.ts';
 
 /** The 400 that parseInput throws, or a failure when it parses. */

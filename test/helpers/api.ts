@@ -10,7 +10,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseJson } from '../../lib/decimal/json.ts';
 import type { Envelope } from '../../lib/http/envelope.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import { createRouter } from '../../lib/local/router.ts';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
 

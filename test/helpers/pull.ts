@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
-import { entityTypeOf, entityTypes, type EntityType } from '../../lib/entities/kinds.ts';
+import { entityTypeOf, entityTypes, type EntityType } from '../../lib/vocabulary/kinds.ts';
 import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { commitFiles, createRepository, startGitServer, type GitServer, type RepositoryFiles } from '../../lib/local/git-server.ts';
 import type { OutboundOptions } from '../../lib/outbound/index.ts';

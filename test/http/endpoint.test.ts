@@ -14,9 +14,9 @@ vi.hoisted(() => {
 
 import { EngineError } from '../../lib/engine/errors.ts';
 import { endpoint } from '../../lib/http/endpoint.ts';
-import { errors } from '../../lib/http/errors.ts';
+import { errors } from '../../lib/vocabulary/errors.ts';
 import { logger } from '../../lib/logging/logger.ts';
-import { routes } from '../../lib/http/routes.ts';
+import { routes } from '../../lib/api/routes.ts';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../lib/local/embedded-dynamo.ts';
 import { lambdaContext } from '../../lib/local/proxy-event.ts';
 import { ensureTable } from '../../lib/store/dynamo/create-table.ts';

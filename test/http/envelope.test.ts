@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failureEnvelope, jsonResponse, requestIdHeader, successEnvelope } from '../../lib/http/envelope.ts';
-import { ApiError, errors } from '../../lib/http/errors.ts';
+import { ApiError, errors } from '../../lib/vocabulary/errors.ts';
 
 describe('successEnvelope', () => {
   it('has empty code and message and zero paging fields when not paged', () => {

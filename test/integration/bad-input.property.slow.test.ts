@@ -42,9 +42,9 @@ import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/clien
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushCoverage } from '../../lib/coverage/counting.ts';
-import { entityIdPattern, entityTypes } from '../../lib/entities/kinds.ts';
+import { entityIdPattern, entityTypes } from '../../lib/vocabulary/kinds.ts';
 import { requestIdHeader } from '../../lib/http/envelope.ts';
-import { routeList, routes } from '../../lib/http/routes.ts';
+import { routeList, routes } from '../../lib/api/routes.ts';
 import type { Route } from '../../lib/http/route.ts';
 import { createRouter } from '../../lib/local/router.ts';
 import { clientConfig } from '../../lib/store/dynamo/client.ts';

@@ -1,7 +1,7 @@
 /** GET /dev/{entityType}/{entityId} and GET /dev/v1/{entityType}/{entityId}: the legacy path and its replacement. */
 import { describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
-import { entityDetailSchema, entityRecordSchema } from '../../lib/entities/records.ts';
+import { entityDetailSchema, entityRecordSchema } from '../../lib/vocabulary/records.ts';
 import { editedAfterPublishing } from '../../lib/local/demo-entities.ts';
 import { demoInput, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectSuccess } from '../helpers/envelope.ts';

@@ -34,7 +34,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushCoverage } from '../../lib/coverage/counting.ts';
-import { routeList, routes } from '../../lib/http/routes.ts';
+import { routeList, routes } from '../../lib/api/routes.ts';
 import type { HttpMethod } from '../../lib/http/route.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import { demoProviderKey } from '../../lib/local/demo-provider.ts';

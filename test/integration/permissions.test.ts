@@ -8,8 +8,8 @@
  * same way, and sees only its own in the branch list.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { grants, roleNames, type Role } from '../../lib/auth/permissions.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { grants, roleNames, type Role } from '../../lib/vocabulary/permissions.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import type { Route } from '../../lib/http/route.ts';
 import { addBranch, createApiKey } from '../../lib/workspaces/admin.ts';
 import { createWorkspaceWithKey } from '../helpers/entities.ts';

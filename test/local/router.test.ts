@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeList, routes } from '../../lib/http/routes.ts';
+import { routeList, routes } from '../../lib/api/routes.ts';
 import type { HttpMethod, Route } from '../../lib/http/route.ts';
 import { createRouter } from '../../lib/local/router.ts';
 

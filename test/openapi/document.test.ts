@@ -7,8 +7,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { stageName } from '../../lib/deployment/names.ts';
-import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/http/patterns.ts';
-import { routeList } from '../../lib/http/routes.ts';
+import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/vocabulary/patterns.ts';
+import { routeList } from '../../lib/api/routes.ts';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
 import { remoteUrlPattern } from '../../lib/pull/remote-url.ts';
 

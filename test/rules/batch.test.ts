@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
-import { ApiError, fromEngineError } from '../../lib/http/errors.ts';
+import { ApiError, fromEngineError } from '../../lib/vocabulary/errors.ts';
 import { executeBatch, executeRule } from '../../lib/rules/execute.ts';
 import { batchBounds } from '../../lib/rules/schema.ts';
 import { testBatch } from '../../lib/rules/test.ts';

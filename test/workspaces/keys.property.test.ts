@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { Principal } from '../../lib/auth/authenticate.ts';
-import { defaultRole, grants, roleNames, roles, type Role } from '../../lib/auth/permissions.ts';
-import { ApiError } from '../../lib/http/errors.ts';
+import { defaultRole, grants, roleNames, roles, type Role } from '../../lib/vocabulary/permissions.ts';
+import { ApiError } from '../../lib/vocabulary/errors.ts';
 import type { ApiKey } from '../../lib/store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../../lib/workspaces/admin.ts';
 import { createKey, revokeKey, updateKey } from '../../lib/workspaces/keys.ts';

@@ -4,7 +4,7 @@
  * thread would stop typing each time it ran. An entry of the build of its
  * own (`lib/console/build.ts`), started as a module worker on the first edit.
  */
-import type { EntityType } from '../../entities/kinds.ts';
+import type { EntityType } from '../../vocabulary/kinds.ts';
 import { draftProblems, type DraftCheck } from './draft-check.ts';
 
 /** What the page asks: a record as JSON text, and the number its answer carries back. */

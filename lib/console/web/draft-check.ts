@@ -7,7 +7,7 @@
  * (`./draft-check-worker.ts`), which holds the schemas, the engine's checks
  * and the FEEL parser, so the page neither loads them to open nor waits on them.
  */
-import type { EntityType } from '../../entities/kinds.ts';
+import type { EntityType } from '../../vocabulary/kinds.ts';
 import { recordProblems } from '../../entities/record-check.ts';
 import type { Warning } from '../../store/types.ts';
 import { checkStoredWorkflow } from '../../workflows/check.ts';

@@ -8,7 +8,7 @@
  * decides every call; this keeps a person from pressing what it would
  * refuse, and says why beforehand.
  */
-import { anyKey } from '../../auth/permissions.ts';
+import { anyKey } from '../../vocabulary/permissions.ts';
 import type { Api } from './api.ts';
 import type { operations } from './schema.ts';
 

@@ -6,7 +6,8 @@
  * Every write that changes what is counted goes through ./entity-counters.ts.
  */
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EntityKind, VersionInfo } from '../../entities/schema.ts';
+import type { EntityKind } from '../../vocabulary/kinds.ts';
+import type { VersionInfo } from '../../vocabulary/records.ts';
 import {
   counterKey,
   counterSortKey,

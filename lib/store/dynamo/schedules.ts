@@ -4,7 +4,7 @@
  * overwrite each other unseen. inputParam is kept as JSON text, as execution
  * params are: any JSON a caller sent stores as it came.
  */
-import type { StoredSchedule } from '../../schedules/spec.ts';
+import type { StoredSchedule } from '../../vocabulary/schedule.ts';
 import { scheduleKey, schedulesPrefix } from '../keys.ts';
 import type { AuditEvent, RuleScope, ScheduleStore, StoredRuleSchedule } from '../types.ts';
 import { atRevision, atRevisionOrConflict } from './expressions.ts';

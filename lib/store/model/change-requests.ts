@@ -4,7 +4,7 @@
  * draft to publication. Approvals are kept by owner, so one person approves
  * once however many keys they hold.
  */
-import type { EntityType } from '../../entities/kinds.ts';
+import type { EntityType } from '../../vocabulary/kinds.ts';
 
 export interface BranchProtection {
   /** Distinct owners, other than the author, who must approve: 1 to 5. */

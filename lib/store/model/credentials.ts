@@ -1,5 +1,14 @@
 /** Secrets that workflow steps send to other services, kept sealed: the store never holds a value in the clear. */
-import type { SealedSecret } from '../../credentials/sealing.ts';
+
+/** What the table holds: ciphertext and the wrapped data key, never the value. */
+export interface SealedSecret {
+  version: 1;
+  keyRef: string;
+  encryptedKey: string;
+  iv: string;
+  ciphertext: string;
+  tag: string;
+}
 
 /** Where a credential's key goes on a request: lib/credentials/placement.ts checks what each place accepts. */
 export const credentialPlacements = ['header', 'query'] as const;

@@ -1,5 +1,5 @@
 /** What every request is checked against before it reads or writes anything (lib/auth; kept warm by ../cached-directory.ts): the workspace, its branches, the API keys that open it. */
-import type { Role } from '../../auth/permissions.ts';
+import type { Role } from '../../vocabulary/permissions.ts';
 import type { BranchProtection } from './change-requests.ts';
 
 export interface Workspace {
@@ -21,7 +21,7 @@ export interface ApiKey {
   keyId: string;
   workspaceId: string;
   label: string;
-  /** What it may do (lib/auth/permissions.ts); a key made before roles has none stored, and is an admin. */
+  /** What it may do (lib/vocabulary/permissions.ts); a key made before roles has none stored, and is an admin. */
   role?: Role;
   /** The person or system it belongs to: approvals and the audit log name owners. */
   owner?: string;

@@ -1,10 +1,11 @@
 /**
  * Rules and workflows as the store keeps them, around the record that
- * lib/entities/schema.ts defines: a working copy with what each save adds
+ * lib/vocabulary/records.ts defines: a working copy with what each save adds
  * (audit, warnings, count bookkeeping), a published version, and the
  * summary a list reads from the index.
  */
-import type { Audit, EntityRecord, EntityType } from '../../entities/schema.ts';
+import type { EntityType } from '../../vocabulary/kinds.ts';
+import type { Audit, EntityRecord } from '../../vocabulary/records.ts';
 import type { Candidate, Rollout } from './rollouts.ts';
 
 export interface EntityScope {
@@ -45,7 +46,7 @@ export interface StoredEntity extends EntityRecord, Audit {
 /** A published snapshot as stored: the record, and the warnings its working copy had. */
 export interface StoredVersion extends EntityRecord {
   warnings?: Warning[];
-  /** A version's prepared form (lib/entities/prepared-form.ts): what executing it compiles, without the FEEL parser. */
+  /** A version's prepared form (lib/vocabulary/prepared-form.ts): what executing it compiles, without the FEEL parser. */
   prepared?: string;
 }
 

@@ -1,5 +1,5 @@
 /** A rule's schedule as the store keeps it beside the scheduler that runs it (lib/schedules/sync.ts keeps the two in step). */
-import type { StoredSchedule } from '../../schedules/spec.ts';
+import type { StoredSchedule } from '../../vocabulary/schedule.ts';
 
 /**
  * A rule's schedule on a branch as stored: what the last save asked for, and

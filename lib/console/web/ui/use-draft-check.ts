@@ -1,6 +1,6 @@
 /** A draft checked as it is typed, by the save's own check (`../draft-check.ts`, in a worker), a moment after the last change. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { EntityType } from '../../../entities/kinds.ts';
+import type { EntityType } from '../../../vocabulary/kinds.ts';
 import type { DraftCheck } from '../draft-check.ts';
 import type { DraftCheckAnswer, DraftCheckRequest } from '../draft-check-worker.ts';
 

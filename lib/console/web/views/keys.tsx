@@ -10,7 +10,7 @@
 import '../authorization/authorization.css';
 import type { Ref } from 'preact';
 import { useId, useState } from 'preact/hooks';
-import { roleNames, roles, type Role } from '../../../auth/permissions.ts';
+import { roleNames, roles, type Role } from '../../../vocabulary/permissions.ts';
 import { NameCell, PanelForm, RowActions, useRecordActions } from '../authorization/record-section.tsx';
 import { when } from '../authorization/types.ts';
 import { useConsole } from '../context.ts';

@@ -5,7 +5,7 @@
  * Kept apart from the components so that it can be read (and reasoned about)
  * without the page.
  */
-import { entityIdPattern } from '../../../entities/kinds.ts';
+import { entityIdPattern } from '../../../vocabulary/kinds.ts';
 import type { StepKind, StepOf, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
 import { successors } from '../../../workflows/graph.ts';
 import { rewriteStepExpressions } from '../../../workflows/step-expressions.ts';

@@ -4,7 +4,7 @@
  * with what it wrote (target, checksums, facts), and the store records it in
  * the same transaction as the write (lib/store/dynamo/audit.ts).
  */
-import type { Principal } from '../auth/authenticate.ts';
+import type { Principal } from './authenticate.ts';
 import type { AuditEvent, AuditTarget, EntityRef } from '../store/types.ts';
 
 export interface Auditor {

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
-import { isValidBranchName } from '../../lib/workspaces/branch-name.ts';
+import { isValidBranchName } from '../../lib/vocabulary/branch-name.ts';
 
 /**
  * git runs outside any repository: inside one, `--branch` first expands

@@ -15,14 +15,14 @@ import { authoringRoutes } from '../entities/authoring-routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
 import { integrationRoutes } from '../integrations/routes.ts';
 import { interchangeRoutes } from '../interchange/routes.ts';
-import { contractRoutes } from '../openapi/routes.ts';
+import { contractRoutes } from './openapi-routes.ts';
 import { pullRoutes } from '../pull/routes.ts';
 import { replayRoutes } from '../replay/routes.ts';
 import { rolloutRoutes } from '../rollout/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
 import { workspaceRoutes } from '../workspaces/routes.ts';
-import type { Route } from './route.ts';
+import type { Route } from '../http/route.ts';
 
 const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...replayRoutes, ...scheduleRoutes, ...coverageRoutes, ...rolloutRoutes };
 

@@ -1,7 +1,7 @@
 /** Every failure the API reports, with its status and code: one place to read them all. */
 import type { TestCaseFailure } from '../engine/authoring.ts';
 import type { EngineError, EngineErrorCode } from '../engine/errors.ts';
-import { entityTypes } from '../entities/kinds.ts';
+import { entityTypes } from './kinds.ts';
 
 export class ApiError extends Error {
   constructor(

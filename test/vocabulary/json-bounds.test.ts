@@ -1,7 +1,7 @@
 /** Bounds on free-form JSON in requests, and the paths problems are reported at. */
 import { describe, expect, it } from 'vitest';
 import { fieldPath } from '../../lib/http/input.ts';
-import { jsonBoundsProblem } from '../../lib/http/json-bounds.ts';
+import { jsonBoundsProblem } from '../../lib/vocabulary/json-bounds.ts';
 
 describe('jsonBoundsProblem', () => {
   const bounds = { maxBytes: 64, maxDepth: 3 };

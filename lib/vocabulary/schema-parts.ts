@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { feelLimits } from '../engine/feel/limits.ts';
-import { noControlCharacters } from '../http/patterns.ts';
+import { noControlCharacters } from './patterns.ts';
 import { entityIdPattern } from './kinds.ts';
 import { Decimal } from '../decimal/decimal.ts';
 
