@@ -8,10 +8,11 @@
  * suites, the file formats' round-trip properties, and the integration
  * suites of replay, rollouts, coverage and batches. Then the slow ones
  * (`TEST_SUITE=slow`, one at a time): the console's browser suites (a real
- * Chromium), the README walk-through, which starts the whole service and runs
- * every block, and every `*.slow.test.ts`. `.ci/run` runs both scripts, then
- * `npm run test:ddb-local`, which runs the store and integration suites, heavy
- * ones included (`TEST_SUITE=ddb-local`), against DynamoDB Local.
+ * Chromium), the walk-through of the README and its guides, which starts the
+ * whole service and runs every block, and every `*.slow.test.ts`. `.ci/run`
+ * runs both scripts, then `npm run test:ddb-local`, which runs the store and
+ * integration suites, heavy ones included (`TEST_SUITE=ddb-local`), against
+ * DynamoDB Local.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 

@@ -14,7 +14,7 @@ import { demoProviderKey, demoProviderKeyHeader, demoProviderKeyParam } from './
 import { createRepository } from './git-server.ts';
 
 export const demoWorkspaceId = 'demo';
-/** The demo workspace's key when SERVICE_API_KEY names none: fixed, so the README's examples run as written (the local runtime listens on loopback only). */
+/** The demo workspace's key when SERVICE_API_KEY names none: fixed, so the examples of the README and its guides run as written (the local runtime listens on loopback only). */
 export const demoApiKey = 'demo-key';
 const actor = 'seed';
 
@@ -79,7 +79,7 @@ export async function seedDemoRemote(store: Store, gitRoot: string, gitUrl: stri
 
 /**
  * The demo provider's credentials and integrations (./demo-provider.ts), with
- * fixed ids so that the README and the demo workflows can name them: the key
+ * fixed ids so that docs/integrations.md and the demo workflows can name them: the key
  * in a header for the risk-score route, in the query for the fx-rate route.
  */
 export const demoProviderSeed = {

@@ -209,7 +209,7 @@ export const errors = {
       'workflow_not_prepared',
       `Version ${version} of the workflow "${id}" was published without the compiled form running needs (its text had problems): publish a new version.`,
     ),
-  /** Every try to open a pull task lost a race with other pulls of the branch started at the same moment (README, "Remote pull and push"). */
+  /** Every try to open a pull task lost a race with other pulls of the branch started at the same moment (docs/import-export.md, "Remote pull and push"). */
   pullConflict: () => new ApiError(409, 'pull_conflict', 'Other pulls of this branch were started at the same moment. Retry.'),
   /** Every try to open a push task lost a race with other pulls or pushes of the branch started at the same moment. */
   pushConflict: () => new ApiError(409, 'push_conflict', 'Other pulls or pushes of this branch were started at the same moment. Retry.'),

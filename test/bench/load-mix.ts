@@ -3,7 +3,7 @@
  * through, as autocannon requests, and the tally of what each answered.
  *
  * Every request of the mix is valid, so each operation has one documented
- * answer (lib/openapi/openapi.json, README.md): 200, or 202 for an
+ * answer (lib/openapi/openapi.json, docs/): 200, or 202 for an
  * asynchronous workflow run. A pull answers 200 with the branch's open task
  * when one is open ("asking again while one is open returns that task"); its
  * 409 `pull_conflict` (every try lost a race with pulls started at the same
@@ -40,7 +40,7 @@ export interface Call {
 }
 
 interface OperationSpec {
-  /** What the report shows: the request as the README writes it. */
+  /** What the report shows: the request as the guides write it. */
   request: string;
   expected: number;
   /** The n-th call of this operation by one client; `latestTask` is the task most recently accepted by any client. */
@@ -58,7 +58,7 @@ const orders = [
   { destination: { zone: 'eu' }, weightKg: 3 },
   { destination: { zone: 'world' }, weightKg: 1 },
 ].map((order) => ({ order }));
-/** The demo's payment review (README, "Workflows that run"): a rule screens the payment, the demo provider scores it. */
+/** The demo's payment review (docs/workflows.md, "Workflows that run"): a rule screens the payment, the demo provider scores it. */
 const payments = [1500, 250, 5000].map((amount) => ({
   payment: { amount },
   card: { ageDays: 2, country: 'DE', paymentsLastHour: 1 },

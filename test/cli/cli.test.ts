@@ -177,7 +177,7 @@ describe('import', () => {
     expect(output).toMatch(/^unchanged rule one/);
   });
 
-  it('imports the example folder the README uses, rules and workflows alike', async () => {
+  it('imports the example folder docs/cli.md uses, rules and workflows alike', async () => {
     const examples = fileURLToPath(new URL('../../lib/cli/examples', import.meta.url));
     const output = await cli('import', 'acme', 'trunk', examples, '--publish');
     expect(output.split('\n').map((line) => line.split(/\s+/).slice(0, 4).join(' '))).toEqual([

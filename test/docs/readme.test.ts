@@ -1,36 +1,57 @@
 /**
- * The README runs as written: every `sh` block, in order, pasted into bash
- * against a freshly started `npm start`, the way a new user follows it. Blocks
- * marked `<!-- not run: why -->` (the quick start itself, templates for a real
- * remote, the deploy) are left out. Each curl line must answer the status its
- * trailing comment names (`# 401 ...`), or a 2xx when it names none.
+ * The README and its guides run as written: every `sh` block of each page of
+ * `pages`, page after page and in order within each, pasted into one bash
+ * against a freshly started `npm start`, the way a new user follows them from
+ * the README's tour on. Blocks marked `<!-- not run: why -->` (the quick start
+ * itself, templates for a real remote, the deploy) are left out. Each curl line
+ * must answer the status its trailing comment names (`# 401 ...`), or a 2xx
+ * when it names none.
  *
  * It runs in a network namespace that holds only loopback (`unshare -rn`), so
- * the default ports (3000, 3001, 3002, 8000) the README uses are free even while a
+ * the default ports (3000, 3001, 3002, 8000) the pages use are free even while a
  * developer's own `npm start` runs, and no command can reach another machine.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/**
+ * The pages whose blocks run, in the order they run: a guide's blocks use what
+ * the tour and the guides before it made (the README's "Where to read on"
+ * lists them in this order). Every page in docs/ must be here.
+ */
+const pages = [
+  'README.md',
+  'docs/rules.md',
+  'docs/change-safety.md',
+  'docs/integrations.md',
+  'docs/workflows.md',
+  'docs/import-export.md',
+  'docs/cli.md',
+  'docs/governance.md',
+  'docs/console.md',
+  'docs/deploying.md',
+  'docs/development.md',
+];
 
 interface Block {
+  page: string;
   line: number;
   code: string;
 }
 
-/** The `sh` blocks a user pastes, with the README line each starts on. */
-function runnableBlocks(markdown: string): Block[] {
+/** The `sh` blocks a user pastes from one page, with the line each starts on. */
+function runnableBlocks(page: string): Block[] {
+  const markdown = readFileSync(join(root, page), 'utf8');
   const blocks: Block[] = [];
   const fence = /(<!-- not run:[^>]*-->\s*\n)?```sh\n([\s\S]*?)```/g;
   for (const match of markdown.matchAll(fence)) {
     if (match[1]) continue;
-    blocks.push({ line: markdown.slice(0, match.index).split('\n').length, code: match[2]! });
+    blocks.push({ page, line: markdown.slice(0, match.index).split('\n').length, code: match[2]! });
   }
   return blocks;
 }
@@ -52,8 +73,15 @@ function expectedCalls(code: string): ExpectedCall[] {
 
 const namespaceWorks = spawnSync('unshare', ['-rn', 'true']).status === 0;
 
-it('runs every shell block of the README against a fresh npm start, each curl answering as its comment says', () => {
-  const blocks = runnableBlocks(readme);
+it('runs every page of docs/, so that a new guide is not left out', () => {
+  const guides = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  expect(guides.sort()).toEqual(pages.filter((page) => page.startsWith('docs/')).sort());
+});
+
+it('runs every shell block of the README and its guides against a fresh npm start, each curl answering as its comment says', () => {
+  const blocks = pages.flatMap(runnableBlocks);
   expect(blocks.length).toBeGreaterThanOrEqual(4);
   const expected = blocks.flatMap((block) => expectedCalls(block.code));
 
@@ -61,7 +89,7 @@ it('runs every shell block of the README against a fresh npm start, each curl an
   // Every curl also reports its status and URL on standard error, so that a pipe into `field` still reads the body alone.
   writeFileSync(join(dir, '.curlrc'), 'write-out = "%{stderr}README-CURL %{http_code} %{method} %{url_effective}\\n"\n');
   const script = join(dir, 'readme.sh');
-  writeFileSync(script, ['set -euo pipefail', ...blocks.map((b) => `# README.md line ${b.line}\n${b.code}`)].join('\n'));
+  writeFileSync(script, ['set -euo pipefail', ...blocks.map((b) => `# ${b.page} line ${b.line}\n${b.code}`)].join('\n'));
   const runner = join(dir, 'run.sh');
   writeFileSync(
     runner,
@@ -96,11 +124,11 @@ exit $status
   });
   const startLog = readFileSync(join(dir, 'start.log'), 'utf8');
   const context = `\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- npm start\n${startLog}`;
-  expect(run.status, `the README's blocks failed${context}`).toBe(0);
+  expect(run.status, `the pages' blocks failed${context}`).toBe(0);
   expect(startLog).toContain('API key:           demo-key');
 
   const calls = [...run.stderr.matchAll(/^README-CURL (\d{3}) (\S+) (\S+)$/gm)].map(([, status, method, url]) => ({ status: Number(status), method, url }));
-  expect(calls.length, `curl calls made vs curl lines in the README${context}`).toBe(expected.length);
+  expect(calls.length, `curl calls made vs curl lines in the pages${context}`).toBe(expected.length);
   calls.forEach((call, i) => {
     const { status, command } = expected[i]!;
     const ok = status === '2xx' ? call.status >= 200 && call.status < 300 : call.status === status;

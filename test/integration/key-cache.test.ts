@@ -1,5 +1,5 @@
 /**
- * The bound the README states for warm functions: a key's revocation, or a
+ * The bound docs/governance.md states for warm functions: a key's revocation, or a
  * change of its expiry, takes effect within DIRECTORY_CACHE_TTL_MS; the
  * expiry a cached key carries is checked on every call, so a key reaching it
  * is refused at once. Run with a short cache so the bound can be waited out.

@@ -22,7 +22,7 @@ it('pulls main of the demo remote right after start, then finds nothing to chang
   expect((await client.pullAndWait('staging')).taskState).toBe('completed');
 });
 
-it('leaves the rule edited after publishing a draft, as the README shows it before and after the pull', async () => {
+it('leaves the rule edited after publishing a draft, as the README tour shows it before the pull of docs/import-export.md and after it', async () => {
   await pullClient(t.api, t.runtime.apiKey).pullAndWait('main');
   const rule = await t.api<{ status: string; version: string; description: string }>(`/dev/v1/rule/${editedAfterPublishing.id}`);
   expect(rule.body.data).toMatchObject({ status: 'draft', version: 'v1', description: expect.stringMatching(/not yet published/) });
