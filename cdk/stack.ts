@@ -200,7 +200,7 @@ export class RulesServiceStack extends Stack {
         ...(route.queueAccess && { TASK_QUEUE_URL: this.tasks.queue.queueUrl }),
         ...(route.schedulerAccess && this.schedules.environment),
       },
-      // API Gateway's 29 s: a workflow run bounds itself to answer within it (lib/workflows/definition.ts).
+      // API Gateway's 29 s: a workflow run bounds itself to answer within it (lib/entities/workflow-definition.ts).
       ...(route.outbound && { timeout: Duration.seconds(29) }),
     });
     this.grantTable(fn, route.tableAccess);

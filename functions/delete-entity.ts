@@ -1,5 +1,5 @@
-import { authoringRoutes } from '../lib/entities/authoring-routes.ts';
-import { deleteEntity } from '../lib/entities/delete.ts';
+import { authoringRoutes } from '../lib/authoring/routes.ts';
+import { deleteEntity } from '../lib/publishing/delete.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 import { entityRef } from '../lib/http/params.ts';
 import { schedulerFromEnv } from '../lib/schedules/aws-scheduler.ts';

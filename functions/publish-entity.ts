@@ -1,5 +1,5 @@
-import { authoringRoutes } from '../lib/entities/authoring-routes.ts';
-import { publishDraft } from '../lib/entities/authoring.ts';
+import { authoringRoutes } from '../lib/authoring/routes.ts';
+import { publishDraft } from '../lib/publishing/publish.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 import { actorOf, entityRef } from '../lib/http/params.ts';
 

@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { flushCoverage } from '../lib/coverage/counting.ts';
+import { flushCoverage } from '../lib/tallies/coverage-counts.ts';
 import { invocationLogging, logger } from '../lib/logging/logger.ts';
-import { handleScheduledRun } from '../lib/rules/scheduled-run.ts';
+import { handleScheduledRun } from '../lib/schedules/scheduled-run.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 
 /** The target of every rule schedule: runs the rule and records the run; throws only when the store fails, for Scheduler to retry. */

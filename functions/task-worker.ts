@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { SQSEvent } from 'aws-lambda';
-import { flushCoverage } from '../lib/coverage/counting.ts';
+import { flushCoverage } from '../lib/tallies/coverage-counts.ts';
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
 import { invocationLogging, logger } from '../lib/logging/logger.ts';

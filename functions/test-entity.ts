@@ -1,7 +1,7 @@
 import { endpoint } from '../lib/http/endpoint.ts';
 import { entityRef } from '../lib/http/params.ts';
 import { runRoutes } from '../lib/rules/routes.ts';
-import { testBatch, testRule } from '../lib/rules/test.ts';
+import { testBatch, testRule } from '../lib/authoring/test.ts';
 
 /** The workflow code, loaded on the first workflow test only. */
 let workflows: Promise<typeof import('../lib/workflows/test-endpoints.ts')> | undefined;

@@ -11,7 +11,7 @@ import { auditRoutes } from '../audit/routes.ts';
 import { changeRoutes } from '../changes/routes.ts';
 import { coverageRoutes } from '../coverage/routes.ts';
 import { credentialRoutes } from '../credentials/routes.ts';
-import { authoringRoutes } from '../entities/authoring-routes.ts';
+import { authoringRoutes } from '../authoring/routes.ts';
 import { entityRoutes } from '../entities/routes.ts';
 import { integrationRoutes } from '../integrations/routes.ts';
 import { interchangeRoutes } from '../interchange/routes.ts';
@@ -21,10 +21,20 @@ import { replayRoutes } from '../replay/routes.ts';
 import { rolloutRoutes } from '../rollout/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
 import { scheduleRoutes } from '../schedules/routes.ts';
+import { workflowRoutes } from '../workflows/routes.ts';
 import { workspaceRoutes } from '../workspaces/routes.ts';
 import type { Route } from '../http/route.ts';
 
-const entityAreaRoutes = { ...entityRoutes, ...authoringRoutes, ...runRoutes, ...replayRoutes, ...scheduleRoutes, ...coverageRoutes, ...rolloutRoutes };
+const entityAreaRoutes = {
+  ...entityRoutes,
+  ...authoringRoutes,
+  ...runRoutes,
+  ...workflowRoutes,
+  ...replayRoutes,
+  ...scheduleRoutes,
+  ...coverageRoutes,
+  ...rolloutRoutes,
+};
 
 export const routes = {
   ...entityAreaRoutes,

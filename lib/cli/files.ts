@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ImportSource } from '../entities/import.ts';
+import type { ImportSource } from '../publishing/import.ts';
 import { parseJson } from '../decimal/json.ts';
 import { formatOfFileName, formats } from '../interchange/formats.ts';
 import type { ImportedFile } from '../interchange/transfer.ts';

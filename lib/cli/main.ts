@@ -6,9 +6,10 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEntity, publishDraft, updateEntity } from '../entities/authoring.ts';
-import { deleteEntity } from '../entities/delete.ts';
-import { ImportRejected, importEntities } from '../entities/import.ts';
+import { createEntity, updateEntity } from '../authoring/save.ts';
+import { publishDraft } from '../publishing/publish.ts';
+import { deleteEntity } from '../publishing/delete.ts';
+import { ImportRejected, importEntities } from '../publishing/import.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import { ApiError } from '../vocabulary/errors.ts';
 import { getRemote, putRemote } from '../pull/remote.ts';
@@ -18,7 +19,8 @@ import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } 
 import { readImportSources, readInterchangeFiles, readJsonFile } from './files.ts';
 import { formatNames, type FormatName } from '../interchange/format.ts';
 import { exportEntity, importFiles, parseChecksums } from '../interchange/transfer.ts';
-import { defaultLocalEndpoint, explainRefusal, resolveTarget } from './target.ts';
+import { defaultLocalEndpoint } from '../deployment/names.ts';
+import { explainRefusal, resolveTarget } from './target.ts';
 
 export const usage = `Usage: rules <command> [options]
 

@@ -1,8 +1,7 @@
 /** Which table the CLI works on: the local runtime's, a named one, or a deployed stack's. */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoConfig } from '../store/dynamo/client.ts';
-import { stackOutputs } from '../deployment/names.ts';
-import { localTableName } from '../local/runtime.ts';
+import { defaultLocalEndpoint, localTableName, stackOutputs } from '../deployment/names.ts';
 
 export interface TargetOptions {
   local?: boolean;
@@ -11,8 +10,6 @@ export interface TargetOptions {
   stack?: string;
   region?: string;
 }
-
-export const defaultLocalEndpoint = 'http://127.0.0.1:8000';
 
 export async function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = process.env): Promise<DynamoConfig> {
   const region = options.region ?? env.AWS_REGION;

@@ -5,14 +5,14 @@
  * gave the answer in production and when it last did, with the parts never
  * matched since the version was published and those not matched in the last
  * days. Production counts come from the tallies the executing functions
- * flush (./counting.ts), so they lag by up to the flush period, and lose
+ * flush (lib/tallies/coverage-counts.ts), so they lag by up to the flush period, and lose
  * what a function that died unflushed had counted.
  */
 import { EngineError, type PreparedRule } from '../engine/index.ts';
 import { errors, ApiError } from '../vocabulary/errors.ts';
 import { preparedVersion, runnable, type Prepare, type RuleSource } from '../rules/load.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type TallyStore } from '../store/types.ts';
-import { coverageItemName, totals, unitTally } from './counting.ts';
+import { coverageItemName, totals, unitTally } from '../tallies/coverage-counts.ts';
 import { coverageLimits } from './limits.ts';
 import { testCoverage, type TestCoverage } from './tested.ts';
 import { ruleUnits, type RuleUnit } from './units.ts';

@@ -7,7 +7,7 @@
  * gets no such warnings: every part would be listed, and such a rule is not
  * gated on tests at all (GET .../coverage says it has none).
  *
- * Pure: the save's own check (lib/entities/record-check.ts, which the console
+ * Pure: the save's own check (lib/authoring/record-check.ts, which the console
  * runs as a draft is typed) computes it for every rule that refers to no
  * other; a rule set's references are published rules the save loads
  * (./referenced.ts).

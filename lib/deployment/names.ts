@@ -1,7 +1,8 @@
 /**
  * The names a deployed stack and its clients share: the stack declares its
  * outputs and its API stage with them, and the CLI and the OpenAPI document
- * read them. They live in lib, not cdk/, so that no runtime code imports
+ * read them; the local runtime's table and endpoint, which the CLI targets
+ * by default, are named here too. They live in lib, not cdk/, so that no runtime code imports
  * the stack's code; this file imports nothing.
  */
 export const stackName = 'RulesService';
@@ -18,3 +19,7 @@ export const stackOutputs = {
 
 /** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */
 export const stageName = 'api';
+
+/** The local runtime's table (npm start), and where its DynamoDB listens by default: the CLI's default target. */
+export const localTableName = 'rules-local';
+export const defaultLocalEndpoint = 'http://127.0.0.1:8000';

@@ -3,7 +3,7 @@
  * function). They fix the fields a request may have (an unknown one is a 400
  * naming it), their JSON types and the size of a definition; the record's
  * own rules (lib/entities/schema.ts) and the rule checks are applied to the
- * whole record a save would store, in ./authoring.ts, so that every problem
+ * whole record a save would store, in lib/authoring/save.ts, so that every problem
  * is listed at once.
  */
 import * as z from 'zod/mini';

@@ -11,7 +11,7 @@ import { aggregations, hitPolicies, valueTypes } from '../engine/definitions.ts'
 import { feelLimits } from '../engine/feel/limits.ts';
 import { noControlCharacters } from '../vocabulary/patterns.ts';
 import { versionLabelPattern, workflowKind } from '../vocabulary/kinds.ts';
-import { workflowDefinitionSchema } from '../workflows/definition.ts';
+import { workflowDefinitionSchema } from './workflow-definition.ts';
 import { entityId, exactNumber, feelText as expression, reservedNames, valueName } from '../vocabulary/schema-parts.ts';
 import { unkeepableProblem, unstorableNumberProblem } from '../vocabulary/json-bounds.ts';
 import { canonicalOutputEntry } from './output-entry.ts';

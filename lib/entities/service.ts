@@ -1,8 +1,9 @@
 /**
  * The entity domain: reads shaped for each API version, and retry-safe
- * writes (the API's authoring, import, seed, pull) over the store interface.
- * It needs no rule parser, so the read functions stay small; what authoring
- * checks before a write is in ./authoring.ts.
+ * writes of the working copy (the API's authoring, import, seed, pull) over
+ * the store interface. It needs no rule parser, so the read functions stay
+ * small; what authoring checks before a write is in lib/authoring, and the
+ * publish of a version in lib/publishing.
  */
 import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import { actorNames } from '../auth/actors.ts';
@@ -10,10 +11,8 @@ import { canonicalJson, entityChecksum } from './checksum.ts';
 import { entityTypeOf } from '../vocabulary/kinds.ts';
 import type { EntityDetail, EntityInput, EntityRecord } from './schema.ts';
 import { errors } from '../vocabulary/errors.ts';
-import { promoted, stopped } from '../rollout/record.ts';
-import { RevisionConflict, retryOnRevisionConflict } from '../store/revision-retry.ts';
+import { retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {
-  describeRef,
   ruleScopeOf,
   type Candidate,
   type DirectoryStore,
@@ -26,7 +25,8 @@ import {
   type Warning,
 } from '../store/types.ts';
 
-const recordOf = ({ id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt }: EntityRecord): EntityRecord => ({
+/** The record's own fields of a stored entity (what a version snapshots). */
+export const recordOf = ({ id, name, description, type, status, version, tags, definition, checksum, createdAt, updatedAt }: EntityRecord): EntityRecord => ({
   id,
   name,
   description,
@@ -173,91 +173,5 @@ export function saveEntity(
   });
 }
 
-const versionNumber = (label: string) => (label ? Number(label.slice(1)) : 0);
-
-/** The label of the next version: after the served version and the candidate, so that no number is given twice. */
-const nextVersion = (entity: StoredEntity) => `v${Math.max(versionNumber(entity.version), versionNumber(entity.candidate?.version ?? '')) + 1}`;
-
-/** What a publish makes of the draft: the version executions get by default, or a rule's candidate, which they get only once promoted. */
-export type PublishAs = 'served' | 'candidate';
-
-export interface PublishResult {
-  version: string;
-  checksum: string;
-  /** False when the content was already the served version or the candidate, which is returned instead. */
-  created: boolean;
-  /** Set when the version is the rule's candidate. */
-  candidate?: true;
-}
-
 /** What a publish check may keep with a new version: a rule's prepared form, and its warnings when the check found them anew. */
 export type VersionExtras = Pick<StoredVersion, 'prepared' | 'warnings'>;
-
-/**
- * Publishes the working copy as the next version `vN`: the version executions
- * get by default, or (`as: 'candidate'`) the rule's candidate, which they get
- * only by naming it, or through a rollout, until it is promoted. A new version
- * supersedes the candidate there was (and stops a rollout of it). Publishing
- * content that is already the served version returns that version; content
- * that is the candidate returns the candidate, or, published to be served,
- * promotes it. `check` may refuse by throwing, given the working copy and
- * whether a new version would be made of it, and gives what the version
- * keeps besides the record; it is asked again on every attempt.
- */
-export function publishEntity(
-  store: EntityStore,
-  ref: EntityRef,
-  actor: string,
-  now = () => new Date().toISOString(),
-  check?: (entity: StoredEntity, newVersion: boolean) => Promise<VersionExtras | void>,
-  auditor?: Auditor,
-  /** More for the publish's audit record (the change request it carries out). */
-  auditDetail: Record<string, string> = {},
-  as: PublishAs = 'served',
-): Promise<PublishResult> {
-  return retryOnRevisionConflict(async () => {
-    const entity = await store.getEntity(ref);
-    if (!entity) throw errors.entityNotFound(ref.entityType, ref.id);
-    const published = Boolean(entity.version) && entity.publishedChecksum === entity.checksum;
-    const candidate = entity.candidate?.checksum === entity.checksum ? entity.candidate : undefined;
-    const extras = await check?.(entity, !published && !candidate);
-    if (published) return { version: entity.version, checksum: entity.checksum, created: false };
-    const kind = entity.type as EntityInput['type'];
-    const audit = (version: string, detail: Record<string, string> = {}) =>
-      auditEvent(auditor, entityTarget(ref), {
-        checksumBefore: entity.publishedChecksum,
-        checksumAfter: entity.checksum,
-        detail: { version, ...detail, ...auditDetail },
-      });
-    if (candidate && as === 'candidate') return { version: candidate.version, checksum: entity.checksum, created: false, candidate: true };
-    if (candidate) {
-      const next = { ...promoted({ ...entity, candidate }, actor, now()), revision: entity.revision + 1 };
-      await store.putEntity(ref, next, entity.revision, kind, audit(candidate.version, { promoted: 'candidate' }));
-      return { version: candidate.version, checksum: entity.checksum, created: false };
-    }
-    const version = nextVersion(entity);
-    const publishedAt = now();
-    const snapshot = {
-      ...recordOf(entity),
-      status: 'published' as const,
-      version,
-      updatedAt: entity.updatedAt,
-      ...(entity.warnings && { warnings: entity.warnings }),
-      ...extras,
-    };
-    const created = await store.putVersion(ref, snapshot, { version, checksum: entity.checksum, publishedAt, publishedBy: actor });
-    if (!created) {
-      // A publish that stopped after the snapshot: finish it, unless the snapshot holds other content.
-      const existing = await store.getVersion(ref, version);
-      if (existing?.checksum !== entity.checksum) throw new RevisionConflict(describeRef(ref));
-    }
-    // The candidate there was is superseded either way: by this one, or by this version served instead.
-    const rest = { ...entity, candidate: undefined, rollout: stopped(entity.rollout, 'superseded', actor, publishedAt), revision: entity.revision + 1 };
-    const next: StoredEntity =
-      as === 'candidate'
-        ? { ...rest, candidate: { version, checksum: entity.checksum } }
-        : { ...rest, version, status: 'published', publishedChecksum: entity.checksum };
-    await store.putEntity(ref, next, entity.revision, kind, audit(version, as === 'candidate' ? { candidate: 'true' } : {}));
-    return { version, checksum: entity.checksum, created: true, ...(as === 'candidate' && { candidate: true as const }) };
-  });
-}

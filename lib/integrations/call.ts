@@ -1,6 +1,6 @@
 /**
  * The one way an API-request step's call is made (its contract is
- * lib/workflows/api-call.ts), and what an integration's test runs: resolve
+ * lib/integrations/api-call.ts), and what an integration's test runs: resolve
  * the integration or the URL and the credential, build the URL and headers,
  * send through the outbound client, read the answer as JSON. Every failure
  * is an ApiCallFailure whose message names what failed and holds no secret:
@@ -12,7 +12,7 @@ import { ApiError } from '../vocabulary/errors.ts';
 import { OutboundError, type OutboundClient, type OutboundCredential, type OutboundFailure, type OutboundResponse } from '../outbound/index.ts';
 import { scrubSecret, secretScrubber, withQueryParam } from '../outbound/url.ts';
 import type { IntegrationStore, StoredIntegration } from '../store/types.ts';
-import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from '../workflows/api-call.ts';
+import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from './api-call.ts';
 import { parseJson } from '../decimal/json.ts';
 
 export type CallFailureKind = OutboundFailure | 'integration_not_found' | 'credential_not_found' | 'credential_revoked' | 'not_json';

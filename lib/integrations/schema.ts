@@ -30,7 +30,7 @@ export const integrationLimits = {
   testTimeoutMs: 15_000,
 } as const;
 
-/** What an API-request step may send (lib/workflows/api-call.ts): every method but HEAD. */
+/** What an API-request step may send (lib/integrations/api-call.ts): every method but HEAD. */
 export const callMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Headers that carry a secret: it belongs in a credential, which is sealed and never shown. */

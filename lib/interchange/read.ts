@@ -5,7 +5,7 @@
  * so each caller decides what to write from the same findings.
  */
 import { parseJson } from '../decimal/json.ts';
-import { recordProblems } from '../entities/record-check.ts';
+import { recordProblems } from '../authoring/record-check.ts';
 import { workflowKind, type EntityInput, type EntityType } from '../entities/schema.ts';
 import type { PathProblem } from '../vocabulary/errors.ts';
 import { jsonDepthProblem } from '../vocabulary/json-bounds.ts';

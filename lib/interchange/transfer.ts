@@ -5,7 +5,7 @@
  * draft's checksum, as an edit does, so it never overwrites unseen work.
  */
 import type { Auditor } from '../auth/auditor.ts';
-import { createEntity, updateEntity } from '../entities/authoring.ts';
+import { createEntity, updateEntity } from '../authoring/save.ts';
 import { entityChecksum } from '../entities/checksum.ts';
 import type { EntityInput, EntityType } from '../entities/schema.ts';
 import { errors, type PathProblem } from '../vocabulary/errors.ts';

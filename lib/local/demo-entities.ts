@@ -4,7 +4,7 @@
  * try every list filter.
  */
 import type { EntityInput } from '../entities/schema.ts';
-import { workflowDefinitionSchema, type WorkflowDefinitionInput } from '../workflows/definition.ts';
+import { workflowDefinitionSchema, type WorkflowDefinitionInput } from '../entities/workflow-definition.ts';
 
 type Definition<K extends EntityInput['type']> = Extract<EntityInput, { type: K }>['definition'];
 type Table = Definition<'decisionTable'>;

@@ -3,7 +3,7 @@
  * http://127.0.0.1:$PORT, and the queue and scheduler behind it, all in one
  * process.
  */
-import { defaultLocalEndpoint } from '../cli/target.ts';
+import { defaultLocalEndpoint } from '../deployment/names.ts';
 import { demoProviderKey } from './demo-provider.ts';
 import { demoApiKey } from './seed.ts';
 import { PortSettingError, portFromEnv } from './ports.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flushCoverage } from '../coverage/counting.ts';
+import { flushCoverage } from '../tallies/coverage-counts.ts';
 import { keyringFromEnv } from '../credentials/keyring.ts';
 import { schedulerFor } from '../schedules/aws-scheduler.ts';
 import { createLocalScheduler } from './scheduler.ts';
@@ -19,9 +19,8 @@ import { listenOn, type PortChoice } from './ports.ts';
 import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
 import { taskDelivery, taskTimes } from '../tasks/delivery.ts';
-import { settleRollouts } from '../rollout/watch.ts';
-
-export const localTableName = 'rules-local';
+import { localTableName } from '../deployment/names.ts';
+import { settleRollouts } from '../rules/rollout-watch.ts';
 
 export interface LocalRuntimeOptions {
   /** The API's port; 0 picks a free one. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCredential, updateCredential, type CredentialDeps } from '../credentials/service.ts';
-import { importEntities } from '../entities/import.ts';
+import { importEntities } from '../publishing/import.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { ApiError } from '../vocabulary/errors.ts';
 import { createIntegration, updateIntegration } from '../integrations/service.ts';

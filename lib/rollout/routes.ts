@@ -9,7 +9,7 @@ import { rolloutSampleRetentionDays } from '../store/types.ts';
 import { tallyFlush } from '../tallies/buffer.ts';
 import { promoteBodySchema, rolloutBodySchema } from './schema.ts';
 import { shownSamples } from './service.ts';
-import { sampleLimits } from './watch.ts';
+import { sampleLimits } from '../rules/rollout-watch.ts';
 
 const onRollout = { branch: 'optional', query: emptyQuery, entityTypes: ['rule'], path: '/dev/v1/{entityType}/{entityId}/rollout' } as const;
 

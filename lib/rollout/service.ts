@@ -16,6 +16,7 @@ import type { EntityKind } from '../vocabulary/kinds.ts';
 import { errors, type FieldIssue } from '../vocabulary/errors.ts';
 import { retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {
+  isRunning,
   ruleScopeOf,
   type EntityRef,
   type EntityStore,
@@ -25,10 +26,10 @@ import {
   type StoredEntity,
   type TallyStore,
 } from '../store/types.ts';
-import { agreements } from './compare.ts';
-import { isRunning, promoted, stopped } from './record.ts';
+import { agreements } from '../rules/rollout-compare.ts';
+import { promoted, stopped } from '../publishing/candidate-record.ts';
 import type { PromoteBody, RolloutBody } from './schema.ts';
-import { rolloutTallyName } from './watch.ts';
+import { rolloutTallyName } from '../rules/rollout-watch.ts';
 
 type Store = EntityStore & TallyStore & RolloutStore;
 

@@ -7,7 +7,7 @@
 import { opensCredentials } from '../credentials/route-access.ts';
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
-import { workflowLimits } from '../workflows/limits.ts';
+import { workflowLimits } from '../entities/workflow-limits.ts';
 import { batchBounds, executeSchema } from './schema.ts';
 
 export const onEntity = { method: 'POST', branch: 'optional', query: emptyQuery } as const;

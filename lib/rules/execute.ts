@@ -3,7 +3,7 @@
  * named one), compiled from the prepared form kept with it (no FEEL parser in
  * this function) and kept by the warm function (./cache.ts); the run is
  * recorded when the rule asks for it, and counted for its coverage whether
- * or not (lib/coverage/counting.ts). Engine failures are thrown as they are,
+ * or not (lib/tallies/coverage-counts.ts). Engine failures are thrown as they are,
  * and get their status in lib/http. A rule's running rollout (lib/rollout)
  * may have its candidate answer instead (a canary), and runs the other
  * version beside the answer once it is ready, to compare. A batch loads and
@@ -14,9 +14,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule } from '../engine/index.ts';
-import { countExecution } from '../coverage/counting.ts';
-import { rolloutTurn, servedLabel } from '../rollout/canary.ts';
-import { rolloutWatch } from '../rollout/watch.ts';
+import { countExecution } from '../tallies/coverage-counts.ts';
+import { rolloutTurn, servedLabel } from './rollout-canary.ts';
+import { rolloutWatch } from './rollout-watch.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type RolloutStore, type TallyStore } from '../store/types.ts';
 import { AnswerBudget, slotError, type SlotError } from './batch.ts';
 import { CompiledCache } from './cache.ts';

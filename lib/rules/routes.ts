@@ -1,6 +1,6 @@
 /**
  * Running rules and workflows: test a draft, execute a published version,
- * list the recorded executions, and try one step of a workflow. Their paths
+ * and list the recorded executions. Their paths
  * sit beside the entity operations' (`/dev/v1/{entityType}/{entityId}/...`):
  * API Gateway matches a static segment before a variable one without
  * backtracking, so `/dev/v1/workflow/...` cannot have routes of its own, and
@@ -10,7 +10,6 @@
 import { pageQuerySchema } from '../http/paging.ts';
 import type { Route } from '../http/route.ts';
 import { executionRetentionDays } from '../store/types.ts';
-import { testStepSchema } from '../workflows/schema.ts';
 import { callsProviders, executeEntityRoute, onEntity } from './execute-route.ts';
 import { batchBounds } from './schema.ts';
 import { testSchema } from './test-schema.ts';
@@ -39,18 +38,5 @@ export const runRoutes = {
     description: `One page of the recorded executions, newest first: input, output or error, version, outcome, trigger, duration and times, and a workflow's steps. Executions are kept ${executionRetentionDays} days; API executions are recorded when the rule or workflow sets settings.recordExecutions.`,
     query: pageQuerySchema,
     tableAccess: 'read',
-  },
-  testWorkflowStep: {
-    ...onEntity,
-    ...callsProviders,
-    operationId: 'testWorkflowStep',
-    permission: 'write',
-    path: '/dev/v1/{entityType}/{entityId}/steps/{stepId}/test',
-    entityTypes: ['workflow'],
-    handler: 'test-workflow-step',
-    summary: 'Run one step of a workflow on a context you give, against its provider',
-    description:
-      "Runs the step `stepId` of the draft (or, with `version`, a published version) on `context`: the workflow's inputs and the results of the steps before it, by name, as a run would hold them. Answers the step's status, time, output or error, and the step a run would go to next. An API-request step calls its provider, with its credential placed.",
-    body: testStepSchema,
   },
 } satisfies Record<string, Route>;

@@ -8,7 +8,7 @@
 import { safeParse } from 'zod/mini';
 import type { PathProblem } from '../vocabulary/errors.ts';
 import type { EntityScope } from '../store/types.ts';
-import { workflowShapeSchema, type WorkflowDefinition } from './definition.ts';
+import { workflowShapeSchema, type WorkflowDefinition } from '../entities/workflow-definition.ts';
 import { workflowLookups, type ReferenceStore } from './references.ts';
 import { validateWorkflow, type WorkflowCheck, type WorkflowLookups } from './validate.ts';
 

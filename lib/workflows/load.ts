@@ -12,7 +12,7 @@ import { errors } from '../vocabulary/errors.ts';
 import { CompiledCache } from '../rules/cache.ts';
 import { resolveVersion, type EntityHead } from '../rules/load.ts';
 import type { EntityRef, EntityStore, StoredEntity } from '../store/types.ts';
-import type { WorkflowDefinition } from './definition.ts';
+import type { WorkflowDefinition } from '../entities/workflow-definition.ts';
 import { compileWorkflow, type CompiledWorkflow } from './runner.ts';
 import type { PreparedWorkflow } from './validate.ts';
 

@@ -6,7 +6,7 @@
  * problem without doing any I/O itself.
  */
 import type { CredentialStore, EntityScope, EntityStore, IntegrationStore } from '../store/types.ts';
-import type { WorkflowDefinition } from './definition.ts';
+import type { WorkflowDefinition } from '../entities/workflow-definition.ts';
 import type { WorkflowLookups } from './validate.ts';
 
 export type ReferenceStore = Pick<EntityStore, 'getEntityHead' | 'getVersion'> &

@@ -14,10 +14,10 @@ import { errors } from '../vocabulary/errors.ts';
 import { elapsedSince, publishedVersion } from '../rules/execute.ts';
 import { newExecutionId, recordExecution } from '../rules/executions.ts';
 import type { RunnableRule } from '../rules/load.ts';
-import { evaluateCounted } from '../coverage/counting.ts';
+import { evaluateCounted } from '../tallies/coverage-counts.ts';
 import { executionScopeOf, ruleScopeOf, type EntityRef, type EntityStore, type ExecutionStore, type StoredEntity, type TallyStore } from '../store/types.ts';
-import type { CallApi } from './api-call.ts';
-import { workflowLimits } from './limits.ts';
+import type { CallApi } from '../integrations/api-call.ts';
+import { workflowLimits } from '../entities/workflow-limits.ts';
 import { publishedWorkflow, type RunnableWorkflow } from './load.ts';
 import { runStep, runWorkflow, type WorkflowRun, type WorkflowServices } from './runner.ts';
 

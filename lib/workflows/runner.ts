@@ -14,8 +14,8 @@ import { toPlain, type FeelContext, type FeelValue } from '../engine/feel/values
 import { convertParams } from '../engine/compile.ts';
 import { describeProviderStatus } from '../outbound/provider-status.ts';
 import type { StepRecord } from '../store/types.ts';
-import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from './api-call.ts';
-import type { StepOf, WorkflowDefinition, WorkflowStep } from './definition.ts';
+import { ApiCallFailure, type ApiRequest, type ApiResponse, type CallApi } from '../integrations/api-call.ts';
+import type { StepOf, WorkflowDefinition, WorkflowStep } from '../entities/workflow-definition.ts';
 import { fieldPath, stepExpressions } from './step-expressions.ts';
 import type { PreparedWorkflow } from './validate.ts';
 import { isNum } from '../decimal/decimal.ts';

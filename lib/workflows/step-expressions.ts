@@ -5,7 +5,7 @@
  * none of its schemas.
  */
 import { plainName } from '../engine/feel/names.ts';
-import type { WorkflowStep } from './definition.ts';
+import type { WorkflowStep } from '../entities/workflow-definition.ts';
 
 /** The path of a named entry under `base`, as problems and the prepared form name it: `steps[0].inputs.amount`, `steps[0].headers["X-Id"]`. */
 export const fieldPath = (base: string, name: string): string => (plainName.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);

@@ -13,9 +13,9 @@
  */
 import type { Expr } from '../engine/feel/ast.ts';
 import { FeelSyntaxError, parseBudget, parseExpression } from '../engine/feel/parse.ts';
-import type { WorkflowDefinition } from './definition.ts';
+import type { WorkflowDefinition } from '../entities/workflow-definition.ts';
 import { stepExpressions } from './step-expressions.ts';
-import { analyseGraph, availableNames, producesValue, type Graph } from './graph.ts';
+import { analyseGraph, availableNames, producesValue, type Graph } from '../entities/workflow-graph.ts';
 import { freeNames } from '../engine/feel/names.ts';
 
 export interface WorkflowProblem {

@@ -23,12 +23,13 @@
  * live executions do; its floor is the plain rule's, GetItem + evaluate.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createEntity, publishDraft, updateEntity } from '../../lib/entities/authoring.ts';
+import { createEntity, updateEntity } from '../../lib/authoring/save.ts';
+import { publishDraft } from '../../lib/publishing/publish.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
-import { countExecution, flushCoverage } from '../../lib/coverage/counting.ts';
+import { countExecution, flushCoverage } from '../../lib/tallies/coverage-counts.ts';
 import { startRollout } from '../../lib/rollout/service.ts';
-import { rolloutTallyName, settleRollouts } from '../../lib/rollout/watch.ts';
+import { rolloutTallyName, settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import { elapsedSince, executeRule, publishedVersion } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
 import { unpackPrepared } from '../../lib/vocabulary/prepared-form.ts';

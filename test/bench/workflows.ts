@@ -28,13 +28,14 @@ import { createCredential, outboundCacheTtlMs } from '../../lib/credentials/serv
 import { localKeyring } from '../../lib/credentials/local-keyring.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
+import { createEntity } from '../../lib/authoring/save.ts';
+import { publishDraft } from '../../lib/publishing/publish.ts';
 import { unpackPrepared } from '../../lib/vocabulary/prepared-form.ts';
 import { createApiCaller } from '../../lib/integrations/call.ts';
 import { createIntegration } from '../../lib/integrations/service.ts';
 import { createOutboundClient } from '../../lib/outbound/index.ts';
 import type { EntityRef, Store } from '../../lib/store/types.ts';
-import { workflowDefinitionSchema, type WorkflowDefinitionInput } from '../../lib/workflows/definition.ts';
+import { workflowDefinitionSchema, type WorkflowDefinitionInput } from '../../lib/entities/workflow-definition.ts';
 import { compileWorkflow, runWorkflow } from '../../lib/workflows/runner.ts';
 import { validateWorkflow } from '../../lib/workflows/validate.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';

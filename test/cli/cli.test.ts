@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { main, runCli, UsageError } from '../../lib/cli/main.ts';
-import { ImportRejected } from '../../lib/entities/import.ts';
+import { ImportRejected } from '../../lib/publishing/import.ts';
 import { addClientPlugin } from '../../lib/store/dynamo/client.ts';
 import type { Store } from '../../lib/store/index.ts';
 import { simpleRule, workflow } from '../helpers/entities.ts';

@@ -7,14 +7,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildConsole } from '../../lib/console/build.ts';
-import { recordProblems } from '../../lib/entities/record-check.ts';
+import { recordProblems } from '../../lib/authoring/record-check.ts';
 import { builtinSignatures } from '../../lib/engine/feel/builtin-signatures.ts';
 import { FeelSyntaxError, parseExpression } from '../../lib/engine/feel/parse.ts';
 import { callSnippet, completionsOf, signatureText } from '../../lib/console/web/feel/completions.ts';
 import { parameterNames, ruleSetNames, workflowNames } from '../../lib/console/web/feel/names.ts';
 import { offsetOf, problemRanges } from '../../lib/console/web/feel/problem-range.ts';
 import type { RuleSetDefinition } from '../../lib/engine/definitions.ts';
-import type { WorkflowDefinition } from '../../lib/workflows/definition.ts';
+import type { WorkflowDefinition } from '../../lib/entities/workflow-definition.ts';
 
 const parameters = [
   { name: 'age', type: 'number' as const },

@@ -11,8 +11,8 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { flushCoverage } from '../../lib/coverage/counting.ts';
-import { settleRollouts } from '../../lib/rollout/watch.ts';
+import { flushCoverage } from '../../lib/tallies/coverage-counts.ts';
+import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import { expectAccessible, expectNoPageProblems, ruleHelpers, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 if (skipReason) console.warn(skipReason);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renameStep } from '../../lib/console/web/workflows/model.ts';
 import { renameReads } from '../../lib/engine/feel/rename.ts';
-import { workflowDefinitionSchema } from '../../lib/workflows/definition.ts';
+import { workflowDefinitionSchema } from '../../lib/entities/workflow-definition.ts';
 import { validateWorkflow } from '../../lib/workflows/validate.ts';
 
 const definition = workflowDefinitionSchema.parse({

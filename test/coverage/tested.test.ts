@@ -9,7 +9,7 @@ import { compileRule, type RuleDefinition } from '../../lib/engine/index.ts';
 import { prepareRule } from '../../lib/engine/prepare.ts';
 import { coverageLimits } from '../../lib/coverage/limits.ts';
 import { selfContainedUntestedWarnings, testCoverage, untestedWarnings, withTestCoverage } from '../../lib/coverage/tested.ts';
-import { recordProblems } from '../../lib/entities/record-check.ts';
+import { recordProblems } from '../../lib/authoring/record-check.ts';
 
 type Json = Record<string, unknown>;
 

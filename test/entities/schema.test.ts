@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportRejected, importEntities } from '../../lib/entities/import.ts';
+import { ImportRejected, importEntities } from '../../lib/publishing/import.ts';
 import { entityInputSchema, entityTypeOf } from '../../lib/entities/schema.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import type { EntityStore } from '../../lib/store/types.ts';

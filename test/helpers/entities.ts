@@ -1,5 +1,5 @@
 /** Entity records and workspaces for tests: small valid inputs, and a second workspace with its own key. */
-import { importEntities } from '../../lib/entities/import.ts';
+import { importEntities } from '../../lib/publishing/import.ts';
 import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import type { Store } from '../../lib/store/types.ts';

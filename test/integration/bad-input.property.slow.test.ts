@@ -41,7 +41,7 @@ import { connect } from 'node:net';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushCoverage } from '../../lib/coverage/counting.ts';
+import { flushCoverage } from '../../lib/tallies/coverage-counts.ts';
 import { entityIdPattern, entityTypes } from '../../lib/vocabulary/kinds.ts';
 import { requestIdHeader } from '../../lib/http/envelope.ts';
 import { routeList, routes } from '../../lib/api/routes.ts';
@@ -229,7 +229,7 @@ const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} 
  * records a failed run too (bad params, no answer), before the error is given
  * (lib/rules/execute.ts), an item of its own under the rule's executions;
  * every execution of a rule, failed ones too, counts for its version's
- * coverage, in the rule's tally items (lib/coverage/counting.ts); and a
+ * coverage, in the rule's tally items (lib/tallies/coverage-counts.ts); and a
  * publish its rule's replay gate refuses keeps the replay it ran, a completed
  * task (lib/replay/gate.ts).
  */

@@ -11,8 +11,8 @@
  * waited for.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countExecution, flushCoverage } from '../../lib/coverage/counting.ts';
-import { runScheduledRule } from '../../lib/rules/scheduled-run.ts';
+import { countExecution, flushCoverage } from '../../lib/tallies/coverage-counts.ts';
+import { runScheduledRule } from '../../lib/schedules/scheduled-run.ts';
 import { createStore } from '../../lib/store/index.ts';
 import type { Api } from '../helpers/api.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';

@@ -1,6 +1,6 @@
 /** GET /dev/{entityType} and GET /dev/v1/{entityType}: the legacy path and its replacement, paged by pageNo and pageSize. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importEntities } from '../../lib/entities/import.ts';
+import { importEntities } from '../../lib/publishing/import.ts';
 import { entitySummarySchema } from '../../lib/vocabulary/records.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';

@@ -10,7 +10,7 @@
  * tests settle them (and flush the counts) before reading what they counted.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settleRollouts } from '../../lib/rollout/watch.ts';
+import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import type { RolloutView } from '../../lib/rollout/service.ts';
 import type { RequestOptions } from '../helpers/api.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';

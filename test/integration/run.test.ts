@@ -186,7 +186,7 @@ describe('execute', () => {
   });
 
   it('refuses a rule whose stored definition has problems, never a 5xx: execute 409 rule_not_prepared (no parser there), test 409 rule_invalid with the problems', async () => {
-    const { importEntities } = await import('../../lib/entities/import.ts');
+    const { importEntities } = await import('../../lib/publishing/import.ts');
     // An import checks the record schema only: FEEL problems reach the store.
     await importEntities(
       t.runtime.store,

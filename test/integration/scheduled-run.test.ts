@@ -11,7 +11,7 @@ import type { Handler } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../lib/local/proxy-event.ts';
 import { handlerOf } from '../../lib/local/server.ts';
-import { runScheduledRule } from '../../lib/rules/scheduled-run.ts';
+import { runScheduledRule } from '../../lib/schedules/scheduled-run.ts';
 import type { Execution, Store } from '../../lib/store/types.ts';
 import { overlappingByDate, parcelFee, rulesClient } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';

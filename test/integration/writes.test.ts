@@ -6,8 +6,9 @@
  * from the index, so with everything on one page the two must agree.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ImportRejected, importEntities } from '../../lib/entities/import.ts';
-import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
+import { ImportRejected, importEntities } from '../../lib/publishing/import.ts';
+import { saveEntity } from '../../lib/entities/service.ts';
+import { publishEntity } from '../../lib/publishing/publish.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { seedDemo } from '../../lib/local/seed.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';

@@ -16,7 +16,7 @@ import { createCredential, revokeCredential } from '../../lib/credentials/servic
 import { callApi, CallFailure, createApiCaller, joinPath, type ApiCallerDeps } from '../../lib/integrations/call.ts';
 import { createIntegration } from '../../lib/integrations/service.ts';
 import { createOutboundClient, type LookupAll, type OutboundOptions } from '../../lib/outbound/index.ts';
-import { ApiCallFailure, type ApiRequest } from '../../lib/workflows/api-call.ts';
+import { ApiCallFailure, type ApiRequest } from '../../lib/integrations/api-call.ts';
 import { expectNoSecrets } from '../helpers/credentials.ts';
 import { answers, refusedPort, startTestProvider, type TestProvider } from '../helpers/providers.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';

@@ -10,12 +10,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEntity, publishDraft, updateEntity } from '../../lib/entities/authoring.ts';
+import { createEntity, updateEntity } from '../../lib/authoring/save.ts';
+import { publishDraft } from '../../lib/publishing/publish.ts';
 import { checkRule } from '../../lib/engine/authoring.ts';
 import { compileRule, EngineError, evaluateRule, type RuleDefinition } from '../../lib/engine/index.ts';
-import { agreementOf, sameOutput, type Result } from '../../lib/rollout/compare.ts';
+import { agreementOf, sameOutput, type Result } from '../../lib/rules/rollout-compare.ts';
 import { getRollout, startRollout } from '../../lib/rollout/service.ts';
-import { settleRollouts } from '../../lib/rollout/watch.ts';
+import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import { executeRule } from '../../lib/rules/execute.ts';
 import type { EntityRef } from '../../lib/store/types.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';

@@ -7,11 +7,12 @@
  * tested batch gives up traces before it gives up answers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEntity, publishDraft } from '../../lib/entities/authoring.ts';
+import { createEntity } from '../../lib/authoring/save.ts';
+import { publishDraft } from '../../lib/publishing/publish.ts';
 import { ApiError, fromEngineError } from '../../lib/vocabulary/errors.ts';
 import { executeBatch, executeRule } from '../../lib/rules/execute.ts';
 import { batchBounds } from '../../lib/rules/schema.ts';
-import { testBatch } from '../../lib/rules/test.ts';
+import { testBatch } from '../../lib/authoring/test.ts';
 import { ruleScopeOf, type EntityRef, type Store } from '../../lib/store/types.ts';
 import { createWorkspace } from '../../lib/workspaces/admin.ts';
 import { overlappingByDate, parcelFee, simple, type Json } from '../helpers/rules.ts';

@@ -46,7 +46,7 @@ describe('function bundles', () => {
   it('execute-entity and run-scheduled-rule count coverage with the counting alone: not the test coverage, nor the coverage report', async () => {
     for (const fn of ['execute-entity', 'run-scheduled-rule']) {
       const inputs = await bundle(`functions/${fn}.ts`);
-      expect(inputs, fn).toContain('lib/coverage/counting.ts');
+      expect(inputs, fn).toContain('lib/tallies/coverage-counts.ts');
       expect(
         inputs.filter((i) => /coverage\/(?!counting\.ts)|engine\/test-cases\.ts/.test(i)),
         fn,

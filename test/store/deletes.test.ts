@@ -4,7 +4,8 @@
  * is finished by its retry, and versions go with their entity.
  */
 import { expect, it } from 'vitest';
-import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
+import { saveEntity } from '../../lib/entities/service.ts';
+import { publishEntity } from '../../lib/publishing/publish.ts';
 import { RevisionConflict } from '../../lib/store/revision-retry.ts';
 import { leaveCountClaim, ruleOfKind, ruleTotals, useEmbeddedStore } from '../helpers/store.ts';
 

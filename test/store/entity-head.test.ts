@@ -1,6 +1,7 @@
 /** The narrow read that running a rule's latest version makes: its published label and creation time, as the full read has them. */
 import { expect, it } from 'vitest';
-import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
+import { saveEntity } from '../../lib/entities/service.ts';
+import { publishEntity } from '../../lib/publishing/publish.ts';
 import { ruleOfKind, useEmbeddedStore } from '../helpers/store.ts';
 
 const fixture = useEmbeddedStore('entity-head');

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
+import { saveEntity } from '../../lib/entities/service.ts';
+import { publishEntity } from '../../lib/publishing/publish.ts';
 import type { ListQuery, Store, StoredEntity } from '../../lib/store/index.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
 

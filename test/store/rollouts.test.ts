@@ -7,7 +7,8 @@
  */
 import { expect, it } from 'vitest';
 import { parseJson } from '../../lib/decimal/json.ts';
-import { publishEntity, saveEntity } from '../../lib/entities/service.ts';
+import { saveEntity } from '../../lib/entities/service.ts';
+import { publishEntity } from '../../lib/publishing/publish.ts';
 import { rolloutSampleRetentionDays, type Rollout, type RolloutSample, type RuleScope } from '../../lib/store/index.ts';
 import { ruleOfKind, useEmbeddedStore } from '../helpers/store.ts';
 

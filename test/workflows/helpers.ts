@@ -1,5 +1,5 @@
 /** Definitions written as authors write them, parsed by the shape schema (graph unchecked, as validateWorkflow takes them), so tests see defaults filled in as a save would. */
-import { workflowShapeSchema, type WorkflowDefinition, type WorkflowDefinitionInput } from '../../lib/workflows/definition.ts';
+import { workflowShapeSchema, type WorkflowDefinition, type WorkflowDefinitionInput } from '../../lib/entities/workflow-definition.ts';
 
 export const define = (input: WorkflowDefinitionInput): WorkflowDefinition => workflowShapeSchema.parse(input);
 

@@ -1,7 +1,7 @@
 /** Runs with fake rules, APIs and clocks: the path taken, each step's record, failures and the deadline, each naming the step. */
 import { describe, expect, it, vi } from 'vitest';
-import type { WorkflowDefinitionInput } from '../../lib/workflows/definition.ts';
-import { ApiCallFailure, type ApiRequest, type ApiResponse } from '../../lib/workflows/api-call.ts';
+import type { WorkflowDefinitionInput } from '../../lib/entities/workflow-definition.ts';
+import { ApiCallFailure, type ApiRequest, type ApiResponse } from '../../lib/integrations/api-call.ts';
 import { compileWorkflow, retryAfterMs, runWorkflow, type RunOptions, type WorkflowServices } from '../../lib/workflows/runner.ts';
 import { validateWorkflow } from '../../lib/workflows/validate.ts';
 import { define, quoteFlow } from './helpers.ts';

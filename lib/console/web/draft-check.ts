@@ -8,7 +8,7 @@
  * and the FEEL parser, so the page neither loads them to open nor waits on them.
  */
 import type { EntityType } from '../../vocabulary/kinds.ts';
-import { recordProblems } from '../../entities/record-check.ts';
+import { recordProblems } from '../../authoring/record-check.ts';
 import type { Warning } from '../../store/types.ts';
 import { checkStoredWorkflow } from '../../workflows/check.ts';
 

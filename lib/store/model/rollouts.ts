@@ -62,3 +62,6 @@ export interface RolloutSample {
 
 /** How long a sampled disagreement is kept. */
 export const rolloutSampleRetentionDays = 7;
+
+/** Whether the rollout still runs: execute acts only on one that does. */
+export const isRunning = (rollout: Rollout | undefined): rollout is Rollout => rollout !== undefined && rollout.endedAt === undefined;

@@ -4,12 +4,12 @@
  * (`parameters`); a rule set's entry also reads the outputs of the entries
  * before it. A workflow step reads the workflow's inputs and the results of
  * the steps every run has passed through on its way there
- * (lib/workflows/graph.ts `availableNames`, the check's own reckoning).
+ * (lib/entities/workflow-graph.ts `availableNames`, the check's own reckoning).
  */
 import type { DeclaredInput, RuleSetDefinition } from '../../../engine/definitions.ts';
 import { isReference } from '../../../engine/definitions.ts';
-import { analyseGraph, availableNames, producesValue } from '../../../workflows/graph.ts';
-import type { WorkflowDefinition } from '../../../workflows/definition.ts';
+import { analyseGraph, availableNames, producesValue } from '../../../entities/workflow-graph.ts';
+import type { WorkflowDefinition } from '../../../entities/workflow-definition.ts';
 import type { FeelName } from './completions.ts';
 
 /** A rule's declared inputs. */

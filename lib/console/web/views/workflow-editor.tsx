@@ -15,7 +15,7 @@
 import '../authorization/authorization.css';
 import '../workflows/workflows.css';
 import { useState } from 'preact/hooks';
-import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
+import type { StepKind, WorkflowDefinition, WorkflowStep } from '../../../entities/workflow-definition.ts';
 import { ChangeRequestList } from '../changes/list.tsx';
 import { useProposal } from '../changes/propose.tsx';
 import { useConsole } from '../context.ts';

@@ -7,7 +7,7 @@
  */
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { WorkflowDefinition } from '../../../workflows/definition.ts';
+import type { WorkflowDefinition } from '../../../entities/workflow-definition.ts';
 import { compactNode, layout, regularNode, stepHasProblem, stepSummary, type Edge, type NodeMetrics, type Placed } from './model.ts';
 
 export interface GraphProps {

@@ -6,8 +6,8 @@
  * without the page.
  */
 import { entityIdPattern } from '../../../vocabulary/kinds.ts';
-import type { StepKind, StepOf, WorkflowDefinition, WorkflowStep } from '../../../workflows/definition.ts';
-import { successors } from '../../../workflows/graph.ts';
+import type { StepKind, StepOf, WorkflowDefinition, WorkflowStep } from '../../../entities/workflow-definition.ts';
+import { successors } from '../../../entities/workflow-graph.ts';
 import { rewriteStepExpressions } from '../../../workflows/step-expressions.ts';
 
 export const kindNames: Record<StepKind, string> = {

@@ -5,8 +5,8 @@
  * like the steps and saved with them, so that the API's problems come back
  * by path (`definition.inputs[1].name`) and are shown at their field.
  */
-import { workflowLimits } from '../../../workflows/limits.ts';
-import type { WorkflowDefinition } from '../../../workflows/definition.ts';
+import { workflowLimits } from '../../../entities/workflow-limits.ts';
+import type { WorkflowDefinition } from '../../../entities/workflow-definition.ts';
 import { DeclaredInputs } from '../ui/declared-inputs.tsx';
 import { Field } from '../ui/field.tsx';
 

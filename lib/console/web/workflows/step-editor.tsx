@@ -8,7 +8,7 @@
  * Not a <form>: the New Authentication form opens inside it, and forms do not
  * nest. Changes go to the draft in memory; the editor's Save sends them.
  */
-import type { StepOf, WorkflowStep } from '../../../workflows/definition.ts';
+import type { StepOf, WorkflowStep } from '../../../entities/workflow-definition.ts';
 import { AuthenticationSelect } from '../authorization/authentication-select.tsx';
 import { EntriesEditor } from '../authorization/entries-editor.tsx';
 import { FeelField, type FeelName } from '../feel/feel-field.tsx';

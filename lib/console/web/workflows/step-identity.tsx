@@ -9,7 +9,7 @@
  * asked about first, with the console's shared question.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { StepKind, WorkflowDefinition } from '../../../workflows/definition.ts';
+import type { StepKind, WorkflowDefinition } from '../../../entities/workflow-definition.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
 import { onDemand } from '../ui/on-demand.ts';

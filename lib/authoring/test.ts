@@ -7,15 +7,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { EngineError, evaluateRule, type RuleTrace } from '../engine/index.ts';
-import { recordProblems } from '../entities/record-check.ts';
+import { recordProblems } from './record-check.ts';
 import { errors } from '../vocabulary/errors.ts';
 import type { EntityRef, EntityStore } from '../store/types.ts';
-import { AnswerBudget, answerBytes, slotError, type SlotError } from './batch.ts';
-import { compileDraft } from './draft.ts';
-import { elapsedSince, publishedVersion } from './execute.ts';
-import type { RunnableRule } from './load.ts';
-import type { Params } from './schema.ts';
-import type { TestRequest } from './test-schema.ts';
+import { AnswerBudget, answerBytes, slotError, type SlotError } from '../rules/batch.ts';
+import { compileDraft } from '../rules/draft.ts';
+import { elapsedSince, publishedVersion } from '../rules/execute.ts';
+import type { RunnableRule } from '../rules/load.ts';
+import type { Params } from '../rules/schema.ts';
+import type { TestRequest } from '../rules/test-schema.ts';
 
 /**
  * The draft as typed (`definition`) in place of the stored one's, compiled:

@@ -5,7 +5,7 @@
  */
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
-import { createEntitySchema, publishEntitySchema, updateEntitySchema } from './authoring-schema.ts';
+import { createEntitySchema, publishEntitySchema, updateEntitySchema } from '../entities/authoring-schema.ts';
 import { gateBounds } from '../replay/bounds.ts';
 
 const onEntity = { path: '/dev/v1/{entityType}/{entityId}', branch: 'optional', query: emptyQuery, tableAccess: 'readWrite' } as const;

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../lib/decimal/json.ts';
-import { agreementOf, canonicalOutput, keptOutcome, sameOutput } from '../../lib/rollout/compare.ts';
+import { agreementOf, canonicalOutput, keptOutcome, sameOutput } from '../../lib/rules/rollout-compare.ts';
 import { maxRecordedOutputBytes } from '../../lib/rules/executions.ts';
 
 const failed = (code: string) => ({ error: { code, message: `failed: ${code}` } });

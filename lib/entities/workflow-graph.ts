@@ -6,7 +6,7 @@
  * that the definition schema itself refuses a broken graph wherever a
  * workflow is read (save, import, pull).
  */
-import type { WorkflowDefinition, WorkflowStep } from './definition.ts';
+import type { WorkflowDefinition, WorkflowStep } from './workflow-definition.ts';
 
 /** The steps a step may go to next, each with the path of the field that names it. */
 export function successors(step: WorkflowStep): { next: string; field: string }[] {

@@ -24,7 +24,7 @@
 import { evaluateRule, type CompiledRule } from '../engine/index.ts';
 import type { RuleScope, TallyStore } from '../store/types.ts';
 import { talliesPerUpdate } from '../store/types.ts';
-import { TallyBuffer } from '../tallies/buffer.ts';
+import { TallyBuffer } from './buffer.ts';
 
 /** The totals: executions, failed ones, and those that no part answered (a table's default, a rule set's empty answer). */
 export const totals = { executions: 'n', failed: 'failed', unmatched: 'unmatched' } as const;

@@ -4,7 +4,7 @@
  * published version, loaded and compiled as execute does (./load.ts through
  * `publishedVersion`), evaluated on the schedule's inputParam as of the
  * run's due time, recorded whatever came of it, and counted for the
- * version's coverage (lib/coverage/counting.ts).
+ * version's coverage (lib/tallies/coverage-counts.ts).
  *
  * Scheduler delivers at least once and retries a run whose invocation
  * throws. So the record is keyed by the scheduled time (the execution id is
@@ -20,14 +20,14 @@ import { EngineError } from '../engine/errors.ts';
 import { entityIdPattern } from '../vocabulary/kinds.ts';
 import { ApiError } from '../vocabulary/errors.ts';
 import { logger } from '../logging/logger.ts';
-import { parseScheduledRun, type ScheduledRun } from '../schedules/scheduler.ts';
-import { countExecution } from '../coverage/counting.ts';
+import { parseScheduledRun, type ScheduledRun } from './scheduler.ts';
+import { countExecution } from '../tallies/coverage-counts.ts';
 import type { EntityRef, EntityStore, ExecutionStore, RuleScope, TallyStore } from '../store/types.ts';
 import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { workspaceIdPattern } from '../workspaces/admin.ts';
-import { evaluateTimed, publishedVersion, type Evaluation } from './execute.ts';
-import { recordExecution, type RunFailure } from './executions.ts';
-import type { RunnableRule } from './load.ts';
+import { evaluateTimed, publishedVersion, type Evaluation } from '../rules/execute.ts';
+import { recordExecution, type RunFailure } from '../rules/executions.ts';
+import type { RunnableRule } from '../rules/load.ts';
 
 /** Scheduler's form of a due time, to the second: 2026-03-30T00:30:00Z. */
 const scheduledTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;

@@ -10,9 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { isNum, numberText } from '../decimal/decimal.ts';
-import type { EntityHead } from '../rules/load.ts';
-import type { EntityRef, Rollout, RolloutArm } from '../store/types.ts';
-import { isRunning } from './record.ts';
+import type { EntityHead } from './load.ts';
+import { isRunning, type EntityRef, type Rollout, type RolloutArm } from '../store/types.ts';
 
 /** How many buckets the hash falls in: a percent is that many of them. */
 export const canaryBuckets = 100;

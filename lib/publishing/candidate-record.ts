@@ -1,14 +1,11 @@
 /**
  * What a rule's candidate and rollout do to its working copy, as plain
- * changes of the record: the publish (lib/entities/service.ts) and the
- * rollout operations (./service.ts) write them, each in its own conditional
+ * changes of the record: the publish (./publish.ts) and the
+ * rollout operations (lib/rollout/service.ts) write them, each in its own conditional
  * write of the working copy. Kept apart from both, so that neither imports
  * the other.
  */
-import type { Rollout, RolloutEnding, StoredEntity } from '../store/types.ts';
-
-/** Whether the rollout still runs: execute acts only on one that does. */
-export const isRunning = (rollout: Rollout | undefined): rollout is Rollout => rollout !== undefined && rollout.endedAt === undefined;
+import { isRunning, type Rollout, type RolloutEnding, type StoredEntity } from '../store/types.ts';
 
 /** The rollout as stopped, why and by whom; one that had stopped already stays as it stopped. */
 export const stopped = (rollout: Rollout | undefined, ending: RolloutEnding, actor: string, at: string): Rollout | undefined =>

@@ -5,7 +5,7 @@
  * checks it needs no store.
  */
 import { isNum, numberText } from '../decimal/decimal.ts';
-import { maxRecordedOutputBytes } from '../rules/executions.ts';
+import { maxRecordedOutputBytes } from './executions.ts';
 import type { VersionOutcome } from '../store/types.ts';
 
 /** What one version gave on an execution: its output, or why it gave none (an engine error's code, or the loading's). */

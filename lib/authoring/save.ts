@@ -1,6 +1,6 @@
 /**
- * Authoring through the API and the CLI: create, edit, publish and delete
- * rules and workflows. Every save is validated whole before anything is
+ * Authoring through the API and the CLI: create and edit rules and
+ * workflows (publishing them is lib/publishing). Every save is validated whole before anything is
  * written (the record schema, and for rules the engine's checks), with every
  * problem listed by its path; warnings are kept with the working copy so a
  * read needs no parser. Writes are safe to retry, and an edit or publish
@@ -8,25 +8,17 @@
  * other: the store's writes are conditional on the revision read.
  */
 import type { Auditor } from '../auth/auditor.ts';
-import { closePublished, publishGate } from '../changes/service.ts';
 import { referencedUntestedWarnings } from '../coverage/referenced.ts';
-import { testCoverage, withTestCoverage } from '../coverage/tested.ts';
-import { checkRule } from '../engine/authoring.ts';
-import type { RuleDefinition } from '../engine/index.ts';
 import { errors } from '../vocabulary/errors.ts';
-import { compileDraft } from '../rules/draft.ts';
-import { replayGate } from '../replay/gate.ts';
-import { entityChecksum } from './checksum.ts';
-import { packPrepared } from '../vocabulary/prepared-form.ts';
-import type { EntityRef, EntityScope, EntityStore, Store, StoredEntity, Warning } from '../store/types.ts';
-import type { CreateEntity, UpdateEntity } from './authoring-schema.ts';
+import { entityChecksum } from '../entities/checksum.ts';
+import type { EntityRef, EntityScope, EntityStore, StoredEntity, Warning } from '../store/types.ts';
+import type { CreateEntity, UpdateEntity } from '../entities/authoring-schema.ts';
 import { workflowKind, type EntityType } from '../vocabulary/kinds.ts';
 import { checkWorkflowIn, type StoredWorkflowCheck } from '../workflows/check.ts';
-import { packWorkflow } from '../workflows/load.ts';
 import type { ReferenceStore } from '../workflows/references.ts';
 import { recordProblems } from './record-check.ts';
-import type { EntityInput } from './schema.ts';
-import { publishEntity, saveEntity, type PublishResult } from './service.ts';
+import type { EntityInput } from '../entities/schema.ts';
+import { saveEntity } from '../entities/service.ts';
 
 /** What a save answers: enough to edit again (the checksum) and what it should look at. */
 export interface Saved {
@@ -128,59 +120,4 @@ export async function updateEntity(
     },
   });
   return saved(entity);
-}
-
-/**
- * Publishes the draft as the next version. A rule is checked first: no
- * problems, no rows overlapping under `unique`, every reference resolving,
- * every saved test case passing (the parts of the rule no case reaches
- * are the version's warnings), and with a replay gate, the recorded
- * executions it replays not changing too much (lib/replay/gate.ts). A
- * workflow likewise: no problems, and every rule it runs has a version to
- * run, every integration and credential usable. Either keeps its parsed FEEL
- * with the version, so that running it needs no parser. A rule may be
- * published as its candidate (`candidate`), which a rollout tries before it
- * is promoted (lib/rollout).
- */
-export async function publishDraft(
-  store: Store,
-  ref: EntityRef,
-  request: { checksum?: string; changeRequestId?: string; candidate?: boolean; acknowledgeReplay?: string } | undefined,
-  actor: string,
-  auditor?: Auditor,
-): Promise<PublishResult & { replayTaskId?: string }> {
-  if (request?.candidate && ref.entityType === 'workflow') throw errors.rolloutNotSupported('candidate');
-  // On a protected branch, only through an approved change request (lib/changes).
-  const change = await publishGate(store, ref, request?.changeRequestId);
-  const checksum = request?.checksum ?? change?.checksum;
-  let replayTaskId: string | undefined;
-  const published = await publishEntity(
-    store,
-    ref,
-    actor,
-    undefined,
-    async (draft, newVersion) => {
-      if (checksum !== undefined && checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
-      if (!newVersion) return;
-      if (draft.type === workflowKind) {
-        const { problems, check } = await checkWorkflowIn(store, ref, draft.definition, { published: true });
-        if (problems.length || !check) throw errors.publishRefused(ref.entityType, ref.id, problems);
-        return { prepared: packWorkflow(check.prepared) };
-      }
-      const { prepared, problems, publishProblems } = checkRule({ kind: draft.type, definition: draft.definition } as unknown as RuleDefinition);
-      if (problems.length || publishProblems.length) throw errors.publishRefused(ref.entityType, ref.id, [...problems, ...publishProblems]);
-      const { rule } = await compileDraft(store, ref, draft);
-      const tested = testCoverage(prepared, rule, draft.definition);
-      if (tested.failures.length) throw errors.testsFailed(ref.id, tested.failures);
-      // A rule with settings.replayGate: what the draft changes of recorded outcomes (lib/replay/gate.ts).
-      replayTaskId = await replayGate(store, ref, draft, request?.acknowledgeReplay);
-      // Kept with the version, so that executing it needs no parser; its warnings with the test coverage of this very run.
-      return { prepared: packPrepared(prepared), warnings: withTestCoverage(draft.warnings, tested) };
-    },
-    auditor,
-    change ? { changeRequestId: change.id } : {},
-    request?.candidate ? 'candidate' : 'served',
-  );
-  if (change) await closePublished(store, ref, change, published.version);
-  return { ...published, ...(replayTaskId && { replayTaskId }) };
 }

@@ -12,8 +12,8 @@ import { valueTypes } from '../engine/definitions.ts';
 import { versionLabelPattern } from '../vocabulary/kinds.ts';
 import { entityId, feelText, valueName } from '../vocabulary/schema-parts.ts';
 import { httpUrlPattern } from '../vocabulary/patterns.ts';
-import { graphProblems } from './graph.ts';
-import { workflowLimits } from './limits.ts';
+import { graphProblems } from './workflow-graph.ts';
+import { workflowLimits } from './workflow-limits.ts';
 
 const stepId = entityId;
 const entityRef = entityId;

@@ -3,7 +3,7 @@
  * record schema's issues and, for a rule, every problem and warning the
  * engine finds, and the parts of it that no saved test case reaches
  * (lib/coverage/tested.ts); for a workflow, the problems its check found (with or
- * without the workspace's lookups). `validateRecord` (./authoring.ts) throws
+ * without the workspace's lookups). `validateRecord` (./save.ts) throws
  * them as one 400; the console runs the same check on a draft as it is
  * typed, so that both say the same thing.
  */
@@ -16,7 +16,7 @@ import { selfContainedUntestedWarnings } from '../coverage/tested.ts';
 import type { Warning } from '../store/types.ts';
 import type { StoredWorkflowCheck } from '../workflows/check.ts';
 import { entityTypeOf, isRuleKind, ruleKinds, workflowKind, type EntityType } from '../vocabulary/kinds.ts';
-import { definitionSchemas, entityInputSchema, type EntityInput } from './schema.ts';
+import { definitionSchemas, entityInputSchema, type EntityInput } from '../entities/schema.ts';
 
 /** Warnings kept with a working copy at most; a table with more says how many it left out. */
 export const maxWarningsKept = 50;

@@ -26,8 +26,8 @@ import { ApiError } from '../vocabulary/errors.ts';
 import { logger } from '../logging/logger.ts';
 import type { RuleScope, RolloutSample, RolloutStore, TallyStore } from '../store/types.ts';
 import { TallyBuffer } from '../tallies/buffer.ts';
-import { otherLabel, type RolloutTurn } from './canary.ts';
-import { agreementOf, keptOutcome, type Result } from './compare.ts';
+import { otherLabel, type RolloutTurn } from './rollout-canary.ts';
+import { agreementOf, keptOutcome, type Result } from './rollout-compare.ts';
 
 /** The tally item of a rollout's counts. */
 export const rolloutTallyName = (rolloutId: string) => `rollout:${rolloutId}`;

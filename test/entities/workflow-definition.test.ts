@@ -1,7 +1,7 @@
 /** The schema takes the extended shape and refuses what it cannot run, each refusal at its path. */
 import { describe, expect, it } from 'vitest';
-import { workflowDefinitionSchema, workflowShapeSchema } from '../../lib/workflows/definition.ts';
-import { quoteFlow } from './helpers.ts';
+import { workflowDefinitionSchema, workflowShapeSchema } from '../../lib/entities/workflow-definition.ts';
+import { quoteFlow } from '../workflows/helpers.ts';
 
 const issues = (input: unknown) => (workflowDefinitionSchema.safeParse(input).error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
 

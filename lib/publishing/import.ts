@@ -1,8 +1,9 @@
 import type { EntityStore } from '../store/types.ts';
-import { entityInputSchema, entityTypeOf, workflowKind, type EntityInput } from './schema.ts';
+import { entityInputSchema, entityTypeOf, workflowKind, type EntityInput } from '../entities/schema.ts';
 import { versionExtras } from '../rules/draft.ts';
 import { workflowVersionExtras } from '../workflows/draft.ts';
-import { publishEntity, saveEntity, type WriteResult } from './service.ts';
+import { saveEntity, type WriteResult } from '../entities/service.ts';
+import { publishEntity } from './publish.ts';
 
 export interface ImportSource {
   /** Where the record came from, for error messages: a file name. */

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../lib/decimal/json.ts';
-import { canaryBucket, otherLabel, rolloutTurn, servedLabel, stickyValue } from '../../lib/rollout/canary.ts';
+import { canaryBucket, otherLabel, rolloutTurn, servedLabel, stickyValue } from '../../lib/rules/rollout-canary.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
 import type { EntityRef, Rollout } from '../../lib/store/types.ts';
 

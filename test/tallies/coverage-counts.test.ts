@@ -6,7 +6,7 @@
  * embedded DynamoDB, a version's items are read back by their prefix.
  */
 import { describe, expect, it } from 'vitest';
-import { coverageItemName, countExecution, evaluateCounted, flushCoverage, unitsPerItem } from '../../lib/coverage/counting.ts';
+import { coverageItemName, countExecution, evaluateCounted, flushCoverage, unitsPerItem } from '../../lib/tallies/coverage-counts.ts';
 import { compileRule, EngineError } from '../../lib/engine/index.ts';
 import { prepareRule } from '../../lib/engine/prepare.ts';
 import type { TallyKey } from '../../lib/store/types.ts';
