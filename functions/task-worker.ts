@@ -1,7 +1,6 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { SQSEvent } from 'aws-lambda';
-import { flushCoverage } from '../lib/tallies/coverage-counts.ts';
 import { keyringFromEnv } from '../lib/credentials/keyring.ts';
 import { openCredential } from '../lib/credentials/service.ts';
 import { invocationLogging, logger } from '../lib/logging/logger.ts';
@@ -19,6 +18,7 @@ import { queueFromEnv } from '../lib/tasks/queue.ts';
 import { handleTaskMessages, type TaskRunner } from '../lib/tasks/worker.ts';
 import { runDeps } from '../lib/workflows/endpoints.ts';
 import { runWorkflowTask } from '../lib/workflows/tasks.ts';
+import { flushTallies } from '../lib/tallies/buffer.ts';
 
 const { store } = storeFromEnv();
 
@@ -57,7 +57,7 @@ export const handler = middy<SQSEvent>()
       baseDelaySeconds: Number(process.env.TASK_RETRY_BASE_SECONDS ?? taskDelivery.retryBaseSeconds),
       queue: queueFromEnv(),
     });
-    // The rule steps of the workflow runs it took count for the rules' coverage: not left to a frozen function.
-    await flushCoverage();
+    // The rule steps of the workflow runs it took count for the rules' coverage (and rollouts): not left to a frozen function.
+    await flushTallies();
     return answer;
   });

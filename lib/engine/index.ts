@@ -8,4 +8,5 @@ export { compileRule, convertParams, evaluateRule, type CompiledRule, type Refer
 export type { RuleDefinition } from './definitions.ts';
 export { EngineError, type EngineErrorCode, type FieldProblem } from './errors.ts';
 export type { PreparedRule } from './prepared.ts';
+export { compareOutcomes, comparisons, evaluateOutcome, hitsOf, keptFailure, sameValue, type Comparison, type Failure, type Outcome } from './outcome.ts';
 export { coverageUnits, otherwiseBranch, thenBranch, type CoverageUnit } from './coverage.ts';

@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flushCoverage } from '../tallies/coverage-counts.ts';
 import { keyringFromEnv } from '../credentials/keyring.ts';
 import { schedulerFor } from '../schedules/aws-scheduler.ts';
 import { createLocalScheduler } from './scheduler.ts';
@@ -20,7 +19,7 @@ import { handlerOf, startLocalApi } from './server.ts';
 import { createLocalQueue, startLocalSqs } from './sqs.ts';
 import { taskDelivery, taskTimes } from '../tasks/delivery.ts';
 import { localTableName } from '../deployment/names.ts';
-import { settleRollouts } from '../rules/rollout-watch.ts';
+import { flushTallies } from '../tallies/buffer.ts';
 
 export interface LocalRuntimeOptions {
   /** The API's port; 0 picks a free one. */
@@ -129,12 +128,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
       queue.close();
       localScheduler.close();
       await api.close();
-      // What the functions compared and counted for rollouts, written before the table closes, as a function's last flush would.
-      await settleRollouts();
       await Promise.all([sqs.close(), git.close(), provider.close(), scheduler.close()]);
       await Promise.all([queue.idle().catch(() => undefined), localScheduler.idle()]);
-      // What the functions counted since their last flush, as a Lambda function shut down while frozen would not.
-      await flushCoverage();
+      // What the functions counted since their last flush (coverage, and the rollouts' comparisons once they end), as a Lambda function shut down while frozen would not.
+      await flushTallies();
       await dynamo.close();
     },
   };

@@ -21,3 +21,19 @@ export const gateBounds = {
   /** Executions a publish gate replays, the newest of its window: read and run on both sides within a publish request's time (README.md). */
   executions: 2_000,
 } as const;
+
+/** What a report keeps (./report.ts), so that it stays small whatever the replay's size. */
+export const reportBounds = {
+  /** Changed cases a report shows: the first in input order. */
+  sampleCases: 20,
+  /** A shown case's JSON at most; past it, its input, answers and error messages are left out (its execution id, rows and error codes stay). */
+  caseBytes: 6 * 1024,
+  /** Names of the rows, entries or branches a shown case lists for each side. */
+  caseHits: 10,
+  /** Output fields a report tallies, the first in text order: far more than a rule answers (a decision table has at most 50 outputs). */
+  trackedFields: 300,
+  /** Output fields a report lists: those changed most often. */
+  listedFields: 100,
+  /** JSON of the rows, entries or branches a report lists for each side; those past it are counted, not listed. */
+  listedUnitsBytes: 50 * 1024,
+} as const;

@@ -16,41 +16,21 @@
  * most 400 KB, so every part is bounded (`reportBounds`): the report is at
  * most about 250 KB of JSON, a shard's part about 300 KB.
  */
-import { add, compare, divide, isNum, numbersEqual, subtract, type Num } from '../decimal/decimal.ts';
-import type { CoverageUnit } from '../engine/index.ts';
-
-export const reportBounds = {
-  /** Changed cases a report shows: the first in input order. */
-  sampleCases: 20,
-  /** A shown case's JSON at most; past it, its input, answers and error messages are left out (its execution id, rows and error codes stay). */
-  caseBytes: 6 * 1024,
-  /** Names of the rows, entries or branches a shown case lists for each side. */
-  caseHits: 10,
-  /** Output fields a report tallies, the first in text order: far more than a rule answers (a decision table has at most 50 outputs). */
-  trackedFields: 300,
-  /** Output fields a report lists: those changed most often. */
-  listedFields: 100,
-  /** JSON of the rows, entries or branches a report lists for each side; those past it are counted, not listed. */
-  listedUnitsBytes: 50 * 1024,
-} as const;
-
-/** What one side answered for one input: its output or error, and the indexes (into its coverage units) of what gave it. */
-export interface Outcome {
-  output?: unknown;
-  error?: { code: string; message: string };
-  hits: number[];
-}
+import { add, compare, divide, isNum, subtract, type Num } from '../decimal/decimal.ts';
+import { compareOutcomes, hitsOf, sameValue, type Comparison, type CoverageUnit, type Outcome } from '../engine/index.ts';
+import { reportBounds } from './bounds.ts';
 
 export interface ReplayCounts {
   inputs: number;
-  /** Both answered the same output. */
+  /** The same answer: the same output (lib/engine/outcome.ts says when two are the same). */
   same: number;
-  /** Both answered, differently. */
+  /** Another answer: both answered, differently, or both failed with different codes. */
   changed: number;
   /** The baseline answered, the candidate failed. */
   newlyFailing: number;
   /** The baseline failed, the candidate answered. */
   newlySucceeding: number;
+  /** Both failed, with the same code. */
   bothFailing: number;
 }
 
@@ -144,17 +124,7 @@ export interface ReportPart {
 const emptyCounts = (): ReplayCounts => ({ inputs: 0, same: 0, changed: 0, newlyFailing: 0, newlySucceeding: 0, bothFailing: 0 });
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Comparing answers.
-
-/** Whether two answers are the same JSON, numbers compared by value (1.10 is 1.1). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (isNum(a) || isNum(b)) return isNum(a) && isNum(b) && numbersEqual(a, b);
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const [keysA, keysB] = [Object.keys(a), Object.keys(b)];
-  if (keysA.length !== keysB.length) return false;
-  return keysA.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
+// An answer's fields.
 
 /** An answer's fields: an object's by key, a list's by index (`[0]`), anything else as the one field `(answer)`. */
 function fieldsOf(value: unknown): Map<string, unknown> {
@@ -244,8 +214,8 @@ function namedHits(hits: number[], units: CoverageUnit[]): Pick<CaseSide, 'hits'
 }
 
 const shownSide = (outcome: Outcome, units: CoverageUnit[]): CaseSide => ({
-  ...(outcome.error ? { error: outcome.error } : { output: outcome.output }),
-  ...namedHits(outcome.hits, units),
+  ...('error' in outcome ? { error: outcome.error } : { output: outcome.output }),
+  ...namedHits(hitsOf(outcome), units),
 });
 
 /** Without its input, answers and error messages: what a case larger than `reportBounds.caseBytes` keeps. */
@@ -277,12 +247,12 @@ export class ReportTally {
 
   add(input: unknown, baseline: Outcome, candidate: Outcome, executionId?: string): void {
     const inputIndex = this.counts.inputs++;
-    for (const index of baseline.hits) this.hits.baseline[index]!++;
-    for (const index of candidate.hits) this.hits.candidate[index]!++;
-    const verdict = verdictOf(baseline, candidate);
-    this.counts[verdict]++;
-    if (verdict === 'same' || verdict === 'bothFailing') return;
-    if (verdict === 'changed') this.tallyFields(baseline.output, candidate.output);
+    for (const index of hitsOf(baseline)) this.hits.baseline[index]!++;
+    for (const index of hitsOf(candidate)) this.hits.candidate[index]!++;
+    const comparison: Comparison = compareOutcomes(baseline, candidate);
+    this.counts[comparison]++;
+    if (comparison === 'same' || comparison === 'bothFailing') return;
+    if ('output' in baseline && 'output' in candidate) this.tallyFields(baseline.output, candidate.output);
     if (this.sample.length < reportBounds.sampleCases)
       this.sample.push({
         shard: this.shard,
@@ -323,14 +293,6 @@ export class ReportTally {
       sample: this.sample,
     };
   }
-}
-
-type Verdict = Exclude<keyof ReplayCounts, 'inputs'>;
-
-function verdictOf(baseline: Outcome, candidate: Outcome): Verdict {
-  if (baseline.error) return candidate.error ? 'bothFailing' : 'newlySucceeding';
-  if (candidate.error) return 'newlyFailing';
-  return sameValue(baseline.output, candidate.output) ? 'same' : 'changed';
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -6,11 +6,11 @@
  * and the input's own clock, so that now() and today() answer as they did
  * when the execution was recorded.
  */
-import { coverageUnits, EngineError, evaluateRule, type PreparedRule } from '../engine/index.ts';
+import { coverageUnits, type PreparedRule } from '../engine/index.ts';
 import { prepareDraft } from '../rules/draft.ts';
 import { preparedVersion, runnable, type Prepare, type RunnableRule } from '../rules/load.ts';
 import type { EntityRef, EntityStore, ReplaySide, StoredEntity } from '../store/types.ts';
-import type { Outcome, SideUnits } from './report.ts';
+import type { SideUnits } from './report.ts';
 
 /** What no other delivery mends (the draft changed, a version is gone, a shard ran out of time): the replay fails at once, saying this. */
 export class ReplayRefused extends Error {}
@@ -57,15 +57,4 @@ export async function compileSides(
     candidate: candidate.rule,
     units: { baseline: coverageUnits(baseline.prepared), candidate: coverageUnits(candidate.prepared) },
   };
-}
-
-/** One side's outcome on one input, as of `clock`. Failures other than the engine's (bugs) are thrown. */
-export function outcomeOf(rule: RunnableRule, params: unknown, clock: Date): Outcome {
-  try {
-    const { output, hits } = evaluateRule(rule.rule, params, { hits: true, clock });
-    return { output, hits: hits ?? [] };
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error;
-    return { error: { code: error.code, message: error.message }, hits: [] };
-  }
 }

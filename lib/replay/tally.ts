@@ -6,7 +6,8 @@
  */
 import type { ExecutionRange, ExecutionStore, RuleScope } from '../store/types.ts';
 import { ReportTally, type ReportPart } from './report.ts';
-import { outcomeOf, ReplayRefused, type ReplayRules } from './rules.ts';
+import { evaluateOutcome, keptFailure } from '../engine/index.ts';
+import { ReplayRefused, type ReplayRules } from './rules.ts';
 
 /** One input to replay: its params, the instant it runs at (now() and today()), and the recorded execution it comes from. */
 export interface ReplayInput {
@@ -39,7 +40,8 @@ export async function tallyShard(
       throw new ReplayRefused(
         `The replay's shard ${shard} ran out of time after ${count} inputs: the rules take too long on these inputs to replay them within a worker's time limit.`,
       );
-    tally.add(params, outcomeOf(rules.baseline, params, clock), outcomeOf(rules.candidate, params, clock), executionId);
+    const [baseline, candidate] = [rules.baseline, rules.candidate].map((side) => keptFailure(evaluateOutcome(side.rule, params, { clock })));
+    tally.add(params, baseline!, candidate!, executionId);
     count++;
   }
   return tally.part();

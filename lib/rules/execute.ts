@@ -13,7 +13,7 @@
  * rollout's canary and shadow take single executions).
  */
 import { performance } from 'node:perf_hooks';
-import { EngineError, evaluateRule } from '../engine/index.ts';
+import { evaluateOutcome, type EngineError, type Outcome } from '../engine/index.ts';
 import { countExecution } from '../tallies/coverage-counts.ts';
 import { rolloutTurn, servedLabel } from './rollout-canary.ts';
 import { rolloutWatch } from './rollout-watch.ts';
@@ -36,19 +36,14 @@ export async function publishedVersion(store: EntityStore, ref: EntityRef, versi
 /** Milliseconds to the microsecond, as measured around the evaluation alone (not the loading). */
 export const elapsedSince = (start: number) => Math.round((performance.now() - start) * 1000) / 1000;
 
-/** What one evaluation gave: the answer with the parts of the rule that gave it (its hits, what coverage counts), or the engine's failure; with the time the evaluation alone took. */
-export type Evaluation = ({ output: unknown; hits?: number[] } | { error: EngineError }) & { durationMs: number };
+/** What one evaluation gave (the engine's outcome: the answer with its hits, or the engine's failure), with the time the evaluation alone took. */
+export type Evaluation = Outcome<EngineError> & { durationMs: number };
 
 /** Evaluates a compiled rule on params as of `clock`. Failures other than the engine's (bugs) are thrown. */
 export function evaluateTimed(rule: RunnableRule, params: unknown, clock: Date): Evaluation {
   const start = performance.now();
-  try {
-    const { output, hits } = evaluateRule(rule.rule, params, { clock, hits: true });
-    return { output, hits, durationMs: elapsedSince(start) };
-  } catch (error) {
-    if (!(error instanceof EngineError)) throw error;
-    return { error, durationMs: elapsedSince(start) };
-  }
+  const outcome = evaluateOutcome(rule.rule, params, { clock });
+  return { ...outcome, durationMs: elapsedSince(start) };
 }
 
 /** One input's run: what the rule gave, and the run as its record keeps it. */

@@ -8,9 +8,9 @@
  * failed; a comparison that cannot be made (the table unreachable) is logged
  * and not counted.
  *
- * Counts go to the tally buffer of the warm function (lib/tallies), one item
+ * Counts go to the warm function's one tally buffer (lib/tallies), one item
  * a rollout, `rollout:<id>`; what a frozen or dead function can lose is
- * written there. Disagreements are kept as a sample, items that expire
+ * written there, and the buffer's flush waits for the comparisons started. Disagreements are kept as a sample, items that expire
  * (`rolloutSampleRetentionDays`), at most one written a second by each warm
  * function for each rollout (`sampleEveryMs`), so a rule that disagrees on
  * every call writes a bounded trickle, not one item a call.
@@ -21,13 +21,13 @@
  * first load, a sample's write) goes on when it is next invoked; a function
  * shut down meanwhile loses that comparison, as it loses unflushed counts.
  */
-import { EngineError } from '../engine/index.ts';
+import { EngineError, type Outcome } from '../engine/index.ts';
 import { ApiError } from '../vocabulary/errors.ts';
 import { logger } from '../logging/logger.ts';
 import type { RuleScope, RolloutSample, RolloutStore, TallyStore } from '../store/types.ts';
-import { TallyBuffer } from '../tallies/buffer.ts';
+import { tallyBufferOf, whileCounting } from '../tallies/buffer.ts';
 import { otherLabel, type RolloutTurn } from './rollout-canary.ts';
-import { agreementOf, keptOutcome, type Result } from './rollout-compare.ts';
+import { agreementOf, keptOutcome } from './rollout-compare.ts';
 
 /** The tally item of a rollout's counts. */
 export const rolloutTallyName = (rolloutId: string) => `rollout:${rolloutId}`;
@@ -49,42 +49,31 @@ export interface RunSeen {
 type WatchStore = Pick<TallyStore, 'addTallies'> & Pick<RolloutStore, 'putRolloutSample'>;
 
 /** Why a version gave no answer (it cannot load, or the engine refused): counted as its failure. Any other error (the table unreachable) is thrown: that comparison is not counted. */
-function failureOf(error: unknown): Result {
+function failureOf(error: unknown): Outcome {
   if (error instanceof EngineError || error instanceof ApiError) return { error: { code: error.code, message: error.message } };
   throw error;
 }
 
 export class RolloutWatch {
-  readonly tallies: TallyBuffer;
   private readonly lastSampleAt = new Map<string, number>();
-  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly store: WatchStore,
     private readonly options: typeof sampleLimits & { now: () => number } = { ...sampleLimits, now: Date.now },
-  ) {
-    this.tallies = new TallyBuffer(store);
-  }
+  ) {}
 
   /**
    * Compares the answer with the other version's, counts and samples, in the
    * background. `evaluate` runs a version on the execution's params as of its
    * start (loading it first when the function has not yet).
    */
-  compare(scope: RuleScope, turn: RolloutTurn, run: RunSeen, answer: Result, evaluate: (version: string) => Promise<Result>) {
-    const work = this.compared(scope, turn, run, answer, evaluate)
-      .catch((error: unknown) => logger.warn('rollout: a comparison was not counted', error as Error))
-      .finally(() => this.inFlight.delete(work));
-    this.inFlight.add(work);
+  compare(scope: RuleScope, turn: RolloutTurn, run: RunSeen, answer: Outcome, evaluate: (version: string) => Promise<Outcome>) {
+    whileCounting(
+      this.compared(scope, turn, run, answer, evaluate).catch((error: unknown) => logger.warn('rollout: a comparison was not counted', error as Error)),
+    );
   }
 
-  /** Waits for the comparisons started so far, their samples written, then adds their counts to the table: what tests and a closing runtime call. */
-  async settle() {
-    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
-    await this.tallies.flush();
-  }
-
-  private async compared(scope: RuleScope, turn: RolloutTurn, run: RunSeen, answer: Result, evaluate: (version: string) => Promise<Result>) {
+  private async compared(scope: RuleScope, turn: RolloutTurn, run: RunSeen, answer: Outcome, evaluate: (version: string) => Promise<Outcome>) {
     const other = await evaluate(otherLabel(turn)).catch(failureOf);
     const [baseline, candidate] = turn.servedBy === 'candidate' ? [other, answer] : [answer, other];
     const agreement = agreementOf(baseline, candidate);
@@ -95,7 +84,7 @@ export class RolloutWatch {
     ];
     if (rollout.mode === 'canary') counts.push([turn.servedBy === 'candidate' ? 'servedByCandidate' : 'servedByBaseline', 1]);
     if (!turn.sticky) counts.push(['notSticky', 1]);
-    this.tallies.add({ ...scope, name: rolloutTallyName(rollout.id) }, counts);
+    tallyBufferOf(this.store).add({ ...scope, name: rolloutTallyName(rollout.id) }, counts);
     if (agreement === 'agree' || !this.mayWriteSample(rollout.id)) return;
     const sample: RolloutSample = {
       executionId: run.executionId,
@@ -121,6 +110,3 @@ let shared: RolloutWatch | undefined;
 
 /** The warm function's watch, made on its first rollout with the function's store (one per process, as the store is). */
 export const rolloutWatch = (store: WatchStore) => (shared ??= new RolloutWatch(store));
-
-/** Settles the function's watch, if it has one. */
-export const settleRollouts = async () => shared?.settle();

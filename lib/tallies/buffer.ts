@@ -13,6 +13,14 @@
  * is shut down while frozen, or dies, loses at most what it counted in the
  * last `everyMs` before its last invocation ended. A flush that fails puts
  * its counts back, to go with the next one.
+ *
+ * A process has one buffer for its store (`tallyBufferOf`), whatever counts:
+ * a version's coverage, a rollout's comparisons. Work that will count once it
+ * ends (a rollout's comparison, started after the answer) is handed to
+ * `whileCounting`, and `flushTallies` waits for it before it flushes: the one
+ * flush every entry point that must not leave counts to a frozen function
+ * calls (the task worker, the scheduled run, the local runtime as it closes,
+ * and tests). Execute does not wait: its counts go with the next flush.
  */
 import { logger } from '../logging/logger.ts';
 import { talliesPerUpdate, type TallyKey, type TallyStore } from '../store/types.ts';
@@ -97,4 +105,26 @@ function updatesOf(item: Pending): { counts: [string, number][]; latest: [string
     parts.push({ counts: chunk.flatMap((c) => ('count' in c ? [c.count] : [])), latest: chunk.flatMap((c) => ('latest' in c ? [c.latest] : [])) });
   }
   return parts;
+}
+
+const buffers = new Map<Pick<TallyStore, 'addTallies'>, TallyBuffer>();
+const counting = new Set<Promise<unknown>>();
+
+/** The process's buffer for `store`: a function has one store, and so one buffer, one timer and one cap. */
+export function tallyBufferOf(store: Pick<TallyStore, 'addTallies'>): TallyBuffer {
+  let buffer = buffers.get(store);
+  if (!buffer) buffers.set(store, (buffer = new TallyBuffer(store)));
+  return buffer;
+}
+
+/** Keeps `work` (which adds to a buffer when it ends, and handles its own failure) in view until it ends, so that `flushTallies` waits for it. */
+export function whileCounting(work: Promise<unknown>): void {
+  const tracked = work.finally(() => counting.delete(tracked));
+  counting.add(tracked);
+}
+
+/** Waits for the work still counting, then adds everything counted so far to the table. */
+export async function flushTallies(): Promise<void> {
+  while (counting.size) await Promise.allSettled([...counting]);
+  await Promise.all([...buffers.values()].map((buffer) => buffer.flush()));
 }

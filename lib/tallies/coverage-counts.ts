@@ -5,9 +5,9 @@
  * matched nothing, and per part of the rule (row, entry, branch) how often
  * it gave the answer and when it last did. Every execution counts, recorded
  * or not, so the counting must cost next to nothing: the evaluation collects
- * its hits (no trace), and the counts go to a TallyBuffer (lib/tallies),
- * one per store and so one per function, which sums them in memory and adds
- * them to the table at most every 10 s, off the request's path.
+ * its hits (no trace), and the counts go to the function's one tally buffer
+ * (./buffer.ts), which sums them in memory and adds them to the table at
+ * most every 10 s, off the request's path.
  *
  * What a function that is frozen or dies before it flushes loses is the
  * buffer's to say (lib/tallies/buffer.ts): at most what it counted in the
@@ -21,10 +21,10 @@
  * item stays a few KB (a DynamoDB item holds 400 KB; a table 10,000 rows)
  * and its counts and times fit one update per flush.
  */
-import { evaluateRule, type CompiledRule } from '../engine/index.ts';
+import { evaluateRule, hitsOf, type CompiledRule, type Outcome } from '../engine/index.ts';
 import type { RuleScope, TallyStore } from '../store/types.ts';
 import { talliesPerUpdate } from '../store/types.ts';
-import { TallyBuffer } from './buffer.ts';
+import { tallyBufferOf } from './buffer.ts';
 
 /** The totals: executions, failed ones, and those that no part answered (a table's default, a rule set's empty answer). */
 export const totals = { executions: 'n', failed: 'failed', unmatched: 'unmatched' } as const;
@@ -41,24 +41,12 @@ export const coverageItemOf = (first: string, unit: number) => {
 /** The name of a part's count and time in its item. */
 export const unitTally = (unit: number) => `u${unit}`;
 
-const buffers = new Map<Pick<TallyStore, 'addTallies'>, TallyBuffer>();
-
-/** The function's buffer: one per store, and a function has one store. */
-function bufferOf(store: Pick<TallyStore, 'addTallies'>) {
-  let buffer = buffers.get(store);
-  if (!buffer) buffers.set(store, (buffer = new TallyBuffer(store)));
-  return buffer;
-}
-
 /** A published version as counting names it (its label and checksum), compiled. */
 export interface CountedRule {
   rule: CompiledRule;
   version: string;
   checksum: string;
 }
-
-/** What one evaluation gave, as counting needs it: the hits of an answer, or a failure. */
-export type Counted = { hits?: number[] } | { error: unknown };
 
 /**
  * Counts one execution of a published version (a draft, version '', is not
@@ -68,13 +56,13 @@ export function countExecution(
   store: Pick<TallyStore, 'addTallies'>,
   scope: RuleScope,
   rule: Pick<CountedRule, 'version' | 'checksum'>,
-  result: Counted,
+  result: Outcome<unknown>,
   at: Date,
 ) {
   if (!rule.version) return;
   const first = coverageItemName(rule.version, rule.checksum);
   const time = at.toISOString();
-  const hits = 'error' in result ? [] : (result.hits ?? []);
+  const hits = hitsOf(result);
   const outcome = 'error' in result ? totals.failed : hits.length ? undefined : totals.unmatched;
   const counts = new Map<string, [string, number][]>([
     [
@@ -97,7 +85,7 @@ export function countExecution(
     counts.get(item)!.push([unitTally(unit), 1]);
     times.get(item)!.push([unitTally(unit), time]);
   }
-  const buffer = bufferOf(store);
+  const buffer = tallyBufferOf(store);
   for (const [name, itemCounts] of counts) buffer.add({ ...scope, name }, itemCounts, times.get(name));
 }
 
@@ -105,15 +93,10 @@ export function countExecution(
 export function evaluateCounted(store: Pick<TallyStore, 'addTallies'>, scope: RuleScope, rule: CountedRule, params: unknown): unknown {
   try {
     const { output, hits } = evaluateRule(rule.rule, params, { hits: true });
-    countExecution(store, scope, rule, { hits }, new Date());
+    countExecution(store, scope, rule, { output, hits }, new Date());
     return output;
   } catch (error) {
     countExecution(store, scope, rule, { error }, new Date());
     throw error;
   }
-}
-
-/** Adds everything counted so far to the table: what a function calls before its invocation ends when it may not be invoked again soon, and tests. */
-export async function flushCoverage(): Promise<void> {
-  await Promise.all([...buffers.values()].map((buffer) => buffer.flush()));
 }

@@ -27,9 +27,9 @@ import { createEntity, updateEntity } from '../../lib/authoring/save.ts';
 import { publishDraft } from '../../lib/publishing/publish.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
-import { countExecution, flushCoverage } from '../../lib/tallies/coverage-counts.ts';
+import { countExecution } from '../../lib/tallies/coverage-counts.ts';
 import { startRollout } from '../../lib/rollout/service.ts';
-import { rolloutTallyName, settleRollouts } from '../../lib/rules/rollout-watch.ts';
+import { rolloutTallyName } from '../../lib/rules/rollout-watch.ts';
 import { elapsedSince, executeRule, publishedVersion } from '../../lib/rules/execute.ts';
 import { newExecutionId } from '../../lib/rules/executions.ts';
 import { unpackPrepared } from '../../lib/vocabulary/prepared-form.ts';
@@ -45,6 +45,7 @@ import type { ExecuteFunction } from './execute-call.ts';
 import { compareLatency, type LatencyOptions } from './latency.ts';
 import { median } from './stats.ts';
 import type { meterRequests } from './request-meter.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
 
 export const executeBranch = 'execute';
 const actor = 'bench';
@@ -229,7 +230,7 @@ export async function measureExecuteLatency(
           if (!Item) throw new Error('no version item');
           const at = new Date();
           const { output, hits } = evaluateRule(compiled, params, { clock: at, hits: true });
-          countExecution(store, scope, version, { hits }, at);
+          countExecution(store, scope, version, { output, hits }, at);
           return output;
         };
       }),
@@ -267,8 +268,7 @@ export async function measureExecuteLatency(
     // What one warm call asks of DynamoDB (the calls above warmed the function: directory cache and compiled rule). Their coverage
     // counts and the shadow's comparisons are written first: a flush (one UpdateItem per tally item, at most every 10 s) happens
     // beside calls, never in one, and none of their writes is metered here.
-    await settleRollouts();
-    await flushCoverage();
+    await flushTallies();
     const requests: ExecuteRequests[] = [];
     for (const [ref, isRecorded] of [
       [plain, false],
@@ -304,8 +304,8 @@ export async function measureExecuteLatency(
       loop((params) => evaluateRule(compiled, params, { hits: true }).hits),
       loop((params) => {
         const at = new Date();
-        const { hits } = evaluateRule(compiled, params, { clock: at, hits: true });
-        countExecution(store, scope, version, { hits }, at);
+        const { output, hits } = evaluateRule(compiled, params, { clock: at, hits: true });
+        countExecution(store, scope, version, { output, hits }, at);
         return hits;
       }),
     ];
@@ -318,7 +318,7 @@ export async function measureExecuteLatency(
       }
     const [evaluateUs, hitsUs, countedUs] = rounds.map(median) as [number, number, number];
     const coverageUs = { hits: hitsUs, counted: countedUs };
-    await flushCoverage();
+    await flushTallies();
     if (sink < 0) throw new Error('unreachable');
 
     const passes: Record<ExecuteProbe, number[]>[] = [];
@@ -328,7 +328,7 @@ export async function measureExecuteLatency(
     }
 
     // The shadow's comparisons: every call compared (none lost), and how many disagreed, for the method.
-    await settleRollouts();
+    await flushTallies();
     const { rollout } = (await store.getEntity(shadowed))!;
     const shadowCounts =
       (await store.getTallies({ workspaceId, branch: executeBranch, ruleId: shadowed.id, name: rolloutTallyName(rollout!.id) }))?.counts ?? {};

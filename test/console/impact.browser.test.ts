@@ -11,9 +11,8 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { flushCoverage } from '../../lib/tallies/coverage-counts.ts';
-import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import { expectAccessible, expectNoPageProblems, ruleHelpers, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
 
 if (skipReason) console.warn(skipReason);
 
@@ -130,7 +129,7 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     const version = await publish('coverage-fees');
     await execute('coverage-fees');
     await execute('coverage-fees');
-    await flushCoverage();
+    await flushTallies();
     // A row added to the draft, without an id, above the others: the published rows keep their counts by id.
     await redraft('coverage-fees', [{ when: ['< 0'], then: [0] }, ...publishedRows], { tests });
 
@@ -147,7 +146,7 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
 
     // More executions show after a refresh.
     expect((await call(`/dev/v1/rule/coverage-fees/execute`, 'POST', { params: { amount: 900 } })).status).toBe(200);
-    await flushCoverage();
+    await flushTallies();
     await page.getByRole('button', { name: 'Refresh coverage' }).click();
     await expect.poll(() => cell(3).textContent()).toBe('1 match in production (few matches)untested');
     await screenshot(page, 'coverage-heat');
@@ -175,7 +174,7 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
       const answer = await call<{ version: string }>('/dev/v1/rule/rollout-fees/execute', 'POST', { params: { amount } });
       expect(answer.body.data.version).toBe('v1');
     }
-    await settleRollouts();
+    await flushTallies();
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await panel.getByRole('status').filter({ hasText: 'Agreement rate: 50.00 %' }).waitFor();
     expect(await panel.getByLabel('Rollout counts').textContent()).toContain('Compared4Agree2Disagree2');

@@ -41,7 +41,6 @@ import { connect } from 'node:net';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushCoverage } from '../../lib/tallies/coverage-counts.ts';
 import { entityIdPattern, entityTypes } from '../../lib/vocabulary/kinds.ts';
 import { requestIdHeader } from '../../lib/http/envelope.ts';
 import { routeList, routes } from '../../lib/api/routes.ts';
@@ -52,6 +51,7 @@ import type { ApiResponse, RequestOptions } from '../helpers/api.ts';
 import { envelopeFields } from '../helpers/envelope.ts';
 import { startDynamoProxy } from '../helpers/dynamo-proxy.ts';
 import { useRuntime } from '../helpers/runtime.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
 
 const t = useRuntime();
 
@@ -338,7 +338,7 @@ async function exchange(method: string, path: string, note: string, send: () => 
   const started = Date.now();
   const answer = await send();
   // What the request counted for coverage is written now, in its own window, not during a later request's.
-  await flushCoverage();
+  await flushTallies();
   const sent = { method, path, status: answer.status, note, operationId: target.route?.operationId };
   if (answer.status >= 500) throw new Error(`a ${answer.status}: ${describeSent(sent)} answered ${JSON.stringify(answer.envelope)?.slice(0, 500)}`);
   if (Date.now() - started > limits.answerMs) throw new Error(`an answer after ${Date.now() - started} ms: ${describeSent(sent)}`);

@@ -7,11 +7,11 @@
  * however often delivered, a workflow's rule step) count per row once the
  * functions flush; a new version starts its counts anew; several functions'
  * buffers flushing at once add up in one table. Flushes are made at once
- * here (`flushCoverage`, what a function calls before it ends), never
+ * here (`flushTallies`, what a function calls before it ends), never
  * waited for.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countExecution, flushCoverage } from '../../lib/tallies/coverage-counts.ts';
+import { countExecution } from '../../lib/tallies/coverage-counts.ts';
 import { runScheduledRule } from '../../lib/schedules/scheduled-run.ts';
 import { createStore } from '../../lib/store/index.ts';
 import type { Api } from '../helpers/api.ts';
@@ -19,6 +19,7 @@ import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
 import { fieldsOf, ruleSetOf, rulesClient, simple, type Json } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { workflowRecord, workflowsClient } from '../helpers/workflows.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
 
 const t = useRuntime();
 let rules: ReturnType<typeof rulesClient>;
@@ -144,12 +145,12 @@ describe('production coverage', () => {
   it('counts every execution per row once flushed: matched rows, failures, answers no row gave, and the rows never or not lately matched', async () => {
     await rules.published(bands('cov-prod'));
     // A flush now, so that the buffers' own period (10 s from the last flush) does not come round while this test runs.
-    await flushCoverage();
+    await flushTallies();
     for (const weightKg of [0.5, 0.5, 0.9, 3, 300]) expect(await execute('cov-prod', { weightKg })).toBe(200);
     expect(await execute('cov-prod', { weightKg: 'heavy' })).toBe(400);
     // Nothing is written until the functions flush (at most every 10 s, or here at once).
     expect((await coverage('cov-prod')).production!.executions).toBe(0);
-    await flushCoverage();
+    await flushTallies();
 
     const counted = await coverage('cov-prod');
     expect(counted.production).toMatchObject({ executions: 6, failed: 1, unmatched: 1, lastExecutedAt: expect.any(String), neverMatched: [2, 3] });
@@ -168,7 +169,7 @@ describe('production coverage', () => {
     await rules.publish('cov-versions', { checksum: edited.body.data.checksum });
     expect(await execute('cov-versions', { weightKg: 10 })).toBe(200);
     expect(await execute('cov-versions', { weightKg: 10 }, 'v1')).toBe(200);
-    await flushCoverage();
+    await flushTallies();
     const latest = await coverage('cov-versions');
     expect(latest).toMatchObject({ version: 'v2', production: { executions: 1, neverMatched: [] } });
     expect(latest.units.map((u) => u.matched)).toEqual([1]);
@@ -202,7 +203,7 @@ describe('production coverage', () => {
     );
     expect((await flows.execute('cov-flow', { params: { weightKg: 50 } })).status).toBe(200);
     expect((await flows.test('cov-flow', { params: { weightKg: 50 } })).status).toBe(200);
-    await flushCoverage();
+    await flushTallies();
     const counted = await coverage('cov-runs');
     expect(counted.production!.executions).toBe(2);
     expect(counted.units.map((u) => u.matched)).toEqual([0, 1, 0, 1]);
@@ -216,10 +217,10 @@ describe('production coverage', () => {
     const functions = Array.from({ length: 4 }, () => createStore({ tableName: t.runtime.tableName, endpoint: t.runtime.dynamoEndpoint }));
     const perFunction = 25;
     functions.forEach((store, f) => {
-      for (let i = 0; i < perFunction; i++) countExecution(store, scope, { version: 'v1', checksum }, { hits: [i % 2, 2 + (f % 2)] }, new Date());
+      for (let i = 0; i < perFunction; i++) countExecution(store, scope, { version: 'v1', checksum }, { output: null, hits: [i % 2, 2 + (f % 2)] }, new Date());
     });
     for (let i = 0; i < 3; i++) expect(await execute('cov-concurrent', { weightKg: 0.1 })).toBe(200);
-    await flushCoverage();
+    await flushTallies();
     const counted = await coverage('cov-concurrent');
     expect(counted.production).toMatchObject({ executions: 4 * perFunction + 3, failed: 0, unmatched: 0 });
     // Row 1 by every even call of each function and the three executions, row 2 by the odd ones; rows 3 and 4 by two functions each.

@@ -33,13 +33,11 @@ import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushCoverage } from '../../lib/tallies/coverage-counts.ts';
 import { routeList, routes } from '../../lib/api/routes.ts';
 import type { HttpMethod } from '../../lib/http/route.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
 import { demoProviderKey } from '../../lib/local/demo-provider.ts';
 import { createRouter } from '../../lib/local/router.ts';
-import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import { scheduleGroupName } from '../../lib/schedules/scheduler.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import { createApiKey, expireApiKey, revokeApiKey } from '../../lib/workspaces/admin.ts';
@@ -53,6 +51,7 @@ import { useRuntime } from '../helpers/runtime.ts';
 import { describeLeaks, secretScanner } from '../helpers/secret-forms.ts';
 import { createCredential, createIntegration, waitForTask, workflowRecord, workflowsClient, type TaskAnswer } from '../helpers/workflows.ts';
 import { startProvider, type Provider } from '../outbound/servers.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
 
 /** The stated bound on a warm function's memory of keys, short so that it can be waited out. */
 const keyCacheTtlMs = 400;
@@ -263,7 +262,7 @@ beforeAll(async () => {
   expect(executed.status, JSON.stringify(executed.body)).toBe(200);
   w.executionIds.push(executed.body.data.executionId);
   // Its rollout compared the candidate after the answer: counted and sampled now, so that B's items stay as they are from here.
-  await settleRollouts();
+  await flushTallies();
   const ran = await flows.execute(bIds.flow, { params: { weightKg: 1 } });
   expect(ran.body.data, JSON.stringify(ran.body)).toMatchObject({ status: 'succeeded' });
   w.executionIds.push(ran.body.data.executionId);
@@ -298,7 +297,7 @@ beforeAll(async () => {
   for (const key of [w.keys.bRevoked, w.keys.bExpired]) expect((await call('setup', `/dev/v1/rule/${bIds.table}`, { key })).status).toBe(200);
   await t.runtime.queue.idle();
   // B's executions counted for coverage are written now, not in the middle of the pairs, where B's state must stand still.
-  await flushCoverage();
+  await flushTallies();
   console.log(`isolation setup: ${sent.setup} requests, ${Date.now() - started} ms`);
 }, 30_000);
 
@@ -1088,7 +1087,7 @@ describe('hostile tenants: workspace isolation over every operation', () => {
     expect((await setupApi(`${integrationsPath}/${w.integration}/test`, json('POST', { path: '/score' }))).status).toBe(200);
     expect((await setupApi(`${credentialsPath}/${w.creds.query}/test`, json('POST', { url: `${w.bProvider.origin}/warm` }))).status).toBe(200);
     // What B's run counted for its rule's coverage is written now, before B's state is read as the one to keep.
-    await flushCoverage();
+    await flushTallies();
     pairs = await pairRunner();
   });
 

@@ -10,12 +10,12 @@
  * tests settle them (and flush the counts) before reading what they counted.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import type { RolloutView } from '../../lib/rollout/service.ts';
 import type { RequestOptions } from '../helpers/api.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
 import { errorsOf, flow, parcelFee, rulesClient, type Json } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
 
 const t = useRuntime();
 let rules: ReturnType<typeof rulesClient>;
@@ -134,7 +134,7 @@ describe('a shadow rollout', () => {
       ['v1', { fee: 4.9 }],
       ['v1', { fee: 8.9 }],
     ]);
-    await settleRollouts();
+    await flushTallies();
     const view = expectUnpaged(await rollout.get('shadow-fee'));
     expect(view.counts).toEqual({
       compared: 5,
@@ -182,7 +182,7 @@ describe('a shadow rollout', () => {
     const answer = await fee('shadow-failing', 0);
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ output: { fee: 4.9 }, version: 'v1' });
-    await settleRollouts();
+    await flushTallies();
     const view = expectUnpaged(await rollout.get('shadow-failing'));
     expect(view.counts).toMatchObject({ compared: 1, agree: 0, candidateFailed: 1 });
     expect(view.disagreements[0]).toMatchObject({ baseline: { output: { fee: 4.9 } }, candidate: { version: 'v2', error: { code: 'evaluation_failed' } } });
@@ -192,7 +192,7 @@ describe('a shadow rollout', () => {
     await withCandidate('shadow-named');
     await rollout.start('shadow-named', { candidate: 'v2', mode: 'shadow' });
     expect((await rules.execute('shadow-named', { params: { weightKg: 3 }, version: 'v1' })).body.data).toMatchObject({ version: 'v1' });
-    await settleRollouts();
+    await flushTallies();
     expect(expectUnpaged(await rollout.get('shadow-named')).counts).toMatchObject({ compared: 0 });
   });
 });
@@ -217,7 +217,7 @@ describe('a canary rollout', () => {
     // Each execution's record holds the version that answered it.
     const recorded = (await rules.executions('canary-fee', { pageSize: 100 })).body.data;
     for (const execution of recorded) expect(execution.version).toBe(versionOf.get((execution.input as { customer: { id: string } }).customer.id));
-    await settleRollouts();
+    await flushTallies();
     const { counts } = expectUnpaged(await rollout.get('canary-fee'));
     const byCandidate = served.filter((v) => v === 'v2').length * 3;
     expect(counts).toMatchObject({ compared: 36, disagree: 36, servedByCandidate: byCandidate, servedByBaseline: 36 - byCandidate, notSticky: 0 });
@@ -227,7 +227,7 @@ describe('a canary rollout', () => {
     await withCandidate('canary-unsticky');
     await rollout.start('canary-unsticky', { candidate: 'v2', mode: 'canary', percent: 50, stickyBy: 'customer.id' });
     for (let i = 0; i < 4; i++) await fee('canary-unsticky', 1);
-    await settleRollouts();
+    await flushTallies();
     expect(expectUnpaged(await rollout.get('canary-unsticky')).counts).toMatchObject({ compared: 4, agree: 4, notSticky: 4 });
   });
 
@@ -239,7 +239,7 @@ describe('a canary rollout', () => {
     expect(same.rollout).toEqual(first.rollout);
     const widened = expectUnpaged(await rollout.start('canary-widen', { candidate: 'v2', mode: 'canary', percent: 20 }));
     expect(widened.rollout).toMatchObject({ id: first.rollout!.id, percent: 20, startedAt: first.rollout!.startedAt, updatedAt: expect.any(String) });
-    await settleRollouts();
+    await flushTallies();
     expect(expectUnpaged(await rollout.get('canary-widen')).counts).toMatchObject({ compared: 1 });
     const shadow = expectUnpaged(await rollout.start('canary-widen', { candidate: 'v2', mode: 'shadow' }));
     expect(shadow.rollout!.id).not.toBe(first.rollout!.id);
@@ -257,7 +257,7 @@ describe('promote and end', () => {
     expect(expectUnpaged(await rollout.promote('promote-fee', 'v2'))).toEqual(promoted);
     expect((await fee('promote-fee', 3)).body.data).toMatchObject({ output: { fee: 9.9 }, version: 'v2' });
     expect((await rules.get('promote-fee')).body.data).toMatchObject({ version: 'v2', status: 'published' });
-    await settleRollouts();
+    await flushTallies();
     expect(expectUnpaged(await rollout.get('promote-fee')).counts).toMatchObject({ compared: 0 });
     // Audited: the start and the promotion, once each (the retry wrote nothing).
     const records = (await t.runtime.store.readAudit('demo', { limit: 50 })).filter((record) => record.target.id === 'promote-fee');
@@ -287,7 +287,7 @@ describe('promote and end', () => {
     expect(ended).toMatchObject({ version: 'v1', candidate: { version: 'v2' }, rollout: { state: 'ended', ending: 'ended' } });
     expect(expectUnpaged(await rollout.end('end-fee'))).toEqual(ended);
     await fee('end-fee', 3);
-    await settleRollouts();
+    await flushTallies();
     expect(expectUnpaged(await rollout.get('end-fee')).counts).toMatchObject({ compared: 1, disagree: 1 });
   });
 });

@@ -13,7 +13,9 @@ import { add, compare, divide, isNum, subtract, type Num } from '../../lib/decim
 import { checkRule } from '../../lib/engine/authoring.ts';
 import { compileRule, coverageUnits, EngineError, evaluateRule, type CoverageUnit, type RuleDefinition } from '../../lib/engine/index.ts';
 import type { RunnableRule } from '../../lib/rules/load.ts';
-import { mergeParts, ReportTally, reportBounds, shownReport, type Outcome, type ReportPart } from '../../lib/replay/report.ts';
+import type { Outcome } from '../../lib/engine/index.ts';
+import { reportBounds } from '../../lib/replay/bounds.ts';
+import { mergeParts, ReportTally, shownReport, type ReportPart } from '../../lib/replay/report.ts';
 import type { ReplayRules } from '../../lib/replay/rules.ts';
 import { tallyShard, type ReplayInput } from '../../lib/replay/tally.ts';
 
@@ -146,13 +148,14 @@ function referenceReport(baseline: Compiled, candidate: Compiled, params: unknow
     for (const h of b.hits) baselineHits[h]!++;
     for (const h of c.hits) candidateHits[h]!++;
     let verdict: keyof typeof counts;
-    if (b.error && c.error) verdict = 'bothFailing';
+    // Two failures are the same answer only with the same code (lib/engine/outcome.ts).
+    if (b.error && c.error) verdict = b.error.code === c.error.code ? 'bothFailing' : 'changed';
     else if (b.error) verdict = 'newlySucceeding';
     else if (c.error) verdict = 'newlyFailing';
     else if (isDeepStrictEqual(b.output, c.output)) verdict = 'same';
     else verdict = 'changed';
     counts[verdict]++;
-    if (verdict === 'changed') {
+    if (verdict === 'changed' && !b.error && !c.error) {
       const [was, is] = [new Map(fieldsOf(b.output)), new Map(fieldsOf(c.output))];
       for (const field of new Set([...was.keys(), ...is.keys()])) {
         const [x, y] = [was.get(field), is.get(field)];

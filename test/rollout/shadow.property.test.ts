@@ -6,20 +6,23 @@
  * version's, exactly as the engine gives it alone; under a canary each answer
  * is the engine's for the version it names. Either way every execution is
  * compared once, and the counts say how the two versions compared, as a
- * reference loop over the same params finds.
+ * reference loop over the same params finds. And a replay of the same
+ * params on the same two versions counts what the shadow counted.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEntity, updateEntity } from '../../lib/authoring/save.ts';
 import { publishDraft } from '../../lib/publishing/publish.ts';
 import { checkRule } from '../../lib/engine/authoring.ts';
-import { compileRule, EngineError, evaluateRule, type RuleDefinition } from '../../lib/engine/index.ts';
-import { agreementOf, sameOutput, type Result } from '../../lib/rules/rollout-compare.ts';
+import { compareOutcomes, compileRule, EngineError, evaluateRule, type Outcome, type RuleDefinition } from '../../lib/engine/index.ts';
+import { agreementOf } from '../../lib/rules/rollout-compare.ts';
 import { getRollout, startRollout } from '../../lib/rollout/service.ts';
-import { settleRollouts } from '../../lib/rules/rollout-watch.ts';
 import { executeRule } from '../../lib/rules/execute.ts';
 import type { EntityRef } from '../../lib/store/types.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
+import { flushTallies } from '../../lib/tallies/buffer.ts';
+import { compileSides } from '../../lib/replay/rules.ts';
+import { tallyShard } from '../../lib/replay/tally.ts';
 
 const fixture = useEmbeddedStore('rollout-shadow');
 const actor = 'test';
@@ -75,7 +78,7 @@ function reference(definition: Record<string, unknown>) {
   const { prepared, problems } = checkRule({ kind: 'decisionTable', definition } as unknown as RuleDefinition);
   expect(problems).toEqual([]);
   const rule = compileRule(prepared);
-  return (params: Record<string, unknown>): Result => {
+  return (params: Record<string, unknown>): Outcome => {
     try {
       return { output: evaluateRule(rule, params).output };
     } catch (error) {
@@ -86,7 +89,7 @@ function reference(definition: Record<string, unknown>) {
 }
 
 /** What executeRule gave: the answer and the version named, or the engine's failure. */
-async function executed(ref: EntityRef, params: Record<string, unknown>): Promise<Result & { version?: string }> {
+async function executed(ref: EntityRef, params: Record<string, unknown>): Promise<Outcome & { version?: string }> {
   try {
     const { output, version } = await executeRule(fixture.store, ref, { params });
     return { output, version };
@@ -96,8 +99,7 @@ async function executed(ref: EntityRef, params: Record<string, unknown>): Promis
   }
 }
 
-const sameResult = (a: Result, b: Result) =>
-  'error' in a && 'error' in b ? a.error.code === b.error.code : 'output' in a && 'output' in b && sameOutput(a.output, b.output);
+const sameResult = (a: Outcome, b: Outcome) => ['same', 'bothFailing'].includes(compareOutcomes(a, b));
 
 let run = 0;
 
@@ -134,7 +136,7 @@ describe('a rollout on live executions', () => {
           else expect([baseline, other].some((result) => sameResult(answer, result))).toBe(true);
         }
 
-        await settleRollouts();
+        await flushTallies();
         const { counts } = await getRollout(fixture.store, ref);
         const expected = { agree: 0, disagree: 0, candidateFailed: 0, baselineFailed: 0 };
         for (const params of inputs) expected[agreementOf(baselineOf(params), candidateOfParams(params))]++;
@@ -143,6 +145,65 @@ describe('a rollout on live executions', () => {
         else expect(counts!.servedByCandidate + counts!.servedByBaseline).toBe(0);
       }),
       { numRuns: 25 },
+    );
+  }, 60_000);
+
+  it('counts what a replay of the same params on the same two versions counts', async () => {
+    // A candidate that takes text where the served version takes numbers, and fails on every text it takes: on {x: 'text'}
+    // both fail, with different codes (invalid_params; evaluation_failed, as both rows match under unique), which both count as
+    // another answer.
+    const failsOnText = {
+      hitPolicy: 'unique',
+      parameters: [{ name: 'x', type: 'string' }],
+      inputs: [{ id: 'x', expression: 'x', type: 'string' }],
+      outputs: [{ id: 'fee', name: 'fee', type: 'number' }],
+      rules: [
+        { id: 'a', when: ['starts with(?, "t")'], then: [1] },
+        { id: 'b', when: ['ends with(?, "t")'], then: [2] },
+      ],
+    };
+    const candidates = fc.oneof(
+      fc.record({ policy: hitPolicy, table: rows }).map(({ policy, table }) => definitionOf(policy, table)),
+      fc.constant(failsOnText),
+    );
+    await fc.assert(
+      fc.asyncProperty(hitPolicy, rows, candidates, paramsList, async (policy, table, candidate, inputs) => {
+        const ref: EntityRef = { workspaceId: 'w', branch: 'main', entityType: 'rule', id: `replayed-${run++}` };
+        const { saved } = await createEntity(
+          fixture.store,
+          ref,
+          { id: ref.id, name: ref.id, type: 'decisionTable', definition: definitionOf(policy, table) },
+          actor,
+        );
+        const v1 = await publishDraft(fixture.store, ref, { checksum: saved.checksum }, actor);
+        const edited = await updateEntity(fixture.store, ref, { checksum: saved.checksum, definition: candidate }, actor);
+        const v2 = await publishDraft(fixture.store, ref, { checksum: edited.checksum, candidate: true }, actor);
+        await startRollout(fixture.store, ref, { candidate: 'v2', mode: 'shadow' }, actor);
+        for (const params of inputs) await executed(ref, params);
+        await flushTallies();
+        const { counts } = await getRollout(fixture.store, ref);
+
+        const sides = await compileSides(fixture.store, ref, {
+          baseline: { label: 'v1', checksum: v1.checksum },
+          candidate: { label: 'v2', checksum: v2.checksum },
+        });
+        const replayed = (
+          await tallyShard(
+            sides,
+            0,
+            inputs.map((params) => ({ params, clock: new Date() })),
+          )
+        ).counts;
+        expect(counts).toMatchObject({
+          compared: replayed.inputs,
+          agree: replayed.same + replayed.bothFailing,
+          disagree: replayed.changed,
+          candidateFailed: replayed.newlyFailing,
+          baselineFailed: replayed.newlySucceeding,
+        });
+        if (candidate === failsOnText && inputs.some((params) => 'x' in params && params.x === 'text')) expect(replayed.changed).toBeGreaterThan(0);
+      }),
+      { numRuns: 20 },
     );
   }, 60_000);
 });

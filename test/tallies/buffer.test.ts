@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TallyBuffer } from '../../lib/tallies/buffer.ts';
+import { flushTallies, TallyBuffer, tallyBufferOf, whileCounting } from '../../lib/tallies/buffer.ts';
 import { talliesPerUpdate, type TallyKey } from '../../lib/store/types.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
 
@@ -75,6 +75,35 @@ describe('a tally buffer', () => {
     expect(store.calls.map((c) => c.key.name)).toEqual(['a', 'a', 'a', 'b']);
     expect(store.calls.every((c) => Object.keys(c.counts).length + Object.keys(c.latest).length <= talliesPerUpdate)).toBe(true);
     expect(store.calls.filter((c) => c.key.name === 'a').reduce((sum, c) => sum + Object.keys(c.counts).length, 0)).toBe(251);
+  });
+});
+
+describe("the process's one buffer", () => {
+  it('is the same for every counter of a store, and its flush waits for the work still counting', async () => {
+    const store = fakeStore();
+    expect(tallyBufferOf(store)).toBe(tallyBufferOf(store));
+    expect(tallyBufferOf(fakeStore())).not.toBe(tallyBufferOf(store));
+    tallyBufferOf(store).add(key('coverage:v1'), [['n', 1]]);
+    let release!: () => void;
+    const comparison = new Promise<void>((resolve) => (release = resolve)).then(() => tallyBufferOf(store).add(key('rollout:r1'), [['compared', 1]]));
+    whileCounting(comparison);
+    const flushed = flushTallies();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(store.calls).toEqual([]);
+    release();
+    await flushed;
+    expect(store.calls.map((call) => [call.key.name, call.counts])).toEqual([
+      ['coverage:v1', { n: 1 }],
+      ['rollout:r1', { compared: 1 }],
+    ]);
+  });
+
+  it('flushes even when the work it waited for failed', async () => {
+    const store = fakeStore();
+    tallyBufferOf(store).add(key('coverage:v2'), [['n', 1]]);
+    whileCounting(Promise.reject(new Error('the table was unreachable')));
+    await flushTallies();
+    expect(store.calls.map((call) => call.key.name)).toEqual(['coverage:v2']);
   });
 });
 
