@@ -3,7 +3,8 @@
  * must approve a change; on a protected branch a draft is published only
  * through a change request: proposed (with its diff against the latest
  * published version and its test cases run), approved by enough distinct
- * owners other than its author, then published with its id. The request
+ * owners other than its author, then published with its id (the gate a
+ * publish passes is lib/publishing/gate.ts). The request
  * holds the checksum it proposed, so an edit after it makes it stale, and
  * neither an approval nor a publish goes through until it is proposed again.
  * A rule with a replay gate is replayed when it is proposed, as its publish
@@ -116,7 +117,7 @@ export async function proposeChange(store: Store, ref: EntityRef, body: { checks
 }
 
 /** The request, the draft and the branch's protection, read together. */
-async function load(store: Store, ref: EntityRef, id: string) {
+export async function loadChangeRequest(store: Store, ref: EntityRef, id: string) {
   const [request, draft, branch] = await Promise.all([store.getChangeRequest(ref, id), store.getEntity(ref), store.getBranch(ref.workspaceId, ref.branch)]);
   if (!request) throw errors.changeRequestNotFound(id);
   return { request, draft, protection: branch?.protection };
@@ -130,7 +131,7 @@ async function reviewedReplay(store: TaskStore, request: ChangeRequest) {
 }
 
 export async function getChangeRequest(store: Store, ref: EntityRef, id: string) {
-  const { request, draft, protection } = await load(store, ref, id);
+  const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   return { ...changeRequestView(request, draft, protection), ...(await reviewedReplay(store, request)) };
 }
 
@@ -141,14 +142,14 @@ export async function listChangeRequests(store: Store, ref: EntityRef) {
 }
 
 /** Refuses a request that cannot move on: closed, or stale. */
-function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefined) {
+export function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefined) {
   if (request.state !== 'open') throw errors.changeRequestClosed(request.id, request.state);
   if (draft?.checksum !== request.checksum) throw errors.changeRequestStale(request.id);
 }
 
 /** Approves as the caller's owner: not the author's, with any key; once per owner (again answers the request as it is). */
 export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
-  const { request, draft, protection } = await load(store, ref, id);
+  const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   mustBeOpen(request, draft);
   const { owner, keyId } = auditor.actor;
   if (request.author.owner === owner) throw errors.selfApproval(owner);
@@ -159,7 +160,7 @@ export async function approveChange(store: Store, ref: EntityRef, id: string, co
     approval,
     auditEvent(auditor, entityTarget(ref), { checksumAfter: request.checksum, detail: { changeRequestId: id } }),
   );
-  const after = await load(store, ref, id);
+  const after = await loadChangeRequest(store, ref, id);
   // Not added: this owner approved already (answered as it is), or it closed meanwhile.
   if (!added && !after.request.approvals[owner]) mustBeOpen(after.request, after.draft);
   return changeRequestView(after.request, after.draft, protection);
@@ -167,7 +168,7 @@ export async function approveChange(store: Store, ref: EntityRef, id: string, co
 
 /** Rejects and closes the request; rejecting a rejected one answers it as it is. */
 export async function rejectChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
-  const { request, draft, protection } = await load(store, ref, id);
+  const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   if (request.state === 'rejected') return changeRequestView(request, draft, protection);
   if (request.state !== 'open') throw errors.changeRequestClosed(id, request.state);
   const { owner, keyId } = auditor.actor;
@@ -178,35 +179,9 @@ export async function rejectChange(store: Store, ref: EntityRef, id: string, com
     { state: 'rejected', closedAt: rejection.at, rejection },
     auditEvent(auditor, entityTarget(ref), { detail: { changeRequestId: id } }),
   );
-  const after = await load(store, ref, id);
+  const after = await loadChangeRequest(store, ref, id);
   if (!closed && after.request.state !== 'rejected') throw errors.changeRequestClosed(id, after.request.state);
   return changeRequestView(after.request, after.draft, protection);
-}
-
-/**
- * What a publish on `ref`'s branch must show: nothing on an unprotected
- * branch without a request; else an open, fresh request with enough
- * approvals. Answers the request it publishes, if any.
- */
-export async function publishGate(store: Store, ref: EntityRef, changeRequestId: string | undefined): Promise<ChangeRequest | undefined> {
-  if (!changeRequestId) {
-    const branch = await store.getBranch(ref.workspaceId, ref.branch);
-    if (branch?.protection) throw errors.branchProtected(ref.branch);
-    return undefined;
-  }
-  const { request, draft, protection } = await load(store, ref, changeRequestId);
-  // A retry of a publish that closed its request: the publish answers the version it made.
-  if (request.state === 'published' && draft?.publishedChecksum === request.checksum) return request;
-  mustBeOpen(request, draft);
-  const approvals = Object.keys(request.approvals).length;
-  const required = protection?.requiredApprovals ?? 0;
-  if (approvals < required) throw errors.approvalsMissing(changeRequestId, approvals, required);
-  return request;
-}
-
-/** Closes a published request with the version it became. */
-export async function closePublished(store: Store, ref: EntityRef, request: ChangeRequest, version: string) {
-  if (request.state === 'open') await store.closeChangeRequest(ref, request.id, { state: 'published', closedAt: now(), publishedVersion: version });
 }
 
 /** Protects a branch (or, with null, takes its protection away): a key limited to branches may do so only on its own. */

@@ -5,7 +5,7 @@
  * of the version itself, which is safe to retry.
  */
 import type { Auditor } from '../auth/auditor.ts';
-import { closePublished, publishGate } from '../changes/service.ts';
+import { closePublished, publishGate } from './gate.ts';
 import { testCoverage, withTestCoverage } from '../coverage/tested.ts';
 import { checkRule } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';

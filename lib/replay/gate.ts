@@ -21,7 +21,7 @@ import { gateBounds } from './bounds.ts';
 import { durationMs } from '../vocabulary/duration.ts';
 import { changedOutcomes, shownReport, type ReplayReport } from './report.ts';
 import { compileSides } from './rules.ts';
-import { rangeInputs, tallyShard } from './tally.ts';
+import { rangeInputs, tallyShard } from './shard.ts';
 
 export interface ReplayGate {
   maxChangedRatio: number;

@@ -30,7 +30,7 @@ import type { TaskMessage, TaskQueue } from '../tasks/queue.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
 import { mergeParts, shownReport, type ReportPart, type SideUnits } from './report.ts';
 import { compileSides, ReplayRefused } from './rules.ts';
-import { rangeInputs, tallyShard, type ReplayInput } from './tally.ts';
+import { rangeInputs, tallyShard, type ReplayInput } from './shard.ts';
 
 export interface ReplayDeps {
   store: Store;

@@ -29,7 +29,7 @@ import { replayForReview } from '../../lib/replay/gate.ts';
 import { compileSides } from '../../lib/replay/rules.ts';
 import { runReplayTask } from '../../lib/replay/run.ts';
 import { startReplay } from '../../lib/replay/start.ts';
-import { tallyShard } from '../../lib/replay/tally.ts';
+import { tallyShard } from '../../lib/replay/shard.ts';
 import type { EntityRef, Store } from '../../lib/store/types.ts';
 import { taskTimes } from '../../lib/tasks/delivery.ts';
 import type { TaskMessage } from '../../lib/tasks/queue.ts';

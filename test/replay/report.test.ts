@@ -17,7 +17,7 @@ import type { Outcome } from '../../lib/engine/index.ts';
 import { reportBounds } from '../../lib/replay/bounds.ts';
 import { mergeParts, ReportTally, shownReport, type ReportPart } from '../../lib/replay/report.ts';
 import type { ReplayRules } from '../../lib/replay/rules.ts';
-import { tallyShard, type ReplayInput } from '../../lib/replay/tally.ts';
+import { tallyShard, type ReplayInput } from '../../lib/replay/shard.ts';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Random decision tables, edits and inputs.

@@ -22,7 +22,7 @@ import type { EntityRef } from '../../lib/store/types.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
 import { flushTallies } from '../../lib/tallies/buffer.ts';
 import { compileSides } from '../../lib/replay/rules.ts';
-import { tallyShard } from '../../lib/replay/tally.ts';
+import { tallyShard } from '../../lib/replay/shard.ts';
 
 const fixture = useEmbeddedStore('rollout-shadow');
 const actor = 'test';

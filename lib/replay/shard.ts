@@ -1,5 +1,5 @@
 /**
- * Replaying inputs: each on both sides, tallied into a shard's part
+ * Replaying a shard: each of its inputs on both sides, tallied into the shard's part
  * (./report.ts). The worker's shards and the publish gate's inline replay
  * both come here. Recorded executions are read a page at a time and
  * evaluated as they come, so a shard holds one page of inputs at most.
