@@ -27,7 +27,7 @@ const heavySuites = [
   'test/integration/pull-faults.test.ts',
   // The push's: a Git server, hostile hosts and the worker, like the pull's.
   'test/integration/push-remote.test.ts',
-  'test/pull/git-push.test.ts',
+  'test/remote/git-push.test.ts',
   // The file formats' round-trip properties: hundreds of tables written and read, XLSX through exceljs.
   'test/interchange/*.property.test.ts',
   // What a change will do (issue 23), through the local runtime: replays through the queue and worker, the publish gate,

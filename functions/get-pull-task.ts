@@ -1,4 +1,4 @@
-import { pullRoutes } from '../lib/pull/routes.ts';
+import { taskRoutes } from '../lib/tasks/routes.ts';
 import { taskEndpoint } from '../lib/tasks/endpoints.ts';
 
-export const handler = taskEndpoint(pullRoutes.getPullTask);
+export const handler = taskEndpoint(taskRoutes.getPullTask);

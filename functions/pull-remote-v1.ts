@@ -1,4 +1,4 @@
-import { pullEndpoint } from '../lib/pull/endpoints.ts';
-import { pullRoutes } from '../lib/pull/routes.ts';
+import { pullEndpoint } from '../lib/remote/pull-endpoints.ts';
+import { remoteSyncRoutes } from '../lib/remote/routes.ts';
 
-export const handler = pullEndpoint(pullRoutes.pullRemoteV1);
+export const handler = pullEndpoint(remoteSyncRoutes.pullRemoteV1);

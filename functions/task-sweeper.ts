@@ -1,5 +1,5 @@
 import { logger } from '../lib/logging/logger.ts';
-import { sweptPull, sweptPush } from '../lib/pull/stopped.ts';
+import { sweptPull, sweptPush } from '../lib/remote/stopped.ts';
 import { sweptReplay } from '../lib/replay/stopped.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 import type { TaskKinds } from '../lib/tasks/kinds.ts';

@@ -173,7 +173,7 @@ describe('dependency direction', () => {
   });
 
   it('the task machinery knows no task kind', () => {
-    expect(violations('lib/tasks', (target) => /^lib\/(pull|workflows|replay|rules|schedules)\//.test(target))).toEqual([]);
+    expect(violations('lib/tasks', (target) => /^lib\/(remote|workflows|replay|rules|schedules)\//.test(target))).toEqual([]);
   });
 
   it('the logger imports no other area', () => {

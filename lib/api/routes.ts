@@ -16,7 +16,8 @@ import { entityRoutes } from '../entities/routes.ts';
 import { integrationRoutes } from '../integrations/routes.ts';
 import { interchangeRoutes } from '../interchange/routes.ts';
 import { contractRoutes } from './openapi-routes.ts';
-import { pullRoutes } from '../pull/routes.ts';
+import { remoteConfigRoutes, remoteSyncRoutes } from '../remote/routes.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { replayRoutes } from '../replay/routes.ts';
 import { rolloutRoutes } from '../rollout/routes.ts';
 import { runRoutes } from '../rules/routes.ts';
@@ -42,7 +43,9 @@ export const routes = {
   ...workspaceRoutes,
   ...credentialRoutes,
   ...integrationRoutes,
-  ...pullRoutes,
+  ...remoteSyncRoutes,
+  ...taskRoutes,
+  ...remoteConfigRoutes,
   ...changeRoutes,
   ...auditRoutes,
   ...contractRoutes,
@@ -75,7 +78,7 @@ export const areas = [
   {
     name: 'Remote pull, push and tasks',
     description: "The workspace's Git remote, pulls of a branch from it and pushes to it, and the tasks that follow each.",
-    routes: pullRoutes,
+    routes: { ...remoteSyncRoutes, ...taskRoutes, ...remoteConfigRoutes },
   },
   {
     name: 'Change requests',

@@ -12,7 +12,7 @@ import { deleteEntity } from '../publishing/delete.ts';
 import { ImportRejected, importEntities } from '../publishing/import.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import { ApiError } from '../vocabulary/errors.ts';
-import { getRemote, putRemote } from '../pull/remote.ts';
+import { getRemote, putRemote } from '../remote/config.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { remoteFormats, type RemoteFormat } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';

@@ -6,7 +6,7 @@ import type { EntityInput } from '../entities/schema.ts';
 import { ApiError } from '../vocabulary/errors.ts';
 import { createIntegration, updateIntegration } from '../integrations/service.ts';
 import { hostOf } from '../outbound/hosts.ts';
-import { entityFile } from '../pull/entity-file.ts';
+import { entityFile } from '../remote/entity-file.ts';
 import type { Store } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts';
 import { demoIntegrationIds, demoRules, demoWorkflows, editedAfterPublishing, remoteOnlyRules } from './demo-entities.ts';

@@ -1,6 +1,6 @@
 /**
  * How a rule or workflow becomes a file of the Git remote, in the layout a
- * pull reads (./plan.ts): `rules/<id>.json` and `workflows/<id>.json`, the
+ * pull reads (./pull-plan.ts): `rules/<id>.json` and `workflows/<id>.json`, the
  * record's content as the API serves it. One function, so that a push and
  * the demo repository (lib/local/seed.ts) write files alike, and so that the
  * remote's format is decided in one place.
@@ -16,7 +16,7 @@ import type { EntityInput, EntityRecord } from '../entities/schema.ts';
 import { dmnFormat } from '../interchange/dmn.ts';
 import { fileNameOf } from '../interchange/format.ts';
 import type { RemoteFormat } from '../store/types.ts';
-import { entityFolders } from './plan.ts';
+import { entityFolders } from './pull-plan.ts';
 
 /** What a file is written from: a record's content, whether a stored working copy or an input. */
 export type EntityContent = Pick<EntityRecord, 'id' | 'name' | 'description' | 'tags' | 'type' | 'definition'>;

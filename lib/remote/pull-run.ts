@@ -19,7 +19,7 @@ import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import type { PullSummary, Store, StoredEntity, Task } from '../store/types.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
-import { describeProblems, planPull, readEntityFiles, type PullPlan, type RepositoryFile } from './plan.ts';
+import { describeProblems, planPull, readEntityFiles, type PullPlan, type RepositoryFile } from './pull-plan.ts';
 import { branchEntities, remoteOf, runRemoteTask, taskAudit, TaskRefused, untilNextDelivery, type RemoteTaskDeps } from './remote-task.ts';
 import { partlyUpdated } from './stopped.ts';
 

@@ -1,6 +1,6 @@
 /**
  * What a push changes in the remote's branch, worked out before anything is
- * sent. The remote's entity files are read as a pull reads them (./plan.ts),
+ * sent. The remote's entity files are read as a pull reads them (./pull-plan.ts),
  * so an entity's file is found wherever the remote keeps it
  * (`rules/pricing/discount.json`) and is rewritten there. Each rule and
  * workflow of the branch is written unless its file already holds the same
@@ -14,7 +14,7 @@ import { entityChecksum } from '../entities/checksum.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { AuditActor, ChangeCounts, PullSummary, RemoteFormat, StoredEntity } from '../store/types.ts';
 import { entityFile, sameFormat, type EntityFile } from './entity-file.ts';
-import type { EntityFiles } from './plan.ts';
+import type { EntityFiles } from './pull-plan.ts';
 
 export type FileChangeKind = 'added' | 'updated' | 'deleted';
 

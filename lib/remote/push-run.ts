@@ -18,14 +18,14 @@ import type { Task } from '../store/types.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
 import type { FetchBranchOptions } from './git-remote.ts';
 import type { RemoteBranch } from './git-push.ts';
-import { describeProblems, readEntityFiles } from './plan.ts';
+import { describeProblems, readEntityFiles } from './pull-plan.ts';
 import { authorOf, commitMessage, committer, planPush } from './push-plan.ts';
-import { withFormat } from './remote.ts';
+import { withFormat } from './config.ts';
 import { branchEntities, isTransient, remoteOf, runRemoteTask, taskAudit, TaskRefused, untilNextDelivery, type RemoteTaskDeps } from './remote-task.ts';
 import { mayHaveArrived } from './stopped.ts';
 
 export interface PushDeps extends RemoteTaskDeps {
-  /** lib/pull/git-push.ts's, in production. */
+  /** lib/remote/git-push.ts's, in production. */
   withRemoteBranch<T>(options: Pick<FetchBranchOptions, 'url' | 'branch' | 'credential'>, work: (branch: RemoteBranch) => Promise<T>): Promise<T>;
 }
 

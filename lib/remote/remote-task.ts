@@ -1,5 +1,5 @@
 /**
- * What the worker's runs of pulls (./run.ts) and pushes (./push-run.ts)
+ * What the worker's runs of pulls (./pull-run.ts) and pushes (./push-run.ts)
  * share. A task goes pending → in-progress → completed or failed, each step
  * a conditional write, so a redelivered message never runs a task twice at
  * once and a finished task is never reopened; a run that died leaves a lease

@@ -1,9 +1,8 @@
-/** The Git remote's operations: starting a pull or a push, following its task (the legacy path, and getTask of lib/tasks beside it), and the remote's configuration. */
+/** The Git remote's operations: starting a pull or a push, and the remote's configuration (their tasks are followed with lib/tasks/routes.ts). */
 import * as z from 'zod/mini';
 import { emptyQuery, strictBody } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
-import { taskRoutes } from '../tasks/routes.ts';
-import { putRemoteSchema } from './remote.ts';
+import { putRemoteSchema } from './config.ts';
 
 /** The legacy form takes no body or an empty one, as it always has: a body that is not JSON is refused, any JSON is ignored. */
 const ignoredBody = z.optional(z.unknown());
@@ -24,7 +23,8 @@ const pull = {
 const pullDescription =
   "Starts pulling the remote's branch of the same name into the branch (the Service-Branch header) and answers at once with the task; follow it with its taskId. While a pull of the branch is open, asking again returns that task.";
 
-export const pullRoutes = {
+/** Pulls and pushes: each starts a task. */
+export const remoteSyncRoutes = {
   pullRemote: {
     ...pull,
     operationId: 'pullRemote',
@@ -61,17 +61,10 @@ export const pullRoutes = {
     tableAccess: 'readWrite',
     queueAccess: 'send',
   },
-  // The legacy form of getTask, served by the same handler (lib/tasks/endpoints.ts).
-  getPullTask: {
-    ...taskRoutes.getTask,
-    operationId: 'getPullTask',
-    permission: 'read',
-    path: '/dev/remote/pull/{taskId}',
-    handler: 'get-pull-task',
-    summary: 'Follow a pull task',
-  },
-  // Here, rather than in an area of its own, so that the API document keeps it beside the pull.
-  ...taskRoutes,
+} satisfies Record<string, Route>;
+
+/** The workspace's remote: where it is, the credential it sends, the format pushes write. */
+export const remoteConfigRoutes = {
   getRemote: {
     operationId: 'getRemote',
     permission: 'read',

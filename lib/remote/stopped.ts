@@ -1,6 +1,6 @@
 /**
  * What a pull or a push that stopped says, to whoever fails it: its last
- * delivery (./run.ts, ./push-run.ts) and the sweeper (lib/tasks/sweeper.ts,
+ * delivery (./pull-run.ts, ./push-run.ts) and the sweeper (lib/tasks/sweeper.ts,
  * through `sweptPull` and `sweptPush`). Kept apart from the runs so that the
  * sweeper bundles no Git or planning code.
  */

@@ -1,4 +1,4 @@
-/** The handler of the task operations: the /dev/v1 one and the legacy form of the pull's (lib/pull/routes.ts). */
+/** The handler of the task operations: the /dev/v1 one and the legacy form of the pull's (./routes.ts). */
 import { endpoint } from '../http/endpoint.ts';
 import { taskIdParam } from '../http/params.ts';
 import type { taskRoutes } from './routes.ts';

@@ -2,7 +2,7 @@
  * The kinds of task the queue carries, told apart by the task's record (a
  * workflow run's names the run, a push's has its push, a replay's its
  * replay). What is particular to a kind (how to run it, what to say when it
- * stopped) lives with the kind, in lib/pull, lib/workflows and lib/replay, and reaches the worker and the sweeper as a `TaskKinds`
+ * stopped) lives with the kind, in lib/remote, lib/workflows and lib/replay, and reaches the worker and the sweeper as a `TaskKinds`
  * record: the task machinery depends on no kind.
  */
 import type { Task } from '../store/types.ts';

@@ -1,7 +1,7 @@
 /**
  * Ends, on a schedule, the tasks that no run can finish any more, so that none
  * stays open forever. What a stopped task says, and what else ending it lets
- * go of, is its kind's (lib/pull/stopped.ts, lib/workflows/stopped.ts).
+ * go of, is its kind's (lib/remote/stopped.ts, lib/workflows/stopped.ts).
  */
 import { isOpenTask, openTaskStates, type Task, type TaskStore } from '../store/types.ts';
 import { kindOf, type TaskKinds } from './kinds.ts';

@@ -26,7 +26,7 @@ export const taskView = ({ taskId, taskState, branch, createdAt, startedAt, fini
       ...(workflowRun.resultJson !== undefined && { result: parseJson(workflowRun.resultJson) as unknown }),
     },
   }),
-  // A push's: once completed, whether it sent a commit (lib/pull/push-run.ts), and that commit's message.
+  // A push's: once completed, whether it sent a commit (lib/remote/push-run.ts), and that commit's message.
   ...(push && {
     push: { ...(push.pushed !== undefined && { pushed: push.pushed }), ...(push.pushed && push.sending && { message: push.sending.message }) },
   }),

@@ -1,7 +1,7 @@
 /**
  * The queue's side of a task: SQS batches in, partial batch failures out.
  * Each message's task is run by its kind's runner, which the worker function
- * gives (a pull's from lib/pull/run.ts, a workflow run's from
+ * gives (a pull's from lib/remote/run.ts, a workflow run's from
  * lib/workflows/tasks.ts, a replay's from lib/replay/run.ts).
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';

@@ -196,7 +196,7 @@ describe('functions', () => {
     expect(workerSends.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logicalId(stack.tasks.queue), 'Arn'] }]);
   });
 
-  it('keeps the logical ids the task queue and its dead-letter queue had in lib/pull, and the worker reads that queue', () => {
+  it('keeps the logical ids the task queue and its dead-letter queue had in lib/remote, and the worker reads that queue', () => {
     // A queue whose logical id changes is replaced on deploy, losing the messages in flight (./stateful-ids.test.ts pins every stateful id).
     const [queueId, deadLettersId] = ['PullTasksE90C76A6', 'PullDeadLetters5C984CB4'];
     expect([logicalId(stack.tasks.queue), logicalId(stack.tasks.deadLetters)]).toEqual([queueId, deadLettersId]);

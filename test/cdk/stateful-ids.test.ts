@@ -4,7 +4,7 @@
  * created empty beside the old one, and a renamed queue would drop the
  * messages in flight. A refactor that moves a construct must keep these ids;
  * the list below was read off `cdk synth` before the task queue left
- * lib/pull, and changes here only with a migration plan.
+ * lib/remote, and changes here only with a migration plan.
  */
 import { describe, expect, it } from 'vitest';
 import { synthesize } from './template-checks.ts';

@@ -16,8 +16,8 @@ import { entityTypeOf, entityTypes, type EntityType } from '../../lib/vocabulary
 import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { commitFiles, createRepository, startGitServer, type GitServer, type RepositoryFiles } from '../../lib/local/git-server.ts';
 import type { OutboundOptions } from '../../lib/outbound/index.ts';
-import { RemoteError } from '../../lib/pull/git-remote.ts';
-import { entityFolders } from '../../lib/pull/plan.ts';
+import { RemoteError } from '../../lib/remote/git-remote.ts';
+import { entityFolders } from '../../lib/remote/pull-plan.ts';
 import { taskView } from '../../lib/tasks/view.ts';
 import { createStore } from '../../lib/store/index.ts';
 import type { ChangeCounts, RemoteFormat, Store, TaskState } from '../../lib/store/types.ts';

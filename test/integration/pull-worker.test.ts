@@ -9,7 +9,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryFiles } from '../../lib/local/git-server.ts';
 import { lambdaContext } from '../../lib/local/proxy-event.ts';
-import { startPull } from '../../lib/pull/start.ts';
+import { startPull } from '../../lib/remote/start.ts';
 import type { Task } from '../../lib/store/types.ts';
 import { createWorkspaceWithKey, simpleRule, workflow } from '../helpers/entities.ts';
 import { counts, entityFiles, expectTask, pullClient, startRepositories, type Repositories } from '../helpers/pull.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityInputSchema, entityTypeOf, type EntityInput } from '../../lib/entities/schema.ts';
 import type { RepositoryFiles } from '../../lib/local/git-server.ts';
-import { startPull } from '../../lib/pull/start.ts';
+import { startPull } from '../../lib/remote/start.ts';
 import type { Task } from '../../lib/store/types.ts';
 import { createWorkspaceWithKey, ruleSet, simpleRule, workflow } from '../helpers/entities.ts';
 import { expectFailure } from '../helpers/envelope.ts';

@@ -10,7 +10,7 @@ import { stageName } from '../../lib/deployment/names.ts';
 import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/vocabulary/patterns.ts';
 import { routeList } from '../../lib/api/routes.ts';
 import committed from '../../lib/openapi/openapi.json' with { type: 'json' };
-import { remoteUrlPattern } from '../../lib/pull/remote-url.ts';
+import { remoteUrlPattern } from '../../lib/remote/remote-url.ts';
 
 interface Operation {
   operationId: string;

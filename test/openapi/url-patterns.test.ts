@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { httpBaseUrlPattern, httpUrlPattern } from '../../lib/vocabulary/patterns.ts';
-import { remoteUrlPattern, validateRemoteUrl } from '../../lib/pull/remote-url.ts';
+import { remoteUrlPattern, validateRemoteUrl } from '../../lib/remote/remote-url.ts';
 
 const url = fc
   .tuple(

@@ -1,5 +1,5 @@
 /**
- * withRemoteBranch (lib/pull/git-push.ts) against a real smart-HTTP Git
+ * withRemoteBranch (lib/remote/git-push.ts) against a real smart-HTTP Git
  * server on loopback (git http-backend, which takes pushes), through the
  * outbound client: the commit as the git CLI reads it back, a branch
  * created, the refusals when the branch moved (seen before the pack, or by
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, createRepository, startGitServer, type GitServer } from '../../lib/local/git-server.ts';
 import type { OutboundCredential, OutboundOptions } from '../../lib/outbound/index.ts';
-import { withRemoteBranch, type CommitChange, type RemoteBranch } from '../../lib/pull/git-push.ts';
+import { withRemoteBranch, type CommitChange, type RemoteBranch } from '../../lib/remote/git-push.ts';
 import { gitOutput, hostileGitAnswers, loopbackOutbound, remoteFailure, startVanishingRemote, type VanishingRemote } from '../helpers/pull.ts';
 import { startProvider } from '../outbound/servers.ts';
 
@@ -344,7 +344,7 @@ describe('a host that misbehaves when pushed to', () => {
       }),
     );
     expect(error).toMatchObject({ failure: 'unreachable', transient: true });
-    // What the next try of a push task finds: the remote at its commit (lib/pull/push-run.ts).
+    // What the next try of a push task finds: the remote at its commit (lib/remote/push-run.ts).
     expect(git(name, 'rev-parse', 'main')).toBe(sent);
   });
 });

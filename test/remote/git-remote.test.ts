@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, createRepository, startGitServer, type GitServer } from '../../lib/local/git-server.ts';
 import type { OutboundCredential, OutboundOptions } from '../../lib/outbound/index.ts';
-import { fetchBranch, withHeadAdvertised, type FetchBranchOptions, type RemoteSnapshot } from '../../lib/pull/git-remote.ts';
+import { fetchBranch, withHeadAdvertised, type FetchBranchOptions, type RemoteSnapshot } from '../../lib/remote/git-remote.ts';
 import { loopbackOutbound, remoteFailure } from '../helpers/pull.ts';
-import { validateRemoteUrl } from '../../lib/pull/remote-url.ts';
+import { validateRemoteUrl } from '../../lib/remote/remote-url.ts';
 import { closedPort, startProvider, type Provider } from '../outbound/servers.ts';
 
 const SECRET = 'glpat-S3cret_value+/=x';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityInputSchema } from '../../lib/entities/schema.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
-import { planPull, readEntityFiles, type RepositoryFile } from '../../lib/pull/plan.ts';
+import { planPull, readEntityFiles, type RepositoryFile } from '../../lib/remote/pull-plan.ts';
 import type { StoredEntity } from '../../lib/store/types.ts';
 
 const file = (path: string, content: unknown): RepositoryFile => ({

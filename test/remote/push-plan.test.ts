@@ -4,9 +4,9 @@ import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityInputSchema, type EntityInput } from '../../lib/entities/schema.ts';
 import { parseJson } from '../../lib/decimal/json.ts';
 import { demoRules, demoWorkflows } from '../../lib/local/demo-entities.ts';
-import { entityFile } from '../../lib/pull/entity-file.ts';
-import { planPull, readEntityFiles, type RepositoryFile } from '../../lib/pull/plan.ts';
-import { authorOf, commitMessage, committer, planPush, type PushPlan } from '../../lib/pull/push-plan.ts';
+import { entityFile } from '../../lib/remote/entity-file.ts';
+import { planPull, readEntityFiles, type RepositoryFile } from '../../lib/remote/pull-plan.ts';
+import { authorOf, commitMessage, committer, planPush, type PushPlan } from '../../lib/remote/push-plan.ts';
 import type { StoredEntity } from '../../lib/store/types.ts';
 
 const [ruleA, ruleB, ruleC, ruleD] = demoRules.map((r) => entityInputSchema.parse(r)) as [EntityInput, EntityInput, EntityInput, EntityInput];
