@@ -1,43 +1,28 @@
 /**
  * Wall-clock time in an IANA time zone, as EventBridge Scheduler reads a cron
- * schedule's fields there: a wall time the spring change skips never runs,
- * and a wall time the autumn change repeats runs once, at its first
- * occurrence (the earlier instant, still on summer time). AWS states the
- * first two ("skipped", "runs only once"); the first occurrence is our
- * reading of "once", and the one a run stays on when its time comes.
- *
- * Only the runtime's Intl data is used, so the offsets are those of the
- * tz database Node carries.
+ * schedule's fields there. The offsets are the engine's
+ * (lib/engine/feel/time-zones.ts), the one computation FEEL uses too, and so
+ * is its rule for a wall time the autumn change repeats: the first of its two
+ * instants (the earlier, still on summer time). Scheduler's schedule "runs
+ * only once and doesn't repeat its invocation" then; the first occurrence is
+ * our reading of "once", and the one a run stays on when its time comes. A
+ * wall time the spring change skips is where Scheduler differs from the rule,
+ * which moves it forward by the gap (02:30 would run at 03:30): "your schedule
+ * invocation gets skipped if the cron expression falls on a non-existent date
+ * and time" (AWS, https://repost.aws/knowledge-center/eventbridge-scheduler-adjust-dst;
+ * the user guide's "Daylight savings time on EventBridge Scheduler",
+ * https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html#daylist-savings-time),
+ * so instantOf names no instant for it.
  */
+import { offsetAtInstant, offsetAtWallClock } from '../engine/feel/time-zones.ts';
 
 const minuteMs = 60_000;
-const dayMs = 86_400_000;
 
 /** How a name may be spelled: IANA names and aliases (Europe/Berlin, America/Argentina/Buenos_Aires, Etc/GMT+5, UTC); not offsets such as +01:00. */
 const zoneNamePattern = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9][A-Za-z0-9_+-]*)*$/;
 
 /** Scheduler's limit on ScheduleExpressionTimezone. */
 export const maxZoneNameLength = 50;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string): Intl.DateTimeFormat {
-  let format = formatters.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, format);
-  }
-  return format;
-}
 
 /**
  * The name as the schedule keeps it, or why it is not a time zone. A name
@@ -61,30 +46,16 @@ export function checkTimeZone(name: string): { zone: string } | { problem: strin
 }
 
 /** The zone's offset from UTC at `instant`, in milliseconds (+3 600 000 for Berlin in winter). */
-export function offsetAt(zone: string, instant: number): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatter(zone).formatToParts(new Date(instant))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return wall - Math.floor(instant / 1000) * 1000;
-}
+export const offsetAt = (zone: string, instant: number): number => offsetAtInstant(zone, instant / 1000) * 1000;
 
 /** The wall-clock time at `instant`, as milliseconds on a clock without time zones (the UTC fields of the result are the wall-clock fields). */
 export const wallClockAt = (zone: string, instant: number): number => instant + offsetAt(zone, instant);
 
-/**
- * The instant a wall-clock time names in the zone: undefined when a change
- * to summer time skips it, the first of the two when a change back repeats
- * it. Assumes at most one offset change within a day either side, as every
- * zone in use has it.
- */
+/** The instant a wall-clock time names in the zone: the first of the two when a change back repeats it, none when a change to summer time skips it. */
 export function instantOf(zone: string, wall: number): number | undefined {
-  const offsets = new Set([offsetAt(zone, wall - dayMs), offsetAt(zone, wall + dayMs)]);
-  let first: number | undefined;
-  for (const offset of offsets) {
-    const instant = wall - offset;
-    if (offsetAt(zone, instant) === offset && (first === undefined || instant < first)) first = instant;
-  }
-  return first;
+  const instant = wall - offsetAtWallClock(zone, wall / 1000) * 1000;
+  // The engine's rule moves a skipped time forward by the gap, so its instant shows another wall-clock time: Scheduler skips it.
+  return wallClockAt(zone, instant) === wall ? instant : undefined;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

@@ -1,8 +1,9 @@
 /**
  * FEEL's dates, times, dates and times, and the two kinds of duration, with
  * their order, arithmetic and ISO text, written for this engine so that an
- * evaluation needs no Temporal polyfill. Time zones are IANA names, resolved
- * with the platform's Intl data (daylight-saving changes included).
+ * evaluation needs no Temporal polyfill. Time zones are IANA names, whose
+ * offsets time-zones.ts reads from the platform's Intl data (daylight-saving
+ * changes included, with its rule for a time a change skips or repeats).
  *
  * DMN 1.5 allows years from -999,999,999 to 999,999,999, far beyond the
  * ±275,760 years of a JavaScript Date; so the calendar here is arithmetic on
@@ -10,6 +11,8 @@
  * seconds into that day rather than one count of seconds since the epoch,
  * which past about ±285 million years no longer holds whole seconds exactly.
  */
+
+import { isTimeZone, offsetAtInstant, offsetAtWallClock } from './time-zones.ts';
 
 const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, '0');
 const SECONDS_PER_DAY = 86_400;
@@ -74,63 +77,17 @@ function formatOffset(offset: number): string {
   return `${sign}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}${seconds ? `:${pad(seconds)}` : ''}`;
 }
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-function zoneFormat(zone: string): Intl.DateTimeFormat | undefined {
-  let format = zoneFormats.get(zone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-        era: 'short',
-      });
-    } catch {
-      return undefined;
-    }
-    zoneFormats.set(zone, format);
-  }
-  return format;
-}
-
-export const isTimeZone = (zone: string) => zoneFormat(zone) !== undefined;
-
-/** Days from the epoch that a Date reaches, less a margin for the neighbouring days looked at below. */
+/** Days from the epoch that a Date reaches, less a margin for the neighbouring days that time-zones.ts looks at. */
 const DATE_DAYS = 99_999_000;
 
-/** The offset (seconds east of UTC) that `zone` has at the instant `seconds` after the UTC midnight that starts day `day`. */
-function zoneOffsetAt(zone: string, day: number, seconds: number): number {
-  // Past a Date's range, the same instant whole 400-year cycles nearer: the calendar repeats, and so do the zone's
-  // rules that far out (its last rules ahead, its local mean time behind).
-  const shift = Math.abs(day) <= DATE_DAYS ? 0 : Math.sign(day) * Math.ceil((Math.abs(day) - DATE_DAYS) / DAYS_PER_CYCLE) * DAYS_PER_CYCLE;
-  const epochSeconds = (day - shift) * SECONDS_PER_DAY + seconds;
-  const parts = Object.fromEntries(
-    zoneFormat(zone)!
-      .formatToParts(new Date(epochSeconds * 1000))
-      .map((p) => [p.type, p.value]),
-  );
-  const year = parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
-  const local =
-    epochDay(year, Number(parts.month), Number(parts.day)) * SECONDS_PER_DAY + Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
-  return local - Math.floor(epochSeconds);
-}
-
 /**
- * The offset `zone` has at the local time `seconds` into day `day`: the earlier one when the clock repeats, the one
- * before the gap when it skips.
+ * Seconds since the epoch of the time `seconds` after the UTC midnight that starts day `day`, as time-zones.ts reads
+ * zones: past a Date's range, the same time whole 400-year cycles nearer, since the calendar repeats, and so do the
+ * zone's rules that far out (its last rules ahead, its local mean time behind).
  */
-function zoneOffsetForLocal(zone: string, day: number, seconds: number): number {
-  // The offsets in force a day before and a day after: those that map the local time back to themselves fit it.
-  const before = zoneOffsetAt(zone, day - 1, seconds);
-  const after = zoneOffsetAt(zone, day + 1, seconds);
-  const fits = [before, after].filter((offset) => zoneOffsetAt(zone, day, seconds - offset) === offset);
-  // Both fit when the clock repeats: the larger offset is the earlier instant. None fits in a gap.
-  return fits.length ? Math.max(...fits) : before;
+function inDateRange(day: number, seconds: number): number {
+  const shift = Math.abs(day) <= DATE_DAYS ? 0 : Math.sign(day) * Math.ceil((Math.abs(day) - DATE_DAYS) / DAYS_PER_CYCLE) * DAYS_PER_CYCLE;
+  return (day - shift) * SECONDS_PER_DAY + seconds;
 }
 
 /**
@@ -258,7 +215,7 @@ export class FeelTime extends FeelTemporal {
 
   /** Offset in force: a zone's is taken at today's date, as a time alone has none. */
   private effectiveOffset(): number | null {
-    if (this.zone) return zoneOffsetForLocal(this.zone, Math.floor(Date.now() / 86_400_000), this.seconds);
+    if (this.zone) return offsetAtWallClock(this.zone, inDateRange(Math.floor(Date.now() / 86_400_000), this.seconds));
     return this.offset;
   }
 
@@ -329,7 +286,7 @@ export class FeelDateTime extends FeelTemporal {
 
   /** The offset in force at this date and time, or null for a local one. */
   get effectiveOffset(): number | null {
-    return this.zone ? zoneOffsetForLocal(this.zone, this.date.day, this.seconds) : this.offset;
+    return this.zone ? offsetAtWallClock(this.zone, inDateRange(this.date.day, this.seconds)) : this.offset;
   }
 
   /**
@@ -362,7 +319,7 @@ export class FeelDateTime extends FeelTemporal {
     if (!this.zone) return this.at(this.date.day, this.seconds + seconds);
     // Exact time: move the instant (counted from this date's UTC midnight), then read the zone's local time there.
     const utc = this.seconds - this.effectiveOffset! + seconds;
-    return this.at(this.date.day, utc + zoneOffsetAt(this.zone, this.date.day, utc));
+    return this.at(this.date.day, utc + offsetAtInstant(this.zone, inDateRange(this.date.day, utc)));
   }
 
   plusMonths(months: number): FeelDateTime | null {
