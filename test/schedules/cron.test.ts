@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cronerPattern, parseField, parseSchedulerExpression, runTimes, toSchedulerExpression, type CronFields } from '../../lib/schedules/cron.ts';
-import { checkTimeZone, formatInZone, instantOf, offsetAt, wallClockAt } from '../../lib/schedules/zone.ts';
+import { wallClockAt } from '../../lib/schedules/zone.ts';
 
 const subset = (min: number, max: number) =>
   fc.uniqueArray(fc.integer({ min, max }), { minLength: 1, maxLength: max - min + 1 }).map((values) => values.sort((a, b) => a - b));
@@ -174,32 +174,5 @@ describe('run times', () => {
   it('end with 2199, as Scheduler cron years do', () => {
     const fields: CronFields = { minute: [0], hour: [0], dayOfMonth: [1], month: [1] };
     expect(runTimes({ fields, timezone: 'UTC' }, Date.parse('2198-06-01T00:00:00Z'), 5)).toEqual([Date.parse('2199-01-01T00:00:00Z')]);
-  });
-});
-
-describe('time zones', () => {
-  it('a wall-clock time in the spring gap names no instant; one in the autumn overlap names the first', () => {
-    const wall = (iso: string) => Date.parse(`${iso}Z`);
-    expect(instantOf('Europe/Berlin', wall('2026-03-29T02:30:00'))).toBeUndefined();
-    expect(instantOf('Europe/Berlin', wall('2026-03-29T03:00:00'))).toBe(Date.parse('2026-03-29T01:00:00Z'));
-    expect(instantOf('Europe/Berlin', wall('2026-10-25T02:30:00'))).toBe(Date.parse('2026-10-25T00:30:00Z'));
-    expect(instantOf('America/Santiago', wall('2026-09-06T00:30:00'))).toBeUndefined();
-    expect(instantOf('Australia/Lord_Howe', wall('2026-04-05T01:45:00'))).toBe(Date.parse('2026-04-04T14:45:00Z'));
-  });
-
-  it('offsets and local times with them', () => {
-    expect(offsetAt('Europe/Berlin', Date.parse('2026-01-01T00:00:00Z'))).toBe(3_600_000);
-    expect(formatInZone('Asia/Kolkata', Date.parse('2026-01-01T00:00:00Z'))).toBe('2026-01-01T05:30:00+05:30');
-    expect(formatInZone('America/St_Johns', Date.parse('2026-01-01T00:00:00Z'))).toBe('2025-12-31T20:30:00-03:30');
-    expect(formatInZone('Australia/Lord_Howe', Date.parse('2026-01-01T00:00:00Z'))).toBe('2026-01-01T11:00:00+11:00');
-  });
-
-  it('checks names', () => {
-    expect(checkTimeZone('UTC')).toEqual({ zone: 'UTC' });
-    expect(checkTimeZone('america/new_york')).toEqual({ zone: 'America/New_York' });
-    expect(checkTimeZone('Asia/Calcutta')).toEqual({ zone: 'Asia/Calcutta' });
-    expect(checkTimeZone('')).toHaveProperty('problem');
-    expect(checkTimeZone('Europe/../Berlin')).toHaveProperty('problem');
-    expect(checkTimeZone('Nowhere/Land')).toHaveProperty('problem');
   });
 });
