@@ -70,7 +70,7 @@ import {
   type Format,
   type WrittenFile,
   refuseOversizeFile,
-} from './format.ts';
+} from './format-contract.ts';
 import { feelCellToZen, feelExpressionToZen, zenCellToFeel, zenExpressionToFeel, type Conversion } from './zen-expressions.ts';
 
 type DecisionTable = Extract<EntityInput, { type: 'decisionTable' }>['definition'];

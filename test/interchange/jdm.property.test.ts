@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
-import { ImportBoundExceeded } from '../../lib/interchange/format.ts';
+import { ImportBoundExceeded } from '../../lib/interchange/format-contract.ts';
 import { jdmFormat } from '../../lib/interchange/jdm.ts';
 import { canonical, decisionTableArb, entityIdArb } from './arbitrary.ts';
 

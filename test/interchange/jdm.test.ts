@@ -11,8 +11,7 @@ import { compileRule, evaluateRule, type CompiledRule } from '../../lib/engine/i
 import { prepareRule } from '../../lib/engine/prepare.ts';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import { importBounds, ImportBoundExceeded } from '../../lib/interchange/format.ts';
-import { isJdmDocument } from '../../lib/interchange/format.ts';
+import { importBounds, ImportBoundExceeded } from '../../lib/interchange/format-contract.ts';
 import { jdmFormat } from '../../lib/interchange/jdm.ts';
 import { canonical } from './arbitrary.ts';
 
@@ -530,14 +529,5 @@ describe('bounds, checked before the part they bound is read', () => {
     const body = readFileSync(new URL('grades-unique.json', folder), 'utf8').replace('"0.1 + 0.2"', '"0.30000000000000000000000000001"');
     const reading = await jdmFormat.read(bytes(body), 'grades.json');
     expect(String((canonical(reading.records[0]).definition as { rules: { then: unknown[] }[] }).rules[0]!.then[1])).toBe('0.30000000000000000000000000001');
-  });
-});
-
-describe('isJdmDocument', () => {
-  it("tells a JDM graph from this service's own records", () => {
-    expect(isJdmDocument({ nodes: [], edges: [] })).toBe(true);
-    expect(isJdmDocument({ id: 'discount', type: 'decisionTable', definition: {} })).toBe(false);
-    expect(isJdmDocument({ nodes: {}, edges: [] })).toBe(false);
-    expect(isJdmDocument(null)).toBe(false);
   });
 });
