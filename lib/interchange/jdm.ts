@@ -2,7 +2,7 @@
  * GoRules JDM: the JSON decision graphs of zen-engine and jdm-editor
  * (`{contentType, nodes, edges}`), read into rule records and written from
  * them. Cells and expressions are converted between zen's language and FEEL
- * by `./zen-expressions.ts`.
+ * by `./zen-to-feel.ts` and `./feel-to-zen.ts`.
  *
  * How records and nodes meet:
  * - A decision table is the graph `inputNode → decisionTableNode → outputNode`.
@@ -71,7 +71,9 @@ import {
   type WrittenFile,
   refuseOversizeFile,
 } from './format-contract.ts';
-import { feelCellToZen, feelExpressionToZen, zenCellToFeel, zenExpressionToFeel, type Conversion } from './zen-expressions.ts';
+import { feelCellToZen, feelExpressionToZen } from './feel-to-zen.ts';
+import type { Conversion } from './zen-conversion.ts';
+import { zenCellToFeel, zenExpressionToFeel } from './zen-to-feel.ts';
 
 type DecisionTable = Extract<EntityInput, { type: 'decisionTable' }>['definition'];
 type SimpleRule = Extract<EntityInput, { type: 'simpleRule' }>['definition'];
