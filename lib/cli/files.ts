@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImportSource } from '../publishing/import.ts';
 import { parseJson } from '../decimal/json.ts';
-import { formatOfFileName, formats } from '../interchange/formats.ts';
+import { formatOfFileName, formats } from '../interchange/format-registry.ts';
 import type { ImportedFile } from '../interchange/transfer.ts';
 
 /** The files at the given paths that `wanted` takes, walking directories (hidden entries skipped) in name order; a file named is taken as it is. */

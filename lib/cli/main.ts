@@ -17,7 +17,7 @@ import { createStore, type Store } from '../store/index.ts';
 import { remoteFormats, type RemoteFormat } from '../store/types.ts';
 import { addBranch, createApiKey, createWorkspace, expireApiKey, revokeApiKey } from '../workspaces/admin.ts';
 import { readImportSources, readInterchangeFiles, readJsonFile } from './files.ts';
-import { formatNames, type FormatName } from '../interchange/format.ts';
+import { formatNames, type FormatName } from '../interchange/format-contract.ts';
 import { exportEntity, importFiles, parseChecksums } from '../interchange/transfer.ts';
 import { defaultLocalEndpoint } from '../deployment/names.ts';
 import { explainRefusal, resolveTarget } from './target.ts';

@@ -25,7 +25,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { EntityInput } from '../entities/schema.ts';
 import { feelNumberText } from './feel-literals.ts';
-import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, refuseOversizeFile, type FileReading, type Format } from './format.ts';
+import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, refuseOversizeFile, type FileReading, type Format } from './format-contract.ts';
 import { maxSheetRows, readSheet, sheetCannotHold, tableToSheet, type SheetRow } from './sheet-layout.ts';
 
 /** Characters of one record: the layout's longest rows are the service's JSON parts (a rule's tests); no sheet a person writes comes near. */

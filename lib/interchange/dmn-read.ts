@@ -76,7 +76,7 @@ import {
   type ExactValues,
 } from './dmn-model.ts';
 import { parseLiteralList } from './feel-literals.ts';
-import { ImportBoundExceeded, importBounds, refuseOversizeFile, type FileReading, type Finding } from './format.ts';
+import { ImportBoundExceeded, importBounds, refuseOversizeFile, type FileReading, type Finding } from './format-contract.ts';
 import { scanXml, utf8Text } from './xml-scan.ts';
 
 interface DmnElement extends ModdleElement {

@@ -56,7 +56,7 @@ import {
   type ExactValues,
 } from './dmn-model.ts';
 import { feelLiteral, outputEntryText } from './feel-literals.ts';
-import { fileNameOf, formatFiles, type Format, type WriteOptions, type WrittenFile } from './format.ts';
+import { fileNameOf, formatFiles, type Format, type WriteOptions, type WrittenFile } from './format-contract.ts';
 
 type DecisionTableEntity = Extract<EntityInput, { type: 'decisionTable' }>;
 type SimpleRuleEntity = Extract<EntityInput, { type: 'simpleRule' }>;

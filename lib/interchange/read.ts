@@ -10,7 +10,7 @@ import { workflowKind, type EntityInput, type EntityType } from '../entities/sch
 import type { PathProblem } from '../vocabulary/errors.ts';
 import { jsonDepthProblem } from '../vocabulary/json-bounds.ts';
 import type { Warning } from '../store/types.ts';
-import { ImportBoundExceeded, importBounds, isJdmDocument, refuseOversizeFile, type Format } from './format.ts';
+import { ImportBoundExceeded, importBounds, isJdmDocument, refuseOversizeFile, type Format } from './format-contract.ts';
 
 export interface CheckedRecord {
   entityType: EntityType;

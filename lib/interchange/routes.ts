@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { versionLabelPattern } from '../vocabulary/kinds.ts';
 import type { Route } from '../http/route.ts';
-import { formatNames, importBounds, importContentTypes } from './format.ts';
+import { formatNames, importBounds, importContentTypes } from './format-contract.ts';
 
 const formatName = (description: string) =>
   z.enum(formatNames, { error: `must be one of ${formatNames.join(', ')}` }).register(z.globalRegistry, { description });

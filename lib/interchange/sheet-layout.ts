@@ -55,7 +55,7 @@ import { aggregations, hitPolicies, valueTypes, type Aggregation, type HitPolicy
 import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { feelLiteralList, feelNumberText, parseLiteralList, type LiteralValue } from './feel-literals.ts';
-import { importBounds, ImportBoundExceeded, type Finding } from './format.ts';
+import { importBounds, ImportBoundExceeded, type Finding } from './format-contract.ts';
 import { localeProblem, sheetDateKind, sheetDateText, temporalLiteral, type SheetDate } from './typed-text.ts';
 
 /** A cell's value. No cell is `undefined`; a cell holding empty text ('') is there (a label or description that is empty). */

@@ -12,8 +12,16 @@ import { errors, type PathProblem } from '../vocabulary/errors.ts';
 import type { EntityStore, Store, Warning } from '../store/types.ts';
 import { readRuleFile, type CheckedFile } from './read.ts';
 import type { ReferenceStore } from '../workflows/references.ts';
-import { formatOfContentType, ImportBoundExceeded, importContentTypes, type Format, type FormatName, type WriteOptions, type WrittenFile } from './format.ts';
-import { formats } from './formats.ts';
+import {
+  formatOfContentType,
+  ImportBoundExceeded,
+  importContentTypes,
+  type Format,
+  type FormatName,
+  type WriteOptions,
+  type WrittenFile,
+} from './format-contract.ts';
+import { formats } from './format-registry.ts';
 
 /** A bound a file passed, as the API answers it: 413 when too large to read, else 400 naming the bound. */
 export const boundRefusal = (error: ImportBoundExceeded) =>

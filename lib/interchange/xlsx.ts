@@ -33,7 +33,16 @@ import type { Cell, CellValue as ExcelValue, Worksheet } from 'exceljs';
 import { briefList } from '../engine/brief-list.ts';
 import type { EntityInput } from '../entities/schema.ts';
 import { reservedNames } from '../vocabulary/schema-parts.ts';
-import { fileNameOf, formatFiles, importBounds, ImportBoundExceeded, refuseOversizeFile, type FileReading, type Finding, type Format } from './format.ts';
+import {
+  fileNameOf,
+  formatFiles,
+  importBounds,
+  ImportBoundExceeded,
+  refuseOversizeFile,
+  type FileReading,
+  type Finding,
+  type Format,
+} from './format-contract.ts';
 import { hitPolicies } from '../engine/definitions.ts';
 import {
   cellAddress,

@@ -19,7 +19,7 @@
  * instructions are skipped; the scan does not judge well-formedness, which
  * the parser reports.
  */
-import { ImportBoundExceeded, importBounds } from './format.ts';
+import { ImportBoundExceeded, importBounds } from './format-contract.ts';
 
 /** The text of a file that must be UTF-8, without its BOM. */
 export function utf8Text(body: Uint8Array): string {

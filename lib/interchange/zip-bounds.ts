@@ -14,7 +14,7 @@
  * are refused: no spreadsheet under the size bound needs them.
  */
 import { Inflate } from 'fflate';
-import { importBounds, ImportBoundExceeded } from './format.ts';
+import { importBounds, ImportBoundExceeded } from './format-contract.ts';
 
 export type ZipBounds = Pick<typeof importBounds, 'maxZipEntries' | 'maxUnzippedBytes' | 'maxZipRatio'>;
 

@@ -16,7 +16,7 @@ import type { FailedCase, FieldIssue, PathProblem } from '../vocabulary/errors.t
 import { strictPathPrefix } from '../http/input.ts';
 import { gatewayResponses, methodNotAllowed, routeNotFound, type GatewayAnswer } from '../http/gateway-responses.ts';
 import { areas, routeList } from '../api/routes.ts';
-import { formatNames } from '../interchange/format.ts';
+import { formatNames } from '../interchange/format-contract.ts';
 import type { Route } from '../http/route.ts';
 import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../vocabulary/branch-name.ts';
 import { raisedErrors, type RaisedError } from './raised-errors.ts';
@@ -101,7 +101,7 @@ const importProblems = z.object({
   problems: pathProblems.shape.problems,
   notCarried: z.array(z.object({ path: z.string(), message: z.string() })).describe('elements of the file no record keeps, and why'),
 });
-/** `data` of file_refused: the bound the file passed (lib/interchange/format.ts). */
+/** `data` of file_refused: the bound the file passed (lib/interchange/format-contract.ts). */
 const fileBound = z.object({
   bound: z.string().describe('maxRows, maxColumns, maxTables, maxDepth, maxZipEntries, maxUnzippedBytes, maxZipRatio, doctype, encoding or format'),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { entityDetailSchema, entityRecordSchema, entitySummarySchema } from '../vocabulary/records.ts';
 import type { routes } from '../api/routes.ts';
 import { integrationLimits } from '../integrations/schema.ts';
-import { formatFiles } from '../interchange/format.ts';
+import { formatFiles } from '../interchange/format-contract.ts';
 import { scheduleUnits } from '../vocabulary/schedule.ts';
 import { credentialPlacements, remoteFormats, rolloutEndings, rolloutModes, stepStatuses } from '../store/types.ts';
 import { rolloutCounts, type RolloutView } from '../rollout/service.ts';

@@ -14,7 +14,7 @@ import { extname } from 'node:path/posix';
 import { entityTypeOf, type EntityKind } from '../vocabulary/kinds.ts';
 import type { EntityInput, EntityRecord } from '../entities/schema.ts';
 import { dmnFormat } from '../interchange/dmn.ts';
-import { fileNameOf } from '../interchange/format.ts';
+import { fileNameOf } from '../interchange/format-contract.ts';
 import type { RemoteFormat } from '../store/types.ts';
 import { entityFolders } from './pull-plan.ts';
 

@@ -10,8 +10,8 @@ import { entityInputSchema, type EntityInput } from '../entities/schema.ts';
 import type { ChangeCounts, PullSummary, StoredEntity } from '../store/types.ts';
 import { parseJson } from '../decimal/json.ts';
 // Imported, not loaded on demand: a module reached by import() keeps all of zod/mini's namespace (every locale) in the worker.
-import { formatOfExtension, ImportBoundExceeded, isJdmDocument } from '../interchange/format.ts';
-import { formats } from '../interchange/formats.ts';
+import { formatOfExtension, ImportBoundExceeded, isJdmDocument } from '../interchange/format-contract.ts';
+import { formats } from '../interchange/format-registry.ts';
 import { readRuleFile } from '../interchange/read.ts';
 
 export interface RepositoryFile {

@@ -17,7 +17,7 @@
 import fc from 'fast-check';
 import { zipSync } from 'fflate';
 import { beforeAll, expect, it } from 'vitest';
-import { formatFiles, formatNames, importBounds, type FormatName } from '../../lib/interchange/format.ts';
+import { formatFiles, formatNames, importBounds, type FormatName } from '../../lib/interchange/format-contract.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 
 const t = useRuntime();

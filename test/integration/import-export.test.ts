@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import { entityInputSchema } from '../../lib/entities/schema.ts';
-import { formatFiles, formatNames, importBounds } from '../../lib/interchange/format.ts';
+import { formatFiles, formatNames, importBounds } from '../../lib/interchange/format-contract.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';
 import { expectFailure } from '../helpers/envelope.ts';
 import { parcelFee, rulesClient, simple, type Json } from '../helpers/rules.ts';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvFormat } from '../../lib/interchange/csv.ts';
-import { ImportBoundExceeded, importBounds } from '../../lib/interchange/format.ts';
+import { ImportBoundExceeded, importBounds } from '../../lib/interchange/format-contract.ts';
 import { maxSheetRows } from '../../lib/interchange/sheet-layout.ts';
 import { canonical } from './arbitrary.ts';
 import { expectFileAnswersItsCases, filesWithCases } from './hand-written.ts';

@@ -15,7 +15,7 @@ import { prepareRule } from '../../lib/engine/prepare.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
 import { dmnFormat } from '../../lib/interchange/dmn.ts';
 import { dmnModdle } from '../../lib/interchange/dmn-model.ts';
-import { ImportBoundExceeded, importBounds, type FileReading } from '../../lib/interchange/format.ts';
+import { ImportBoundExceeded, importBounds, type FileReading } from '../../lib/interchange/format-contract.ts';
 import { canonical } from './arbitrary.ts';
 
 const files = join(import.meta.dirname, 'files/dmn');

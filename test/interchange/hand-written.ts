@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { compileRule, evaluateRule } from '../../lib/engine/index.ts';
 import { prepareRule } from '../../lib/engine/prepare.ts';
-import type { Format } from '../../lib/interchange/format.ts';
+import type { Format } from '../../lib/interchange/format-contract.ts';
 import { canonical } from './arbitrary.ts';
 
 /** The files of a folder that have cases beside them, by name. */

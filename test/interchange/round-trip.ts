@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { entityChecksum } from '../../lib/entities/checksum.ts';
 import type { EntityInput } from '../../lib/entities/schema.ts';
-import type { Format, WrittenFile } from '../../lib/interchange/format.ts';
+import type { Format, WrittenFile } from '../../lib/interchange/format-contract.ts';
 import { canonical } from './arbitrary.ts';
 
 /** Checks the round trip of `entity` in `format`, and what `checkFile` checks of the file written (a format's own demands). */

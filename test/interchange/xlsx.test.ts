@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportBoundExceeded, importBounds } from '../../lib/interchange/format.ts';
+import { ImportBoundExceeded, importBounds } from '../../lib/interchange/format-contract.ts';
 import { maxSheetRows } from '../../lib/interchange/sheet-layout.ts';
 import { xlsxFormat } from '../../lib/interchange/xlsx.ts';
 import { canonical } from './arbitrary.ts';

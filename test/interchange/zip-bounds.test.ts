@@ -1,7 +1,7 @@
 /** The ZIP bounds an XLSX file is held to before exceljs opens it: inflated size, ratio, entries, and no DOCTYPE in any part. */
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ImportBoundExceeded } from '../../lib/interchange/format.ts';
+import { ImportBoundExceeded } from '../../lib/interchange/format-contract.ts';
 import { checkZipBounds, type ZipBounds } from '../../lib/interchange/zip-bounds.ts';
 
 const bounds: ZipBounds = { maxZipEntries: 1000, maxUnzippedBytes: 64 * 1024 * 1024, maxZipRatio: 200 };

@@ -4,7 +4,7 @@
  * browser as a download under the name the API gives.
  */
 import { useState } from 'preact/hooks';
-import { formatFiles } from '../../../interchange/format.ts';
+import { formatFiles } from '../../../interchange/format-contract.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import type { RuleKind } from './model.ts';

@@ -8,7 +8,7 @@
  */
 import './rules.css';
 import { useState } from 'preact/hooks';
-import { formatFiles, formatOfExtension } from '../../../interchange/format.ts';
+import { formatFiles, formatOfExtension } from '../../../interchange/format-contract.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { useLoad } from '../ui/use-load.ts';

@@ -6,7 +6,7 @@
  */
 import { csvFormat } from './csv.ts';
 import { dmnFormat } from './dmn.ts';
-import { formatOfExtension, type Format, type FormatName } from './format.ts';
+import { formatOfExtension, type Format, type FormatName } from './format-contract.ts';
 import { jdmFormat } from './jdm.ts';
 import { xlsxFormat } from './xlsx.ts';
 
