@@ -2,7 +2,7 @@
  * The route table: the one list of operations. The CDK stack makes an API
  * Gateway method and a function from each entry, the local runtime serves the
  * same entries with the same handlers, and the OpenAPI document is written from
- * it (with the response schemas of `lib/openapi/responses.ts`, kept apart so
+ * it (with the response schemas of `lib/openapi/responses/`, kept apart so
  * that the functions do not bundle them). Each area keeps its routes beside
  * its code, and a function imports only its area's, so that it bundles only
  * the schemas it uses.

@@ -20,7 +20,8 @@ import { formatNames } from '../interchange/format-contract.ts';
 import type { Route } from '../http/route.ts';
 import { branchNamePattern, forbiddenBranchForms, maxBranchNameBytes } from '../vocabulary/branch-name.ts';
 import { raisedErrors, type RaisedError } from './raised-errors.ts';
-import { replayReportSchema, responses } from './responses.ts';
+import { responses } from './responses/index.ts';
+import { replayReportSchema } from './responses/replay.ts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,0 +1,49 @@
+/** The answers of the workspace's operations (lib/workspaces): its branches, the caller's key, and the keys. */
+import { z } from 'zod';
+import { permissions, roleNames, type Role } from '../../vocabulary/permissions.ts';
+import type { KeyView } from '../../workspaces/keys.ts';
+import type { workspaceRoutes } from '../../workspaces/routes.ts';
+import { timestamp, type ResponsesOf } from './shared.ts';
+
+const roleSchema = z.enum(roleNames as [Role, ...Role[]]);
+
+/** An API key as the key operations show it: never its secret. */
+const keySchema = z.object({
+  keyId: z.string(),
+  label: z.string(),
+  owner: z.string().describe('the person or system it belongs to'),
+  role: roleSchema,
+  branches: z.array(z.string()).optional().describe('the branches it is limited to; absent, every branch'),
+  createdAt: z.string(),
+  expiresAt: z.string().optional(),
+  revokedAt: z.string().optional(),
+  state: z.enum(['active', 'expired', 'revoked']),
+}) satisfies z.ZodType<KeyView>;
+
+export const workspaceResponses = {
+  listBranches: {
+    data: z.array(
+      z.object({
+        name: z.string(),
+        default: z.boolean().describe('the branch used when a request names none'),
+        createdAt: timestamp,
+        requiredApprovals: z.number().int().describe('approvals a change request needs before it is published here; 0: not protected'),
+      }),
+    ),
+  },
+  getCaller: {
+    data: z.object({
+      keyId: z.string(),
+      owner: z.string(),
+      role: roleSchema,
+      permissions: z.array(z.enum(permissions)).describe('what the role grants'),
+      branches: z.array(z.string()).nullable().describe('the branches the key is limited to; null: every branch'),
+      workspace: z.object({ id: z.string(), name: z.string(), defaultBranch: z.string() }),
+    }),
+  },
+  createKey: { data: keySchema.extend({ key: z.string().describe('the key itself: shown this once, only its hash is kept') }), created: true },
+  listKeys: { data: z.array(keySchema) },
+  getKey: { data: keySchema },
+  updateKey: { data: keySchema },
+  revokeKey: { data: keySchema.describe('the key, revoked') },
+} satisfies ResponsesOf<typeof workspaceRoutes>;
