@@ -14,10 +14,10 @@
  * must not widen where a key may go.
  */
 import { hostOf } from '../outbound/hosts.ts';
-import type { IntegrationStore, TaskStore } from '../store/types.ts';
+import type { IntegrationStore, RemoteStore } from '../store/types.ts';
 
 /** What the hosts are derived from. */
-export type CredentialUsers = Pick<IntegrationStore, 'listIntegrations'> & Pick<TaskStore, 'getRemote'>;
+export type CredentialUsers = Pick<IntegrationStore, 'listIntegrations'> & Pick<RemoteStore, 'getRemote'>;
 
 /** For each credential id, the hosts of the integrations and the remote that use it (the integrations' first, each once); none for one nothing uses. */
 export async function hostsOfUsers(store: CredentialUsers, workspaceId: string): Promise<(credentialId: string) => string[]> {

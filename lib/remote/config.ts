@@ -3,7 +3,7 @@ import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
 import { errors } from '../vocabulary/errors.ts';
 import { strictBody } from '../http/queries.ts';
-import { remoteFormats, type CredentialStore, type RemoteConfig, type TaskStore } from '../store/types.ts';
+import { remoteFormats, type CredentialStore, type RemoteConfig, type RemoteStore } from '../store/types.ts';
 import { remoteUrlSchema, validateRemoteUrl } from './remote-url.ts';
 
 export const putRemoteSchema = strictBody({
@@ -14,7 +14,7 @@ export const putRemoteSchema = strictBody({
 });
 
 export async function putRemote(
-  store: TaskStore & CredentialStore,
+  store: RemoteStore & CredentialStore,
   workspaceId: string,
   input: z.output<typeof putRemoteSchema>,
   auditor?: Auditor,
@@ -38,7 +38,7 @@ export async function putRemote(
 /** The remote as set, its format json when it was set before remotes had one. */
 export const withFormat = (remote: RemoteConfig): RemoteConfig & Required<Pick<RemoteConfig, 'format'>> => ({ ...remote, format: remote.format ?? 'json' });
 
-export async function getRemote(store: TaskStore, workspaceId: string): Promise<RemoteConfig> {
+export async function getRemote(store: RemoteStore, workspaceId: string): Promise<RemoteConfig> {
   const remote = await store.getRemote(workspaceId);
   if (!remote) throw errors.remoteNotConfigured(404);
   return withFormat(remote);

@@ -10,14 +10,14 @@
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { randomUUID } from 'node:crypto';
 import { errors, type ApiError } from '../vocabulary/errors.ts';
-import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
+import { isOpenTask, type RemoteStore, type Task, type TaskStore } from '../store/types.ts';
 import { kindOf } from '../tasks/kinds.ts';
 import type { TaskQueue } from '../tasks/queue.ts';
 
 type RemoteTaskKind = 'pull' | 'push';
 
 export interface StartDeps {
-  store: TaskStore;
+  store: TaskStore & RemoteStore;
   queue: Pick<TaskQueue, 'send'>;
 }
 

@@ -5,6 +5,10 @@
  * sweeper bundles no Git or planning code.
  */
 import type { SweptKind } from '../tasks/sweeper.ts';
+import type { RemoteStore, TaskStore } from '../store/types.ts';
+
+/** A pull's or a push's branch record is the remote's. */
+type RemoteSweptStore = TaskStore & Pick<RemoteStore, 'releaseBranchSync'>;
 
 export const partlyUpdated = (commit: string) => `The branch may be partly updated to commit ${commit}: pull again, and that pull finishes the update.`;
 
@@ -13,10 +17,10 @@ export const mayHaveArrived = (commit: string) =>
   `The commit ${commit} may have reached the remote: pull (which finds nothing to change if it did), then push again.`;
 
 /** Either frees its branch for the next pull or push. */
-const release: SweptKind['release'] = (store, task) => store.releaseBranchSync(task.workspaceId, task.branch, task.taskId);
+const release: SweptKind<RemoteSweptStore>['release'] = (store, task) => store.releaseBranchSync(task.workspaceId, task.branch, task.taskId);
 
 /** A pull the sweeper ended: one that stopped while writing the branch, or one that wrote nothing. */
-export const sweptPull: SweptKind = {
+export const sweptPull: SweptKind<RemoteSweptStore> = {
   reason: (task) =>
     task.applyingCommit
       ? `The pull stopped while it was updating the branch. ${partlyUpdated(task.applyingCommit)}`
@@ -25,7 +29,7 @@ export const sweptPull: SweptKind = {
 };
 
 /** A push the sweeper ended: one that stopped while sending its commit, or one that sent nothing. */
-export const sweptPush: SweptKind = {
+export const sweptPush: SweptKind<RemoteSweptStore> = {
   reason: (task) =>
     task.push?.sending
       ? `The push stopped while it was sending its commit. ${mayHaveArrived(task.push.sending.commit)}`

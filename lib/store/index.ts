@@ -12,6 +12,7 @@ import { DynamoIntegrationStore } from './dynamo/integrations.ts';
 import { DynamoNameClaimStore } from './dynamo/name-claims.ts';
 import { DynamoRolloutStore } from './dynamo/rollouts.ts';
 import { DynamoScheduleStore } from './dynamo/schedules.ts';
+import { DynamoRemoteStore } from './dynamo/remote.ts';
 import { DynamoTaskStore } from './dynamo/tasks.ts';
 import type { DirectoryStore, Store } from './types.ts';
 
@@ -26,6 +27,7 @@ export function createStore(config: DynamoConfig): Store {
   const executions = new DynamoExecutionStore(client, config.tableName);
   const schedules = new DynamoScheduleStore(client, config.tableName);
   const tasks = new DynamoTaskStore(client, config.tableName);
+  const remote = new DynamoRemoteStore(client, config.tableName);
   const names = new DynamoNameClaimStore(client, config.tableName);
   const credentials = new DynamoCredentialStore(client, config.tableName);
   const integrations = new DynamoIntegrationStore(client, config.tableName);
@@ -86,11 +88,11 @@ export function createStore(config: DynamoConfig): Store {
     putTaskPart: tasks.putTaskPart.bind(tasks),
     readTaskParts: tasks.readTaskParts.bind(tasks),
     markShardDone: tasks.markShardDone.bind(tasks),
-    getRemote: tasks.getRemote.bind(tasks),
-    putRemote: tasks.putRemote.bind(tasks),
-    getBranchSync: tasks.getBranchSync.bind(tasks),
-    claimBranchSync: tasks.claimBranchSync.bind(tasks),
-    releaseBranchSync: tasks.releaseBranchSync.bind(tasks),
+    getRemote: remote.getRemote.bind(remote),
+    putRemote: remote.putRemote.bind(remote),
+    getBranchSync: remote.getBranchSync.bind(remote),
+    claimBranchSync: remote.claimBranchSync.bind(remote),
+    releaseBranchSync: remote.releaseBranchSync.bind(remote),
 
     claimName: names.claimName.bind(names),
     releaseName: names.releaseName.bind(names),

@@ -162,6 +162,10 @@ export interface TaskStore {
   readTaskParts(taskId: string): AsyncIterable<string>;
   /** Records shard `shard` of an in-progress task as done (again: no change); answers the task, or undefined when it is not in progress. */
   markShardDone(taskId: string, shard: number, at: string): Promise<Task | undefined>;
+}
+
+/** A workspace's Git remote (lib/remote): its configuration, and each branch's record of the pull or push it runs and the commit it last synced. */
+export interface RemoteStore {
   getRemote(workspaceId: string): Promise<RemoteConfig | undefined>;
   putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent): Promise<void>;
   /**
@@ -269,6 +273,7 @@ export type Store = DirectoryStore &
   IntegrationStore &
   NameClaimStore &
   TaskStore &
+  RemoteStore &
   ExecutionStore &
   ScheduleStore &
   AuditStore;

@@ -6,12 +6,12 @@
 import { isOpenTask, openTaskStates, type Task, type TaskStore } from '../store/types.ts';
 import { kindOf, type TaskKinds } from './kinds.ts';
 
-/** What the sweeper needs of a kind of task. */
-export interface SweptKind {
+/** What the sweeper needs of a kind of task; `S`, the store its release writes to (the sweeper's own store has every kind's ports). */
+export interface SweptKind<S extends TaskStore = TaskStore> {
   /** Why a task of this kind stopped before it finished: the error the sweeper ends it with. */
   reason(task: Task): string;
   /** Lets go of what the task held besides itself, once the sweeper has ended it. */
-  release?(store: TaskStore, task: Task): Promise<void>;
+  release?(store: S, task: Task): Promise<void>;
 }
 
 /**
@@ -19,7 +19,7 @@ export interface SweptKind {
  * progress past their lease, or past the later deadline a run set to wait
  * for the message's next delivery (a pull that stopped while writing).
  */
-export async function sweepTasks(store: TaskStore, kinds: TaskKinds<SweptKind>, now = new Date()): Promise<number> {
+export async function sweepTasks<S extends TaskStore>(store: S, kinds: TaskKinds<SweptKind<S>>, now = new Date()): Promise<number> {
   let swept = 0;
   for (const taskId of await store.listOverdueTasks(now.toISOString())) {
     const task = await store.getTask(taskId);

@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { branchKey, openTasksPartition, remoteKey, taskKey, taskPartKey, taskPartPrefix } from '../keys.ts';
+import { openTasksPartition, taskKey, taskPartKey, taskPartPrefix } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import { isOpenTask, type AuditEvent, type RemoteConfig, type Task, type TaskState, type TaskStore } from '../types.ts';
+import { isOpenTask, type AuditEvent, type Task, type TaskState, type TaskStore } from '../types.ts';
 import { isConditionFailure, setAll, unlessConditionFails } from './expressions.ts';
 import { pick, TableClient, type Item } from './table-client.ts';
 
@@ -32,8 +32,6 @@ const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks, and what their shards found, are deleted by DynamoDB's time to live this long after they were made. */
 const taskRetentionSeconds = 30 * 24 * 3600;
 const expiresFrom = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000) + taskRetentionSeconds;
-/** Where pulls recorded the commit they pulled before pushes shared the record: read when no `syncedCommit` is there, removed by the next write of one. */
-const legacyPulledCommit = 'pulledCommit';
 /** A pending task whose message never arrived is given up after this long. */
 const pendingDeadlineMs = 60 * 60 * 1000;
 
@@ -167,56 +165,5 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
         ),
       )) ?? {};
     return Attributes && (pick(Attributes, taskFields) as unknown as Task);
-  }
-
-  async getRemote(workspaceId: string) {
-    return (await this.get(remoteKey(workspaceId), ['url', 'credentialId', 'format', 'updatedAt'], true)) as RemoteConfig | undefined;
-  }
-
-  async putRemote(workspaceId: string, remote: RemoteConfig, audit?: AuditEvent) {
-    await this.write(workspaceId, { Put: { TableName: this.tableName, Item: { ...remoteKey(workspaceId), ...remote } } }, audit);
-  }
-
-  async getBranchSync(workspaceId: string, branch: string) {
-    const item = await this.get(branchKey(workspaceId, branch), ['activeTaskId', 'syncedCommit', legacyPulledCommit], true);
-    if (!item) return undefined;
-    const syncedCommit = (item.syncedCommit ?? item[legacyPulledCommit]) as string | undefined;
-    return { ...(item.activeTaskId !== undefined && { activeTaskId: item.activeTaskId as string }), ...(syncedCommit && { syncedCommit }) };
-  }
-
-  async claimBranchSync(workspaceId: string, branch: string, taskId: string, expected: string | undefined, audit?: AuditEvent) {
-    try {
-      await this.write(
-        workspaceId,
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: branchKey(workspaceId, branch),
-            UpdateExpression: 'SET activeTaskId = :taskId',
-            ConditionExpression: `attribute_exists(PK) AND ${expected === undefined ? 'attribute_not_exists(activeTaskId)' : 'activeTaskId = :expected'}`,
-            ExpressionAttributeValues: { ':taskId': taskId, ...(expected !== undefined && { ':expected': expected }) },
-          },
-        },
-        audit,
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  async releaseBranchSync(workspaceId: string, branch: string, taskId: string, syncedCommit?: string) {
-    await unlessConditionFails(
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: branchKey(workspaceId, branch),
-          UpdateExpression: `REMOVE activeTaskId${syncedCommit ? `, ${legacyPulledCommit} SET syncedCommit = :commit` : ''}`,
-          ConditionExpression: 'activeTaskId = :taskId',
-          ExpressionAttributeValues: { ':taskId': taskId, ...(syncedCommit && { ':commit': syncedCommit }) },
-        }),
-      ),
-    );
   }
 }
