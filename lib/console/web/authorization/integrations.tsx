@@ -11,7 +11,7 @@ import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Failure } from '../ui/failure.tsx';
-import { parseJson, pretty } from '../ui/json.ts';
+import { parseValue, pretty } from '../ui/json.ts';
 import { AuthenticationSelect } from './authentication-select.tsx';
 import { CallResult } from './credentials.tsx';
 import { EntriesEditor } from './entries-editor.tsx';
@@ -243,7 +243,7 @@ function IntegrationTestForm({ integration, onCancel }: { integration: Integrati
       failureTitle="The test could not be made"
       onSubmit={async () => {
         setResult(undefined);
-        const parsed = body.trim() ? parseJson(body) : undefined;
+        const parsed = body.trim() ? parseValue(body) : undefined;
         if (parsed && !parsed.ok) throw new Error(`The body: ${parsed.error}`);
         const sent = parsed ? { body: parsed.value } : {};
         setResult(
