@@ -10,7 +10,7 @@ import { useState } from 'preact/hooks';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { parseValue } from '../ui/json.ts';
-import { PanelForm } from './record-section.tsx';
+import { PanelForm } from '../ui/record-section.tsx';
 
 /** What a provider call answered: its status, what that means, and why no answer came when none did. */
 interface CallAnswer {

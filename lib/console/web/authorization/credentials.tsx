@@ -11,13 +11,14 @@ import { useConsole } from '../context.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
+import { when } from '../ui/local-time.ts';
 import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
+import { NameCell, PanelForm, RowActions, useRecordActions } from '../ui/record-section.tsx';
 import { AllowedHostsField, hostList } from './allowed-hosts.tsx';
-import { NewAuthenticationForm } from './new-authentication.tsx';
 import { CallTestForm } from './call-test.tsx';
-import { NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
-import { when, type Credential } from './types.ts';
+import { NewAuthenticationForm } from './new-authentication.tsx';
+import type { Credential } from './types.ts';
 
 type Action = { kind: 'rotate' | 'hosts' | 'test' | 'revoke'; credential: Credential };
 

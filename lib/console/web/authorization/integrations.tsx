@@ -12,6 +12,7 @@ import { useConsole } from '../context.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Failure } from '../ui/failure.tsx';
 import { pretty } from '../ui/json.ts';
+import { NameCell, RowActions, useRecordActions } from '../ui/record-section.tsx';
 import { AuthenticationSelect } from './authentication-select.tsx';
 import { CallTestForm } from './call-test.tsx';
 import { EntriesEditor } from './entries-editor.tsx';
@@ -19,7 +20,6 @@ import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
-import { NameCell, RowActions, useRecordActions } from './record-section.tsx';
 import type { Credential, Integration } from './types.ts';
 
 type Action = { kind: 'edit' | 'test' | 'delete'; integration: Integration } | { kind: 'create' };

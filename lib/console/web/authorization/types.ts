@@ -9,6 +9,3 @@ export type Integration = Ok<paths['/dev/v1/integrations/{integrationId}']['get'
 /** How a credential is described in a drop-down: its name and where its key goes, which is what the provider checks. */
 export const credentialLabel = (credential: Pick<Credential, 'name' | 'key' | 'placement'>) =>
   `${credential.name} (${credential.key} in the ${credential.placement === 'header' ? 'header' : 'query'})`;
-
-/** A time the API gave, for people, or a dash. */
-export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
