@@ -3,7 +3,7 @@
  * "New Authentication" (API Key, header, its allowed hosts) is listed with its
  * hosts and last characters and never its value, rotated, tested against the
  * loopback provider, bound to other hosts and revoked; an integration is made (its credential from the drop-down's
- * "Create Authentication"), tested on a path, changed and deleted. Each step
+ * "Create Authentication"), tested on a path (a typed body sent with every digit), changed and deleted. Each step
  * is checked through the API too; axe-core checks the view, also on a phone.
  */
 import { describe, expect, it } from 'vitest';
@@ -206,6 +206,15 @@ describe.skipIf(!!skipReason)('console authorization (Chromium)', () => {
     await expect.poll(async () => (await test.getByRole('status').textContent()) ?? '').toContain('HTTP 200');
     expect(await test.locator('pre').textContent()).toContain('"score"');
     await screenshot(page, 'authorization-integration-tested');
+
+    // A typed body goes with every digit typed, as the provider reads it.
+    await test.getByLabel('Method').selectOption('POST');
+    await test.getByLabel('Path').fill('/v1/risk-score');
+    await test.getByLabel('Body (JSON)').fill('{"amount": 12345678901234567.89}');
+    const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/test'));
+    await test.getByRole('button', { name: 'Send test' }).click();
+    expect((await answered).request().postData()).toContain('"body":{"amount":12345678901234567.89}');
+    await expect.poll(async () => (await test.locator('pre').textContent()) ?? '').toContain('amount of 5000 or more');
 
     await row.getByRole('button', { name: 'Edit Risk API (console)' }).click();
     const edit = page.getByRole('group', { name: 'Edit Risk API (console)' });

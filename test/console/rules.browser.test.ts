@@ -2,7 +2,8 @@
  * The rule page in a real browser: a FEEL error from a refused save shown on
  * its cell, and as it is typed, before a save; analysis warnings on their
  * rows, a conflicting save caught; the
- * test panel's trace with the failing cell and its value; the grid's rows and
+ * test panel's trace with the failing cell and its value, and typed params
+ * sent with every digit; the grid's rows and
  * columns added, moved (from the keyboard) and deleted, checked through the
  * API; a publish refused by a failing case, fixed and published; the
  * difference between versions; the schedule and the executions; a phone
@@ -141,6 +142,15 @@ describe.skipIf(!!skipReason)('console rules (Chromium)', { timeout: 60_000 }, (
     await page.getByLabel('Run against').selectOption('v1');
     await page.getByRole('button', { name: 'Run test' }).click();
     await page.getByRole('status').filter({ hasText: 'Tested v1' }).waitFor();
+
+    // A number a double would round is sent with every digit typed.
+    await params.fill('{"applicant": {"age": 30, "creditScore": 12345678901234567.89}}');
+    const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/test'));
+    await page.getByRole('button', { name: 'Run test' }).click();
+    const answer = await answered;
+    expect(answer.request().postData()).toContain('"creditScore":12345678901234567.89');
+    // The API read them so: its trace names the value it compared.
+    expect(await answer.text()).toContain('12345678901234567.89');
     expectNoPageProblems(page);
   });
 

@@ -3,6 +3,11 @@
  * (generated from the OpenAPI document), on the page's own origin, with the
  * signed-in key and branch added to every request. The console holds no
  * privilege of its own: it can do what its key can, as curl could.
+ *
+ * Bodies are written by openapi-fetch's own serializer, JSON.stringify: a
+ * `Decimal` in one (a typed number a double would round, read by
+ * `ui/json.ts`) writes its digits there through its toJSON, so they reach the
+ * API as typed. Answers are read by response.json(), their numbers as doubles.
  */
 import createClient from 'openapi-fetch';
 import type { paths } from './schema.ts';

@@ -11,12 +11,14 @@ import { useConsole } from '../context.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
+import { when } from '../ui/local-time.ts';
 import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
+import { NameCell, PanelForm, RowActions, useRecordActions } from '../ui/record-section.tsx';
 import { AllowedHostsField, hostList } from './allowed-hosts.tsx';
+import { CallTestForm } from './call-test.tsx';
 import { NewAuthenticationForm } from './new-authentication.tsx';
-import { MethodField, NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
-import { when, type Credential, type CredentialTest } from './types.ts';
+import type { Credential } from './types.ts';
 
 type Action = { kind: 'rotate' | 'hosts' | 'test' | 'revoke'; credential: Credential };
 
@@ -184,71 +186,25 @@ function HostsForm({ credential, onDone, onCancel }: { credential: Credential; o
   );
 }
 
-const testMethods = ['GET', 'POST', 'HEAD'] as const;
-
 function TestForm({ credential, onCancel }: { credential: Credential; onCancel(): void }) {
   const { api } = useConsole();
-  const [url, setUrl] = useState('');
-  const [method, setMethod] = useState<(typeof testMethods)[number]>('GET');
-  const [result, setResult] = useState<CredentialTest>();
-  const field = useFocusOnOpen<HTMLInputElement>();
   return (
-    <PanelForm
+    <CallTestForm
       title={`Test ${credential.name}`}
       hint={
         <>
           Calls the URL with <code>{credential.key}</code> placed in the {credential.placement}, and says what the provider's answer means for the key.
         </>
       }
-      submit="Send test"
-      busy="Testing…"
-      cancel="Close"
-      failureTitle="The test could not be made"
-      onSubmit={async () => {
-        setResult(undefined);
-        setResult(
-          await api.data(
-            api.client.POST('/dev/v1/credentials/{credentialId}/test', {
-              params: { path: { credentialId: credential.id } },
-              body: { url: url.trim(), method },
-            }),
-          ),
-        );
-      }}
+      methods={['GET', 'POST', 'HEAD']}
+      target={{ label: 'Provider URL', field: 'url', input: { type: 'url', placeholder: 'https://api.example.com/v1/ping' } }}
+      send={({ method, target }) =>
+        api.data(
+          api.client.POST('/dev/v1/credentials/{credentialId}/test', { params: { path: { credentialId: credential.id } }, body: { url: target, method } }),
+        )
+      }
       onCancel={onCancel}
-      after={result && <CallResult status={result.status} ok={result.ok} message={result.message} durationMs={result.durationMs} failure={result.failure} />}
-    >
-      {(problems) => (
-        <>
-          <MethodField methods={testMethods} value={method} onChange={(next) => setMethod(next)} />
-          <Field label="Provider URL" class="grow" controlClass="code" problem={problems.get('url')}>
-            {(control) => (
-              <input
-                {...control}
-                ref={field}
-                required
-                type="url"
-                value={url}
-                onInput={(e) => setUrl(e.currentTarget.value)}
-                placeholder="https://api.example.com/v1/ping"
-              />
-            )}
-          </Field>
-        </>
-      )}
-    </PanelForm>
-  );
-}
-
-/** What a provider call answered: its status, what that means, and why no answer came when none did. */
-export function CallResult(props: { status: number; ok: boolean; message: string; durationMs: number; failure?: string | undefined }) {
-  return (
-    <div class={`call-result full ${props.ok ? 'notice' : 'warning'}`} role="status">
-      <span class={`badge ${props.ok ? 'ok' : 'failed'}`}>
-        {props.status ? `HTTP ${props.status}` : `no answer${props.failure ? `: ${props.failure}` : ''}`}
-      </span>{' '}
-      {props.message} <span class="muted">({Math.round(props.durationMs)} ms)</span>
-    </div>
+    />
   );
 }
 

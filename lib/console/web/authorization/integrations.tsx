@@ -11,16 +11,16 @@ import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Confirm } from '../ui/confirm.tsx';
 import { Failure } from '../ui/failure.tsx';
-import { parseJson, pretty } from '../ui/json.ts';
+import { pretty } from '../ui/json.ts';
+import { NameCell, RowActions, useRecordActions } from '../ui/record-section.tsx';
 import { AuthenticationSelect } from './authentication-select.tsx';
-import { CallResult } from './credentials.tsx';
+import { CallTestForm } from './call-test.tsx';
 import { EntriesEditor } from './entries-editor.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
-import { MethodField, NameCell, PanelForm, RowActions, useRecordActions } from './record-section.tsx';
-import type { Credential, Integration, IntegrationTest } from './types.ts';
+import type { Credential, Integration } from './types.ts';
 
 type Action = { kind: 'edit' | 'test' | 'delete'; integration: Integration } | { kind: 'create' };
 
@@ -220,73 +220,40 @@ function IntegrationEditor(props: {
   );
 }
 
-const testMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
 function IntegrationTestForm({ integration, onCancel }: { integration: Integration; onCancel(): void }) {
   const { api } = useConsole();
-  const [method, setMethod] = useState<(typeof testMethods)[number]>('GET');
-  const [path, setPath] = useState('/');
-  const [body, setBody] = useState('');
-  const [result, setResult] = useState<IntegrationTest>();
-  const first = useFocusOnOpen<HTMLInputElement>();
   return (
-    <PanelForm
+    <CallTestForm
       title={`Test ${integration.name}`}
       hint={
         <>
           Calls <code>{integration.baseUrl}</code> and the path, with the integration's headers and credential, as a step would.
         </>
       }
-      submit="Send test"
-      busy="Testing…"
-      cancel="Close"
-      failureTitle="The test could not be made"
-      onSubmit={async () => {
-        setResult(undefined);
-        const parsed = body.trim() ? parseJson(body) : undefined;
-        if (parsed && !parsed.ok) throw new Error(`The body: ${parsed.error}`);
-        const sent = parsed ? { body: parsed.value } : {};
-        setResult(
-          await api.data(
-            api.client.POST('/dev/v1/integrations/{integrationId}/test', {
-              params: { path: { integrationId: integration.id } },
-              body: { method, path: path.trim(), ...sent },
-            }),
-          ),
-        );
-      }}
-      onCancel={onCancel}
-      after={
-        result && (
-          <>
-            <CallResult status={result.status} ok={result.ok} message={result.message} durationMs={result.durationMs} failure={result.failure} />
-            {result.body !== undefined && (
-              <div class="full">
-                <strong>The provider's answer</strong>
-                <pre tabIndex={0}>{pretty(result.body)}</pre>
-              </div>
-            )}
-            {result.bodyOmitted && <p class="muted full">The answer was too large to show.</p>}
-          </>
+      methods={['GET', 'POST', 'PUT', 'PATCH', 'DELETE']}
+      target={{ label: 'Path', field: 'path', initial: '/', input: { placeholder: '/v1/rates?from=EUR' } }}
+      bodyMethods={['POST', 'PUT', 'PATCH']}
+      send={({ method, target, body }) =>
+        api.data(
+          api.client.POST('/dev/v1/integrations/{integrationId}/test', {
+            params: { path: { integrationId: integration.id } },
+            body: { method, path: target, ...(body !== undefined && { body }) },
+          }),
         )
       }
-    >
-      {(problems) => (
+      details={(result) => (
         <>
-          <MethodField methods={testMethods} value={method} onChange={(next) => setMethod(next)} />
-          <Field label="Path" class="grow" controlClass="code" problem={problems.get('path')}>
-            {(control) => (
-              <input {...control} ref={first} required value={path} onInput={(e) => setPath(e.currentTarget.value)} placeholder="/v1/rates?from=EUR" />
-            )}
-          </Field>
-          {method !== 'GET' && method !== 'DELETE' && (
-            <Field label="Body (JSON)" class="full" controlClass="code" problem={problems.get('body')}>
-              {(control) => <textarea {...control} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
-            </Field>
+          {result.body !== undefined && (
+            <div class="full">
+              <strong>The provider's answer</strong>
+              <pre tabIndex={0}>{pretty(result.body)}</pre>
+            </div>
           )}
+          {result.bodyOmitted && <p class="muted full">The answer was too large to show.</p>}
         </>
       )}
-    </PanelForm>
+      onCancel={onCancel}
+    />
   );
 }
 

@@ -4,13 +4,8 @@ import type { paths } from '../schema.ts';
 type Ok<T> = T extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
 
 export type Credential = Ok<paths['/dev/v1/credentials/{credentialId}']['get']>;
-export type CredentialTest = Ok<paths['/dev/v1/credentials/{credentialId}/test']['post']>;
 export type Integration = Ok<paths['/dev/v1/integrations/{integrationId}']['get']>;
-export type IntegrationTest = Ok<paths['/dev/v1/integrations/{integrationId}/test']['post']>;
 
 /** How a credential is described in a drop-down: its name and where its key goes, which is what the provider checks. */
 export const credentialLabel = (credential: Pick<Credential, 'name' | 'key' | 'placement'>) =>
   `${credential.name} (${credential.key} in the ${credential.placement === 'header' ? 'header' : 'query'})`;
-
-/** A time the API gave, for people, or a dash. */
-export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');

@@ -7,10 +7,10 @@
  */
 import { useConsole } from '../context.ts';
 import { hrefOf, type EntityType } from '../route.ts';
-import { when } from '../authorization/types.ts';
 import { Failure } from '../ui/failure.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import type { ChangeRequest } from './model.ts';
+import { when } from '../ui/local-time.ts';
 
 export function ChangeRequestList({ entityType, entityId }: { entityType: EntityType; entityId: string }) {
   const { api, requiredApprovals } = useConsole();

@@ -8,13 +8,13 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
-import { PanelForm } from '../authorization/record-section.tsx';
 import { useConsole } from '../context.ts';
 import { hrefOf, navigate, type EntityType } from '../route.ts';
 import { describedBy } from '../ui/described-by.ts';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
 import { usePermit } from '../ui/permitted.tsx';
+import { PanelForm } from '../ui/record-section.tsx';
 import { approvalsOf } from './model.ts';
 
 interface Draft {

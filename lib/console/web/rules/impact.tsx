@@ -12,7 +12,7 @@ import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { type Task, taskEnded, useFollowTask } from '../ui/follow-task.ts';
 import { JsonField } from '../ui/json-field.tsx';
-import { compact, parseJson, pretty } from '../ui/json.ts';
+import { compact, isJsonObject, parseValue, pretty } from '../ui/json.ts';
 import { usePermit, Why } from '../ui/permitted.tsx';
 import { definitionOf, type RuleRecord } from './model.ts';
 
@@ -50,10 +50,10 @@ export function ImpactPanel({ rule, dirty, onOpenCase }: Props) {
   const [taskId, setTaskId] = useState<string>();
   const follow = useFollowTask(taskId, undefined, followForMs);
 
-  const paramsList = parseJson(paramsText);
+  const paramsList = parseValue(paramsText);
   const listProblem = !paramsList.ok
     ? paramsList.error
-    : !Array.isArray(paramsList.value) || paramsList.value.some((each) => typeof each !== 'object' || each === null || Array.isArray(each))
+    : !Array.isArray(paramsList.value) || !paramsList.value.every(isJsonObject)
       ? 'Must be a JSON list of params objects, such as [{"amount": 120}].'
       : undefined;
 
@@ -278,8 +278,7 @@ function ChangedCases({ sample, changed, onOpenCase }: { sample: ChangedCase[]; 
       <h3 id="changed-cases-title">Changed cases{changed > sample.length ? ` (the first ${sample.length} of ${changed})` : ''}</h3>
       <ol>
         {sample.map((each) => {
-          const params =
-            each.input !== null && typeof each.input === 'object' && !Array.isArray(each.input) ? (each.input as Record<string, unknown>) : undefined;
+          const params = isJsonObject(each.input) ? each.input : undefined;
           const name = `Input ${each.inputIndex + 1}`;
           const headingId = `changed-case-${each.inputIndex}`;
           return (

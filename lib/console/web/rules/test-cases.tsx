@@ -10,7 +10,7 @@ import { ApiFailure } from '../api.ts';
 import { useConsole } from '../context.ts';
 import { Failure } from '../ui/failure.tsx';
 import { JsonField } from '../ui/json-field.tsx';
-import { compact, parseJson, parseObject, pretty, sameJson } from '../ui/json.ts';
+import { compact, parseObject, parseValue, pretty, sameJson } from '../ui/json.ts';
 import { usePermit, Why } from '../ui/permitted.tsx';
 import type { RuleRecord, SavedCase } from './model.ts';
 import { logicOf, noRuns, outcomeOf, runsOf, type CaseOutcome, type CaseRuns } from './case-runs.ts';
@@ -182,7 +182,7 @@ function CaseForm({ title, initial, onApply, onCancel }: { title: string; initia
   const [paramsText, setParamsText] = useState(pretty(initial.params));
   const [expectedText, setExpectedText] = useState(pretty(initial.expected));
   const params = parseObject(paramsText);
-  const expected = parseJson(expectedText);
+  const expected = parseValue(expectedText);
   return (
     <form
       class="case-form"

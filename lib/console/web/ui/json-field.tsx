@@ -4,10 +4,10 @@
  * tied to it for screen readers, so nothing unparsed is ever sent.
  */
 import { Field } from './field.tsx';
-import { parseJson, parseObject } from './json.ts';
+import { parseObject, parseValue } from './json.ts';
 
 export function JsonField(props: { label: string; text: string; onText(text: string): void; object?: boolean; rows?: number }) {
-  const parsed = props.object ? parseObject(props.text) : parseJson(props.text);
+  const parsed = props.object ? parseObject(props.text) : parseValue(props.text);
   return (
     <Field label={props.label} class="full json-field" controlClass="code" problem={parsed.ok ? undefined : parsed.error}>
       {(control) => (

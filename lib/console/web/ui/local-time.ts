@@ -1,4 +1,11 @@
-/** Instants in a datetime-local field, which holds a time without its zone: the browser's own, both ways. */
+/**
+ * Instants in the browser's own time zone: as people read a time the API
+ * gave, and as a datetime-local field holds one (a time without its zone),
+ * both ways.
+ */
+
+/** A time the API gave, for people, or a dash. */
+export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** An instant (ISO 8601) as a datetime-local field shows it; empty for none. */
 export function localTime(iso: string | undefined): string {

@@ -8,11 +8,10 @@
  */
 import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { when } from '../authorization/types.ts';
 import { useConsole } from '../context.ts';
 import type { operations } from '../schema.ts';
 import { Failure } from '../ui/failure.tsx';
-import { instantOf } from '../ui/local-time.ts';
+import { instantOf, when } from '../ui/local-time.ts';
 import { Notice } from '../ui/notice.tsx';
 import { PermittedView, usePermit, Why } from '../ui/permitted.tsx';
 import { useLoad } from '../ui/use-load.ts';

@@ -12,8 +12,6 @@
 import '../rules/rules.css';
 import '../changes/changes.css';
 import { useId, useState } from 'preact/hooks';
-import { PanelForm } from '../authorization/record-section.tsx';
-import { when } from '../authorization/types.ts';
 import { StateBadges } from '../changes/list.tsx';
 import { approvalsOf, type ChangeRequest } from '../changes/model.ts';
 import { useConsole } from '../context.ts';
@@ -23,9 +21,11 @@ import { diffLines, sideBySide } from '../rules/line-diff.ts';
 import { Failure } from '../ui/failure.tsx';
 import { Field } from '../ui/field.tsx';
 import { useFocusOnOpen } from '../ui/focus.ts';
+import { when } from '../ui/local-time.ts';
 import { Notice } from '../ui/notice.tsx';
 import { usePermit, Why } from '../ui/permitted.tsx';
 import { FailingCases, PublishOutcome, usePublish } from '../ui/publish.tsx';
+import { PanelForm } from '../ui/record-section.tsx';
 import { useLoad } from '../ui/use-load.ts';
 
 interface Props {

@@ -1,15 +1,14 @@
 /**
- * What the Credentials and Integrations sections share: one panel open at a
- * time for one record (and what was last done), the record's
- * name cell, its row of actions named after it, and the panel forms that send
- * one call (a test's method among their fields) and stay open with why it
- * failed.
+ * What the pages of a workspace's records share (credentials, integrations,
+ * API keys): one panel open at a time for one record (and what was last
+ * done), the record's name cell, its row of actions named after it, and the
+ * panel forms that send one call and stay open with why it failed (also the
+ * change requests' forms).
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.ts';
-import { Failure } from '../ui/failure.tsx';
-import { Field } from '../ui/field.tsx';
+import { Failure } from './failure.tsx';
 
 /** The open panel and the last notice; `done` closes the panel, says what was done and reloads the lists. */
 export function useRecordActions<A>(onChanged: () => void) {
@@ -118,20 +117,5 @@ export function PanelForm(props: {
       <Failure error={error} title={props.failureTitle} />
       {props.after}
     </form>
-  );
-}
-
-/** The HTTP method a test call is made with. */
-export function MethodField<M extends string>(props: { methods: readonly M[]; value: M; onChange(method: M): void }) {
-  return (
-    <Field label="Method">
-      {(control) => (
-        <select {...control} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as M)}>
-          {props.methods.map((method) => (
-            <option key={method}>{method}</option>
-          ))}
-        </select>
-      )}
-    </Field>
   );
 }
