@@ -13,9 +13,8 @@ import { runReplayTask } from '../lib/replay/run.ts';
 import { replayBounds } from '../lib/replay/bounds.ts';
 import { storeFromEnv } from '../lib/store/index.ts';
 import { taskDelivery, taskTimes } from '../lib/tasks/delivery.ts';
-import type { TaskKinds } from '../lib/tasks/kinds.ts';
 import { queueFromEnv } from '../lib/tasks/queue.ts';
-import { handleTaskMessages, type TaskRunner } from '../lib/tasks/worker.ts';
+import { handleTaskMessages, type TaskRunners } from '../lib/tasks/worker.ts';
 import { runDeps } from '../lib/workflows/endpoints.ts';
 import { runWorkflowTask } from '../lib/workflows/tasks.ts';
 import { flushTallies } from '../lib/tallies/buffer.ts';
@@ -29,7 +28,7 @@ const remoteDeps: RemoteTaskDeps = {
 };
 
 /** Each kind of task the queue carries, and what runs it. */
-const runners: TaskKinds<TaskRunner> = {
+const runners: TaskRunners = {
   pull: (task, delivery) => runPullTask({ ...remoteDeps, fetchBranch }, task.taskId, delivery),
   push: (task, delivery) => runPushTask({ ...remoteDeps, withRemoteBranch }, task.taskId, delivery),
   workflowRun: (task) => runWorkflowTask(runDeps(store, task.workspaceId), task, { leaseMs: taskTimes.leaseMs, runMs: taskTimes.workflowRunMs }),

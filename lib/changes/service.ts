@@ -127,7 +127,7 @@ export async function loadChangeRequest(store: Store, ref: EntityRef, id: string
 async function reviewedReplay(store: TaskStore, request: ChangeRequest) {
   if (!request.replayTaskId) return {};
   const task = await store.getTask(request.replayTaskId);
-  return { replay: { taskId: request.replayTaskId, ...(task?.replay && taskView(task).replay) } };
+  return { replay: { taskId: request.replayTaskId, ...(task?.kind === 'replay' && taskView(task).replay) } };
 }
 
 export async function getChangeRequest(store: Store, ref: EntityRef, id: string) {

@@ -7,7 +7,8 @@ import { entityChecksum } from '../entities/checksum.ts';
 import { nextWorkingCopy } from '../entities/service.ts';
 import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../vocabulary/kinds.ts';
 import { entityInputSchema, type EntityInput } from '../entities/schema.ts';
-import type { ChangeCounts, PullSummary, StoredEntity } from '../store/types.ts';
+import type { StoredEntity } from '../store/types.ts';
+import type { ChangeCounts, PullSummary } from './task.ts';
 import { parseJson } from '../decimal/json.ts';
 // Imported, not loaded on demand: a module reached by import() keeps all of zod/mini's namespace (every locale) in the worker.
 import { formatOfExtension, ImportBoundExceeded, isJdmDocument } from '../interchange/format-contract.ts';

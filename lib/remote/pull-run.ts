@@ -17,7 +17,8 @@
  */
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
-import type { PullSummary, Store, StoredEntity, Task } from '../store/types.ts';
+import type { Store, StoredEntity, Task } from '../store/types.ts';
+import type { PullSummary } from './task.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
 import { describeProblems, planPull, readEntityFiles, type PullPlan, type RepositoryFile } from './pull-plan.ts';
 import { branchEntities, remoteOf, runRemoteTask, taskAudit, TaskRefused, untilNextDelivery, type RemoteTaskDeps } from './remote-task.ts';
@@ -37,7 +38,7 @@ export interface RunDeps extends RemoteTaskDeps {
  * should it die while writing, the next delivery finishes the update
  * (untilNextDelivery).
  */
-function beginApplying(deps: RunDeps, task: Task, commit: string, summary: PullSummary, delivery: Delivery) {
+function beginApplying(deps: RunDeps, task: Task<'pull'>, commit: string, summary: PullSummary, delivery: Delivery) {
   const first = !resumes(task, commit);
   const applying = first ? { applyingCommit: commit, applyingSummary: summary } : {};
   // The branch changes from here: the record goes with the change that says so (a run that resumes it records nothing more).
@@ -46,10 +47,10 @@ function beginApplying(deps: RunDeps, task: Task, commit: string, summary: PullS
 }
 
 /** Whether this run finishes writing the commit an earlier run of the task began (the remote's branch has not moved since). */
-const resumes = (task: Task, commit: string) => task.applyingCommit === commit && task.applyingSummary !== undefined;
+const resumes = (task: Task<'pull'>, commit: string) => task.applyingCommit === commit && task.applyingSummary !== undefined;
 
 /** Fetches, plans and writes; undefined when the run no longer held the task when it was to write (it wrote nothing). */
-async function pull(deps: RunDeps, task: Task, delivery: Delivery) {
+async function pull(deps: RunDeps, task: Task<'pull'>, delivery: Delivery) {
   const { remote, credential } = await remoteOf(deps, task, 'pull');
   const snapshot = await deps.fetchBranch({ url: remote.url, branch: task.branch, credential });
   const { inputs, ignoredFolders, problems, notCarried } = await readEntityFiles(snapshot.files);
@@ -86,7 +87,7 @@ async function refuseUnapprovedChanges(store: Store, task: Task, plan: PullPlan,
 
 /** Runs one delivery of a pull task's message (./remote-task.ts). */
 export const runPullTask = (deps: RunDeps, taskId: string, delivery: Delivery): Promise<DeliveryOutcome> =>
-  runRemoteTask(deps, taskId, delivery, {
+  runRemoteTask(deps, taskId, delivery, 'pull', {
     work: (task) => pull(deps, task, delivery),
     // This run, or one before it, may have begun writing the branch.
     failedWith: ({ message }, { applyingCommit }) => (applyingCommit ? `${message} ${partlyUpdated(applyingCommit)}` : message),

@@ -12,7 +12,8 @@
  */
 import { entityChecksum } from '../entities/checksum.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
-import type { AuditActor, ChangeCounts, PullSummary, RemoteFormat, StoredEntity } from '../store/types.ts';
+import type { AuditActor, RemoteFormat, StoredEntity } from '../store/types.ts';
+import type { ChangeCounts, PullSummary } from './task.ts';
 import { entityFile, sameFormat, type EntityFile } from './entity-file.ts';
 import type { EntityFiles } from './pull-plan.ts';
 

@@ -29,10 +29,10 @@ export interface PushDeps extends RemoteTaskDeps {
   withRemoteBranch<T>(options: Pick<FetchBranchOptions, 'url' | 'branch' | 'credential'>, work: (branch: RemoteBranch) => Promise<T>): Promise<T>;
 }
 
-type Sending = NonNullable<NonNullable<Task['push']>['sending']>;
+type Sending = NonNullable<Task<'push'>['push']['sending']>;
 
 /** The task completed with the commit sent; recorded in the audit log with it. */
-const pushed = (task: Task, sending: Sending) => ({
+const pushed = (task: Task<'push'>, sending: Sending) => ({
   change: { commit: sending.commit, summary: sending.summary, push: { sending, pushed: true } },
   audit: taskAudit(task, 'pushApplied', sending.commit, sending.summary),
 });
@@ -47,11 +47,11 @@ function refuseMoved(branch: string, synced: string | undefined, found: string |
   );
 }
 
-async function push(deps: PushDeps, task: Task, delivery: Delivery) {
+async function push(deps: PushDeps, task: Task<'push'>, delivery: Delivery) {
   const { remote, credential } = await remoteOf(deps, task, 'push');
   const synced = (await deps.store.getBranchSync(task.workspaceId, task.branch))?.syncedCommit;
   return deps.withRemoteBranch({ url: remote.url, branch: task.branch, credential }, async (branch) => {
-    const sent = task.push?.sending;
+    const sent = task.push.sending;
     // An earlier run of this task sent it, and stopped before it could say so.
     if (sent && branch.commit === sent.commit) return pushed(task, sent);
     refuseMoved(task.branch, synced, branch.commit);
@@ -79,8 +79,8 @@ async function push(deps: PushDeps, task: Task, delivery: Delivery) {
 
 /** Runs one delivery of a push task's message (./remote-task.ts). */
 export const runPushTask = (deps: PushDeps, taskId: string, delivery: Delivery): Promise<DeliveryOutcome> =>
-  runRemoteTask(deps, taskId, delivery, {
+  runRemoteTask(deps, taskId, delivery, 'push', {
     work: (task) => push(deps, task, delivery),
     // A refusal is an answer: the commit did not arrive. A failure without one (the host went silent) leaves it unknown.
-    failedWith: (error, task) => (task.push?.sending && isTransient(error) ? `${error.message} ${mayHaveArrived(task.push.sending.commit)}` : error.message),
+    failedWith: (error, task) => (task.push.sending && isTransient(error) ? `${error.message} ${mayHaveArrived(task.push.sending.commit)}` : error.message),
   });

@@ -10,20 +10,16 @@
  * a completed one records the remote's commit the branch is synced with.
  */
 import { claimTask } from '../tasks/claim.ts';
+import { isKind } from '../tasks/kinds.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import { ApiError } from '../vocabulary/errors.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
-import {
-  isOpenTask,
-  type AuditEvent,
-  type EntityScope,
-  type PullSummary,
-  type RemoteConfig,
-  type Store,
-  type StoredEntity,
-  type Task,
-} from '../store/types.ts';
+import { isOpenTask, type AuditEvent, type EntityScope, type RemoteConfig, type Store, type StoredEntity, type Task, type TaskChange } from '../store/types.ts';
+import { type PullSummary } from './task.ts';
 import type { Delivery, DeliveryOutcome } from '../tasks/worker.ts';
+
+/** The Git remote's kinds of task. */
+export type RemoteTaskKind = 'pull' | 'push';
 
 export interface RemoteTaskDeps {
   store: Store;
@@ -41,18 +37,18 @@ export class TaskRefused extends Error {
 }
 
 /** What a run of one kind does; the skeleton around it is runRemoteTask's. */
-export interface RemoteTaskRun {
+export interface RemoteTaskRun<K extends RemoteTaskKind> {
   /**
    * The task's work: what the completed task records (with the audit event
    * that goes with it), or undefined when the run no longer held the task
    * when it was to change anything (it changed nothing).
    */
-  work(task: Task): Promise<{ change: Partial<Task>; audit?: AuditEvent } | undefined>;
+  work(task: Task<K>): Promise<{ change: TaskChange & { commit?: string }; audit?: AuditEvent } | undefined>;
   /** The error a failed task ends with, from the failure and the task as stored (what a run recorded before it stopped). */
-  failedWith(error: Error, task: Task): string;
+  failedWith(error: Error, task: Task<K>): string;
 }
 
-async function finish(store: Store, task: Task, change: Partial<Task>, audit?: AuditEvent) {
+async function finish(store: Store, task: Task<RemoteTaskKind>, change: TaskChange & { commit?: string }, audit?: AuditEvent) {
   const ended = await store.transitionTask(task.taskId, ['in-progress'], { ...change, finishedAt: new Date().toISOString() }, { runId: task.runId }, audit);
   if (ended) await store.releaseBranchSync(task.workspaceId, task.branch, task.taskId, change.taskState === 'completed' ? change.commit : undefined);
 }
@@ -64,9 +60,15 @@ async function finish(store: Store, task: Task, change: Partial<Task>, audit?: A
  * delivery (the task is failed); "done" otherwise, including for a task that
  * another run holds or that has ended.
  */
-export async function runRemoteTask(deps: RemoteTaskDeps, taskId: string, delivery: Delivery, run: RemoteTaskRun): Promise<DeliveryOutcome> {
+export async function runRemoteTask<K extends RemoteTaskKind>(
+  deps: RemoteTaskDeps,
+  taskId: string,
+  delivery: Delivery,
+  kind: K,
+  run: RemoteTaskRun<K>,
+): Promise<DeliveryOutcome> {
   const found = await deps.store.getTask(taskId);
-  if (!found || !isOpenTask(found)) return 'done';
+  if (!isKind(found, kind) || !isOpenTask(found)) return 'done';
   const task = await claimTask(deps.store, found, deps.leaseMs);
   if (!task) return 'done';
   try {
@@ -87,9 +89,15 @@ export async function runRemoteTask(deps: RemoteTaskDeps, taskId: string, delive
       return 'retry';
     }
     // This run, or one before it, may have recorded what it began (a pull writing the branch, a push sending its commit).
-    await finish(deps.store, task, { taskState: 'failed', error: run.failedWith(error as Error, (await deps.store.getTask(task.taskId)) ?? task) });
+    await finish(deps.store, task, { taskState: 'failed', error: run.failedWith(error as Error, await recorded(deps.store, task)) });
     return isTransient(error) ? 'dead-letter' : 'done';
   }
+}
+
+/** The task as stored now, with what its runs recorded; the task as this run took it when it is gone. */
+async function recorded<K extends RemoteTaskKind>(store: Store, task: Task<K>): Promise<Task<K>> {
+  const stored = await store.getTask(task.taskId);
+  return isKind(stored, task.kind as K) ? stored : task;
 }
 
 /**
@@ -99,7 +107,7 @@ export async function runRemoteTask(deps: RemoteTaskDeps, taskId: string, delive
  * timeout), so that should this run die, the sweeper leaves the task to that
  * delivery.
  */
-export const untilNextDelivery = (deps: RemoteTaskDeps, task: Task, delivery: Delivery): Partial<Task> =>
+export const untilNextDelivery = (deps: RemoteTaskDeps, task: Task, delivery: Delivery): { dueAt?: string } =>
   delivery.attempt < delivery.maxAttempts ? { dueAt: new Date(Date.parse(task.leaseUntil!) + deps.leaseMs).toISOString() } : {};
 
 /** The remote and its credential as the run finds them. A remote taken away, or a credential deleted or revoked since it was set, fails the task at once: no retry brings them back. */

@@ -10,11 +10,9 @@
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { randomUUID } from 'node:crypto';
 import { errors, type ApiError } from '../vocabulary/errors.ts';
+import type { RemoteTaskKind } from './remote-task.ts';
 import { isOpenTask, type RemoteStore, type Task, type TaskStore } from '../store/types.ts';
-import { kindOf } from '../tasks/kinds.ts';
 import type { TaskQueue } from '../tasks/queue.ts';
-
-type RemoteTaskKind = 'pull' | 'push';
 
 export interface StartDeps {
   store: TaskStore & RemoteStore;
@@ -36,19 +34,19 @@ async function startRemoteTask(
     if (active) {
       const task = await deps.store.getTask(active);
       if (task && isOpenTask(task)) {
-        if (kindOf(task) === kind) return task;
+        if (task.kind === kind) return task;
         throw errors.remoteBusy(kind === 'pull' ? 'push' : 'pull', task.taskId);
       }
     }
-    const task: Task = {
+    const common = {
       taskId: randomUUID(),
       workspaceId,
       branch,
-      taskState: 'pending',
+      taskState: 'pending' as const,
       createdAt: new Date().toISOString(),
-      ...(kind === 'push' && { push: {} }),
       ...(auditor && { requestedBy: auditor.actor, requestId: auditor.requestId }),
     };
+    const task: Task<RemoteTaskKind> = kind === 'push' ? { ...common, kind, push: {} } : { ...common, kind };
     // The task exists before the branch names it: a start that reads the claim always finds its task open,
     // rather than taking a claim whose task is not written yet for a stale one and starting a second task.
     await deps.store.createTask(task);

@@ -17,10 +17,10 @@ export const mayHaveArrived = (commit: string) =>
   `The commit ${commit} may have reached the remote: pull (which finds nothing to change if it did), then push again.`;
 
 /** Either frees its branch for the next pull or push. */
-const release: SweptKind<RemoteSweptStore>['release'] = (store, task) => store.releaseBranchSync(task.workspaceId, task.branch, task.taskId);
+const release: SweptKind<'pull' | 'push', RemoteSweptStore>['release'] = (store, task) => store.releaseBranchSync(task.workspaceId, task.branch, task.taskId);
 
 /** A pull the sweeper ended: one that stopped while writing the branch, or one that wrote nothing. */
-export const sweptPull: SweptKind<RemoteSweptStore> = {
+export const sweptPull: SweptKind<'pull', RemoteSweptStore> = {
   reason: (task) =>
     task.applyingCommit
       ? `The pull stopped while it was updating the branch. ${partlyUpdated(task.applyingCommit)}`
@@ -29,7 +29,7 @@ export const sweptPull: SweptKind<RemoteSweptStore> = {
 };
 
 /** A push the sweeper ended: one that stopped while sending its commit, or one that sent nothing. */
-export const sweptPush: SweptKind<RemoteSweptStore> = {
+export const sweptPush: SweptKind<'push', RemoteSweptStore> = {
   reason: (task) =>
     task.push?.sending
       ? `The push stopped while it was sending its commit. ${mayHaveArrived(task.push.sending.commit)}`

@@ -15,6 +15,7 @@
  * reviewers see the report (lib/changes).
  */
 import { randomUUID } from 'node:crypto';
+import { isKind } from '../tasks/kinds.ts';
 import { errors } from '../vocabulary/errors.ts';
 import { ruleScopeOf, type EntityRef, type ExecutionStore, type EntityStore, type StoredEntity, type Task, type TaskStore } from '../store/types.ts';
 import { gateBounds } from './bounds.ts';
@@ -56,7 +57,8 @@ async function replayForGate(store: GateStore, ref: EntityRef, draft: StoredEnti
   const [range] = await store.splitExecutions(scope, executions, { limit: executions.limit, rangeSize: executions.limit }, executions.to);
   const report = shownReport(await tallyShard(rules, 0, range ? rangeInputs(store, scope, range) : []), rules.units);
   const passed = withinGate(report, gate);
-  const task: Task = {
+  const task: Task<'replay'> = {
+    kind: 'replay',
     taskId: randomUUID(),
     workspaceId: ref.workspaceId,
     branch: ref.branch,
@@ -80,7 +82,7 @@ async function replayForGate(store: GateStore, ref: EntityRef, draft: StoredEnti
 /** Refuses an `acknowledgeReplay` that does not name a completed replay of this draft against the latest published version, saying why. */
 async function checkAcknowledgement(store: TaskStore, ref: EntityRef, draft: StoredEntity, taskId: string) {
   const task = await store.getTask(taskId);
-  const replay = task && task.workspaceId === ref.workspaceId && task.branch === ref.branch ? task.replay : undefined;
+  const replay = isKind(task, 'replay') && task.workspaceId === ref.workspaceId && task.branch === ref.branch ? task.replay : undefined;
   // Another workspace's task is as unknown as one that does not exist.
   if (!task || replay?.ruleId !== ref.id) throw errors.replayNotAcknowledgeable(taskId, `it is no replay of the rule "${ref.id}" on this branch.`);
   if (task.taskState !== 'completed') throw errors.replayNotAcknowledgeable(taskId, `the replay has not completed (it is ${task.taskState}).`);

@@ -9,7 +9,8 @@
 import { coverageUnits, type PreparedRule } from '../engine/index.ts';
 import { prepareDraft } from '../rules/draft.ts';
 import { preparedVersion, runnable, type Prepare, type RunnableRule } from '../rules/load.ts';
-import type { EntityRef, EntityStore, ReplaySide, StoredEntity } from '../store/types.ts';
+import type { EntityRef, EntityStore, StoredEntity } from '../store/types.ts';
+import type { ReplaySide } from './task.ts';
 import type { SideUnits } from './report.ts';
 
 /** What no other delivery mends (the draft changed, a version is gone, a shard ran out of time): the replay fails at once, saying this. */

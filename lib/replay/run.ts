@@ -21,6 +21,7 @@
  * another delivery; on the last, or for any other failure, the replay fails.
  */
 import { claimTask } from '../tasks/claim.ts';
+import { isKind } from '../tasks/kinds.ts';
 import { parseJson } from '../decimal/json.ts';
 import { EngineError } from '../engine/index.ts';
 import { ApiError } from '../vocabulary/errors.ts';
@@ -46,7 +47,7 @@ export interface ReplayDeps {
 /** Failures no other delivery mends: the task fails at once with their message. */
 const isRefusal = (error: unknown) => error instanceof ReplayRefused || error instanceof ApiError || error instanceof EngineError;
 
-const scopeOf = (task: Task): RuleScope => ({ workspaceId: task.workspaceId, branch: task.branch, ruleId: task.replay!.ruleId });
+const scopeOf = (task: Task<'replay'>): RuleScope => ({ workspaceId: task.workspaceId, branch: task.branch, ruleId: task.replay.ruleId });
 
 const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -56,8 +57,8 @@ const later = (ms: number) => new Date(Date.now() + ms).toISOString();
  * Their deadline leaves time for every shard's message to be taken by the
  * workers of the queue in turn; each shard moves it on as it starts.
  */
-async function recordShards(deps: ReplayDeps, task: Task): Promise<Task | undefined> {
-  const replay = task.replay!;
+async function recordShards(deps: ReplayDeps, task: Task<'replay'>): Promise<Task<'replay'> | undefined> {
+  const replay = task.replay;
   const ranges =
     'executions' in replay.source
       ? await deps.store.splitExecutions(
@@ -68,7 +69,7 @@ async function recordShards(deps: ReplayDeps, task: Task): Promise<Task | undefi
         )
       : undefined;
   const count = Math.max(ranges?.length ?? 1, 1);
-  return deps.store.transitionTask(
+  const planned = await deps.store.transitionTask(
     task.taskId,
     ['in-progress'],
     {
@@ -78,11 +79,12 @@ async function recordShards(deps: ReplayDeps, task: Task): Promise<Task | undefi
     },
     { runId: task.runId },
   );
+  return isKind(planned, 'replay') ? planned : undefined;
 }
 
 /** The inputs shard `shard` replays: the list's (at the time the replay was asked), or its range's executions (each at its own). */
-function shardInputs(store: Store, task: Task, shard: number): Iterable<ReplayInput> | AsyncIterable<ReplayInput> {
-  const replay = task.replay!;
+function shardInputs(store: Store, task: Task<'replay'>, shard: number): Iterable<ReplayInput> | AsyncIterable<ReplayInput> {
+  const replay = task.replay;
   if ('paramsList' in replay.source) {
     const clock = new Date(task.createdAt);
     return (parseJson(replay.paramsJson!) as unknown[]).map((params) => ({ params, clock }));
@@ -92,7 +94,7 @@ function shardInputs(store: Store, task: Task, shard: number): Iterable<ReplayIn
 }
 
 /** Merges the parts every shard wrote into the report, and completes the task with it: what the shard that found them all done does. */
-async function complete(store: Store, task: Task, units: SideUnits) {
+async function complete(store: Store, task: Task<'replay'>, units: SideUnits) {
   let merged: ReportPart | undefined;
   for await (const json of store.readTaskParts(task.taskId)) {
     const part = parseJson(json) as ReportPart;
@@ -100,7 +102,7 @@ async function complete(store: Store, task: Task, units: SideUnits) {
   }
   const report = shownReport(merged ?? mergeParts([]), units);
   // The inputs and ranges served the shards; the report takes their room in the task's item.
-  const { paramsJson: _paramsJson, ranges: _ranges, ...kept } = task.replay!;
+  const { paramsJson: _paramsJson, ranges: _ranges, ...kept } = task.replay;
   await store.transitionTask(task.taskId, ['in-progress'], {
     taskState: 'completed',
     finishedAt: new Date().toISOString(),
@@ -109,9 +111,9 @@ async function complete(store: Store, task: Task, units: SideUnits) {
 }
 
 /** Replays shard `shard`, unless it is recorded done, then completes the task if every shard is. */
-async function runShard(deps: ReplayDeps, task: Task, shard: number, deadline: number) {
-  const ref = { workspaceId: task.workspaceId, branch: task.branch, entityType: 'rule' as const, id: task.replay!.ruleId };
-  const rules = await compileSides(deps.store, ref, task.replay!);
+async function runShard(deps: ReplayDeps, task: Task<'replay'>, shard: number, deadline: number) {
+  const ref = { workspaceId: task.workspaceId, branch: task.branch, entityType: 'rule' as const, id: task.replay.ruleId };
+  const rules = await compileSides(deps.store, ref, task.replay);
   if (task.shards?.done[shard] === undefined) {
     // Each shard that starts moves the task's deadline on, so that the sweeper leaves a replay whose shards are still coming.
     const due = later(deps.leaseMs);
@@ -120,11 +122,12 @@ async function runShard(deps: ReplayDeps, task: Task, shard: number, deadline: n
     await deps.store.putTaskPart(task.taskId, shard, JSON.stringify(part));
   }
   const marked = await deps.store.markShardDone(task.taskId, shard, new Date().toISOString());
-  if (marked?.shards && Object.keys(marked.shards.done).length >= marked.shards.count) await complete(deps.store, marked, rules.units);
+  if (isKind(marked, 'replay') && marked.shards && Object.keys(marked.shards.done).length >= marked.shards.count)
+    await complete(deps.store, marked, rules.units);
 }
 
 /** Plans the replay (the task's first message), then replays its one shard or sends a message for each. */
-async function plan(deps: ReplayDeps, claimed: Task, deadline: number) {
+async function plan(deps: ReplayDeps, claimed: Task<'replay'>, deadline: number) {
   const planned = claimed.shards ? claimed : await recordShards(deps, claimed);
   if (!planned?.shards) return;
   if (planned.shards.count === 1) return runShard(deps, planned, 0, deadline);
@@ -135,7 +138,7 @@ async function plan(deps: ReplayDeps, claimed: Task, deadline: number) {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Runs one delivery of a replay task's message: its first (no shard), or a shard's. */
-export async function runReplayTask(deps: ReplayDeps, task: Task, delivery: Delivery, message: TaskMessage): Promise<DeliveryOutcome> {
+export async function runReplayTask(deps: ReplayDeps, task: Task<'replay'>, delivery: Delivery, message: TaskMessage): Promise<DeliveryOutcome> {
   const deadline = Date.now() + deps.shardWorkMs;
   const claimed = message.shard === undefined ? await claimTask(deps.store, task, deps.leaseMs) : task;
   if (!claimed) return 'done';

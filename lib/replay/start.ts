@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errors } from '../vocabulary/errors.ts';
-import { executionRetentionDays, type EntityRef, type EntityStore, type ReplaySide, type ReplaySource, type StoredEntity, type Task } from '../store/types.ts';
+import { executionRetentionDays, type EntityRef, type EntityStore, type StoredEntity, type Task } from '../store/types.ts';
+import { type ReplaySide, type ReplaySource } from './task.ts';
 import { queueTask, type QueueDeps } from '../tasks/start.ts';
 import { replayBounds } from './bounds.ts';
 import type { ReplayRequest } from './schema.ts';
@@ -61,7 +62,8 @@ export async function startReplay(deps: QueueDeps & { store: EntityStore }, ref:
   const baselineLabel = request.baseline ?? rule.version;
   if (!baselineLabel) throw errors.ruleNotPublished(ref.id);
   const [candidate, baseline] = await Promise.all([sideOf(deps.store, ref, rule, request.candidate), sideOf(deps.store, ref, rule, baselineLabel)]);
-  const task: Task = {
+  const task: Task<'replay'> = {
+    kind: 'replay',
     taskId: randomUUID(),
     workspaceId: ref.workspaceId,
     branch: ref.branch,

@@ -17,7 +17,7 @@ import type { StoredIntegration } from './model/integrations.ts';
 import type { NameClaim, NamedKind } from './model/name-claims.ts';
 import type { RemoteConfig } from './model/remote.ts';
 import type { StoredRuleSchedule } from './model/schedules.ts';
-import type { ExecutionRange, Task, TaskState } from './model/tasks.ts';
+import type { ExecutionRange, Task, TaskChange, TaskState } from './model/tasks.ts';
 
 export interface ListQuery extends EntityScope {
   pageNo: number;
@@ -146,7 +146,7 @@ export interface TaskStore {
   transitionTask(
     taskId: string,
     from: TaskState[],
-    change: Partial<Task>,
+    change: TaskChange,
     options?: { runId?: string; leaseExpiredBefore?: string },
     /** Recorded with the change, in one transaction: what the task does to the workspace (a pull beginning to write a branch, a push sent). */
     audit?: AuditEvent,

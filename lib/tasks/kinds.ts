@@ -1,16 +1,20 @@
 /**
- * The kinds of task the queue carries, told apart by the task's record (a
- * workflow run's names the run, a push's has its push, a replay's its
- * replay). What is particular to a kind (how to run it, what to say when it
- * stopped) lives with the kind, in lib/remote, lib/workflows and lib/replay, and reaches the worker and the sweeper as a `TaskKinds`
- * record: the task machinery depends on no kind.
+ * The kinds of task the queue carries, told apart by the task's `kind`. What
+ * is particular to a kind (its data, how to run it, what to say when it
+ * stopped) lives with the kind, in lib/remote, lib/workflows and lib/replay,
+ * and reaches the worker and the sweeper as a record by kind:
+ * the task machinery depends on no kind.
  */
-import type { Task } from '../store/types.ts';
+import type { Task, TaskKind } from '../store/types.ts';
 
-export type TaskKind = 'pull' | 'push' | 'workflowRun' | 'replay';
+export type { TaskKind };
 
-/** A task with no workflow run, push or replay is a pull: pulls were the first tasks, and their records name no kind. */
-export const kindOf = (task: Task): TaskKind => (task.workflowRun ? 'workflowRun' : task.push ? 'push' : task.replay ? 'replay' : 'pull');
+/**
+ * The part for a task's own kind, taking that task. The compiler cannot
+ * follow that `parts[task.kind]` takes `task` (the two are correlated by the
+ * kind), so this is the one place that says so.
+ */
+export const partOf = <Part>(parts: Record<TaskKind, unknown>, task: Task): Part => parts[task.kind] as Part;
 
-/** What each kind of task gives the task machinery. */
-export type TaskKinds<T> = Record<TaskKind, T>;
+/** Whether the task is of kind `kind`: what a kind's run checks of the task its message names. */
+export const isKind = <K extends TaskKind>(task: Task | undefined, kind: K): task is Task<K> => task?.kind === kind;

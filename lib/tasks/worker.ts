@@ -7,7 +7,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../logging/logger.ts';
 import { isOpenTask, type Task, type TaskStore } from '../store/types.ts';
-import { kindOf, type TaskKinds } from './kinds.ts';
+import { partOf, type TaskKind } from './kinds.ts';
 import type { TaskMessage, TaskQueue } from './queue.ts';
 
 /** One receive of a task's message. */
@@ -27,7 +27,10 @@ export interface Delivery {
 export type DeliveryOutcome = 'done' | 'retry' | 'dead-letter';
 
 /** Runs one delivery of an open task of its kind: the task's first message, or one of its shards' (`message.shard`). */
-export type TaskRunner = (task: Task, delivery: Delivery, message: TaskMessage) => Promise<DeliveryOutcome>;
+export type TaskRunner<K extends TaskKind = TaskKind> = (task: Task<K>, delivery: Delivery, message: TaskMessage) => Promise<DeliveryOutcome>;
+
+/** Each kind's runner. */
+export type TaskRunners = { [K in TaskKind]: TaskRunner<K> };
 
 /** How a message whose task is to be tried again comes back, and how often at most. */
 export interface Retries {
@@ -50,7 +53,7 @@ export const retryDelaySeconds = (attempt: number, baseDelaySeconds: number) => 
  * task is gone or has ended is done with: a finished task is never reopened.
  */
 export async function handleTaskMessages(
-  deps: { store: Pick<TaskStore, 'getTask'>; runners: TaskKinds<TaskRunner> },
+  deps: { store: Pick<TaskStore, 'getTask'>; runners: TaskRunners },
   event: SQSEvent,
   retries: Retries,
 ): Promise<SQSBatchResponse> {
@@ -61,9 +64,9 @@ export async function handleTaskMessages(
       const { taskId, shard } = message;
       const attempt = Number(record.attributes.ApproximateReceiveCount);
       const task = await deps.store.getTask(taskId);
-      const kind = task && kindOf(task);
-      const outcome = task && kind && isOpenTask(task) ? await deps.runners[kind](task, { attempt, maxAttempts: retries.maxAttempts }, message) : 'done';
-      logger.info('task delivery', { taskId, shard, attempt, outcome, kind });
+      const outcome =
+        task && isOpenTask(task) ? await partOf<TaskRunner>(deps.runners, task)(task, { attempt, maxAttempts: retries.maxAttempts }, message) : 'done';
+      logger.info('task delivery', { taskId, shard, attempt, outcome, kind: task?.kind });
       if (outcome === 'done') continue;
       batchItemFailures.push({ itemIdentifier: record.messageId });
       // Without this the retry would wait the queue's whole visibility timeout; if it fails, it still does.

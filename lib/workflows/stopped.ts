@@ -10,4 +10,4 @@ export const workflowRunStopped =
   'The workflow run stopped before it finished (its worker stopped or ran out of time, or never received it); it is not started again, as its steps may have had effects. Run it again if that is safe.';
 
 /** A workflow run the sweeper ended: it held nothing besides its task. */
-export const sweptWorkflowRun: SweptKind = { reason: () => workflowRunStopped };
+export const sweptWorkflowRun: SweptKind<'workflowRun'> = { reason: () => workflowRunStopped };

@@ -35,7 +35,8 @@ export async function startWorkflowRun(
 ) {
   const workflow = await publishedWorkflow(deps.store, ref, request.version);
   convertParams(request.params, workflow.workflow.definition.inputs);
-  const task: Task = {
+  const task: Task<'workflowRun'> = {
+    kind: 'workflowRun',
     taskId: randomUUID(),
     workspaceId: ref.workspaceId,
     branch: ref.branch,
@@ -44,7 +45,7 @@ export async function startWorkflowRun(
     workflowRun: { workflowId: ref.id, version: workflow.version, executionId: newExecutionId(), paramsJson: JSON.stringify(request.params) },
   };
   await queueTask(deps, task, 'The run');
-  return { taskId: task.taskId, taskState: task.taskState, executionId: task.workflowRun!.executionId, version: workflow.version };
+  return { taskId: task.taskId, taskState: task.taskState, executionId: task.workflowRun.executionId, version: workflow.version };
 }
 
 /** A run's answer as a task keeps it: whole when small, else without the steps' outputs, else without its output too. */
@@ -63,8 +64,12 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * Runs one delivery of a workflow-run task's message. Always "done": a run
  * is never delivered to a second worker for another try.
  */
-export async function runWorkflowTask(deps: RunDeps & { store: TaskStore }, task: Task, bounds: { leaseMs: number; runMs: number }): Promise<'done'> {
-  const run = task.workflowRun!;
+export async function runWorkflowTask(
+  deps: RunDeps & { store: TaskStore },
+  task: Task<'workflowRun'>,
+  bounds: { leaseMs: number; runMs: number },
+): Promise<'done'> {
+  const run = task.workflowRun;
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + bounds.leaseMs).toISOString();
   if (task.taskState === 'in-progress') {

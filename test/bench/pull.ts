@@ -17,7 +17,8 @@ import { commitFiles, createRepository, startGitServer, type RepositoryFiles } f
 import { fetchBranch } from '../../lib/remote/git-remote.ts';
 import { runPullTask, type RunDeps } from '../../lib/remote/pull-run.ts';
 import { startPull } from '../../lib/remote/start.ts';
-import type { ChangeCounts, PullSummary, Store } from '../../lib/store/types.ts';
+import type { Store } from '../../lib/store/types.ts';
+import type { ChangeCounts, PullSummary } from '../../lib/remote/task.ts';
 import { taskTimes } from '../../lib/tasks/delivery.ts';
 import { addBranch } from '../../lib/workspaces/admin.ts';
 import { workspaceId } from './bench-table.ts';
@@ -190,6 +191,7 @@ export async function measurePulls(store: Store, meter: ReturnType<typeof meterR
       const ended = await store.getTask(task.taskId);
       check(outcome === 'done', `${pull} pull of ${branch}: runPullTask returned ${outcome}`);
       check(ended?.taskState === 'completed', `${pull} pull of ${branch}: the task ended ${ended?.taskState}${ended?.error ? `: ${ended.error}` : ''}`);
+      check(ended.kind === 'pull', `${pull} pull of ${branch}: the task is a ${ended.kind}`);
       check(ended.commit === commit, `${pull} pull of ${branch}: pulled ${ended.commit}, expected ${commit}`);
       const summary: PullSummary = { rule: expected, workflow: counts({}), ignoredFolders: [] };
       check(

@@ -38,6 +38,7 @@ import { seeded } from '../helpers/seeded.ts';
 import { figuresApart } from './apart.ts';
 import { benchTables, type Params, type TableSpec } from './engine.ts';
 import { putSection } from './results-file.ts';
+import { storedTask } from '../helpers/store.ts';
 
 export const replaySettings = { executions: 10_000, seed: 20_260_501 } as const;
 const workspaceId = 'replay-bench';
@@ -155,13 +156,13 @@ async function measureTable(
   };
   const { taskId } = await startReplay({ store, queue: { send: async () => undefined } }, ref, { candidate: 'draft', source: { executions: {} } });
   const delivery = { attempt: 1, maxAttempts: 3 };
-  const plan = await timed(async () => runReplayTask(deps, (await store.getTask(taskId))!, delivery, { taskId, workspaceId }));
+  const plan = await timed(async () => runReplayTask(deps, await storedTask(store, taskId, 'replay'), delivery, { taskId, workspaceId }));
   const shards = sent.length;
-  const runShard = (message: TaskMessage) => timed(async () => runReplayTask(deps, (await store.getTask(taskId))!, delivery, message));
+  const runShard = (message: TaskMessage) => timed(async () => runReplayTask(deps, await storedTask(store, taskId, 'replay'), delivery, message));
   const first = await runShard(sent[0]!);
   for (const message of sent.slice(1, -1)) await runShard(message);
   const last = await runShard(sent.at(-1)!);
-  const task = (await store.getTask(taskId))!;
+  const task = await storedTask(store, taskId, 'replay');
   if (task.taskState !== 'completed') throw new Error(`the replay did not complete: ${task.error}`);
 
   log('replay: end to end through the local runtime');

@@ -8,7 +8,8 @@ import type { EntityInput } from '../../lib/entities/schema.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import { claimDeltas, claimToken, type CountClaim } from '../../lib/store/dynamo/entity-counters.ts';
 import { counterKey, entityKey, entityPartition } from '../../lib/store/keys.ts';
-import { createStore, type Store } from '../../lib/store/index.ts';
+import { createStore, type Store, type Task, type TaskKind, type TaskStore } from '../../lib/store/index.ts';
+import { isKind } from '../../lib/tasks/kinds.ts';
 
 export interface StoreFixture {
   store: Store;
@@ -77,4 +78,11 @@ export async function leaveCountClaim(fixture: StoreFixture, branch: string, id:
     }),
   );
   client.destroy();
+}
+
+/** The stored task `taskId`, which must be of kind `kind`. */
+export async function storedTask<K extends TaskKind>(store: Pick<TaskStore, 'getTask'>, taskId: string, kind: K): Promise<Task<K>> {
+  const task = await store.getTask(taskId);
+  if (!isKind(task, kind)) throw new Error(`task ${taskId} is ${task ? `a ${task.kind}` : 'not stored'}, not a ${kind}`);
+  return task;
 }

@@ -17,7 +17,7 @@ import { taskDelivery } from '../../lib/tasks/delivery.ts';
 import { fetchBranch } from '../../lib/remote/git-remote.ts';
 import { runPullTask, type RunDeps } from '../../lib/remote/pull-run.ts';
 import { startPull } from '../../lib/remote/start.ts';
-import type { Store, Task } from '../../lib/store/types.ts';
+import type { Store } from '../../lib/store/types.ts';
 import { sweepTasks } from '../../lib/tasks/sweeper.ts';
 import type { DynamoRequest } from '../helpers/dynamo-proxy.ts';
 import { createWorkspaceWithKey, simpleRule, workflow } from '../helpers/entities.ts';
@@ -40,6 +40,7 @@ import {
   type VanishingRemote,
 } from '../helpers/pull.ts';
 import { useRuntime } from '../helpers/runtime.ts';
+import { storedTask } from '../helpers/store.ts';
 
 const t = useRuntime({ visibilityTimeoutMs: 100, retryBaseSeconds: 0 });
 let repos: Repositories;
@@ -64,7 +65,7 @@ const first = { attempt: 1, maxAttempts: taskDelivery.maxReceiveCount };
 const last = { attempt: taskDelivery.maxReceiveCount, maxAttempts: taskDelivery.maxReceiveCount };
 
 /** The task as stored, bookkeeping included. */
-const stored = async (taskId: string) => (await t.runtime.store.getTask(taskId)) as Task;
+const stored = (taskId: string) => storedTask(t.runtime.store, taskId, 'pull');
 
 /** Expects the branch to hold exactly `inputs`, as the API lists and serves it. */
 async function expectBranch(client: PullClient, inputs: EntityInput[]) {

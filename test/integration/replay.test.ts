@@ -13,13 +13,13 @@ import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../lib/local/proxy-event.ts';
 import { startReplay } from '../../lib/replay/start.ts';
-import type { Task } from '../../lib/store/types.ts';
 import { api as apiFor, type Api } from '../helpers/api.ts';
 import { createWorkspaceWithKey } from '../helpers/entities.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
 import { fieldsOf, rulesClient, type Json } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { waitForTask } from '../helpers/workflows.ts';
+import { storedTask } from '../helpers/store.ts';
 
 const t = useRuntime();
 let api: Api;
@@ -172,16 +172,16 @@ describe('replaying recorded executions', () => {
       // The first message plans: it sends the shards' messages through the runtime's queue, and its worker runs them.
       await deliver({ taskId, workspaceId: 'replay-ws' });
       await t.runtime.queue.idle();
-      const done = (await t.runtime.store.getTask(taskId)) as Task;
+      const done = await storedTask(t.runtime.store, taskId, 'replay');
       expect(done.taskState).toBe('completed');
       expect(done.shards?.count).toBe(3);
       // Each shard again, and the first message: nothing changes.
       for (const shard of [0, 1, 2]) expect(await deliver({ taskId, workspaceId: 'replay-ws', shard }, 2)).toEqual({ batchItemFailures: [] });
       await deliver({ taskId, workspaceId: 'replay-ws' }, 2);
-      const again = (await t.runtime.store.getTask(taskId)) as Task;
+      const again = await storedTask(t.runtime.store, taskId, 'replay');
       expect(again).toEqual(done);
       const whole = await replayed('fee', { candidate: 'draft', source: { executions: {} } });
-      expect(JSON.parse(again.replay!.reportJson!)).toEqual(whole.replay.report);
+      expect(JSON.parse(again.replay.reportJson!)).toEqual(whole.replay.report);
     } finally {
       delete process.env.REPLAY_SHARD_SIZE;
     }
@@ -195,11 +195,11 @@ describe('replaying recorded executions', () => {
       const { taskId } = await startReplay({ store: t.runtime.store, queue: silent }, ref, { candidate: 'draft', source: { executions: {} } });
       // The plan only: its shards' messages go nowhere.
       const { runReplayTask } = await import('../../lib/replay/run.ts');
-      const task = (await t.runtime.store.getTask(taskId))!;
+      const task = await storedTask(t.runtime.store, taskId, 'replay');
       const deps = { store: t.runtime.store, queue: silent, leaseMs: 60_000, shardSize: 6, shardWorkMs: 60_000 };
       await runReplayTask(deps, task, { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' });
       // Shard 0 wrote its part and stopped before it counted itself: its redelivery counts it, once.
-      const planned = (await t.runtime.store.getTask(taskId))!;
+      const planned = await storedTask(t.runtime.store, taskId, 'replay');
       expect(planned.shards).toEqual({ count: 2, done: {} });
       await t.runtime.store.putTaskPart(
         taskId,
@@ -207,12 +207,17 @@ describe('replaying recorded executions', () => {
         '{"shards":[[0,0]],"counts":{"inputs":0,"same":0,"changed":0,"newlyFailing":0,"newlySucceeding":0,"bothFailing":0},"hits":{"baseline":[],"candidate":[]},"fields":[],"fieldsCut":false,"sample":[]}',
       );
       for (const shard of [0, 0, 1])
-        await runReplayTask(deps, (await t.runtime.store.getTask(taskId))!, { attempt: 2, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws', shard });
-      const done = (await t.runtime.store.getTask(taskId))!;
+        await runReplayTask(
+          deps,
+          await storedTask(t.runtime.store, taskId, 'replay'),
+          { attempt: 2, maxAttempts: 3 },
+          { taskId, workspaceId: 'replay-ws', shard },
+        );
+      const done = await storedTask(t.runtime.store, taskId, 'replay');
       expect(done.taskState).toBe('completed');
       expect(Object.keys(done.shards!.done)).toEqual(['0', '1']);
       // The part written first is the one kept: here an empty one, so the report holds shard 1's inputs alone.
-      expect(JSON.parse(done.replay!.reportJson!).counts.inputs).toBe(6);
+      expect(JSON.parse(done.replay.reportJson!).counts.inputs).toBe(6);
     } finally {
       delete process.env.REPLAY_SHARD_SIZE;
     }
@@ -265,8 +270,8 @@ describe('a replay that cannot finish', () => {
     const { taskId } = await asked();
     const { runReplayTask } = await import('../../lib/replay/run.ts');
     const deps = { store: t.runtime.store, queue: silent, leaseMs: 60_000, shardSize: 4, shardWorkMs: 60_000 };
-    await runReplayTask(deps, (await t.runtime.store.getTask(taskId))!, { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' });
-    const planned = (await t.runtime.store.getTask(taskId))!;
+    await runReplayTask(deps, await storedTask(t.runtime.store, taskId, 'replay'), { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' });
+    const planned = await storedTask(t.runtime.store, taskId, 'replay');
     // Three shards: time for each to be taken by the queue's workers in turn.
     expect(Date.parse(planned.dueAt!) - Date.now()).toBeGreaterThan(2 * deps.leaseMs);
     const { sweptKinds } = await import('../../functions/task-sweeper.ts');
@@ -284,9 +289,9 @@ describe('a replay that cannot finish', () => {
     const { taskId } = await asked();
     const { runReplayTask } = await import('../../lib/replay/run.ts');
     const deps = { store: t.runtime.store, queue: silent, leaseMs: 60_000, shardSize: 100, shardWorkMs: -1 };
-    expect(await runReplayTask(deps, (await t.runtime.store.getTask(taskId))!, { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' })).toBe(
-      'done',
-    );
+    expect(
+      await runReplayTask(deps, await storedTask(t.runtime.store, taskId, 'replay'), { attempt: 1, maxAttempts: 3 }, { taskId, workspaceId: 'replay-ws' }),
+    ).toBe('done');
     expect(await waitForTask(api, taskId)).toMatchObject({
       taskState: 'failed',
       error: "The replay's shard 0 ran out of time after 0 inputs: the rules take too long on these inputs to replay them within a worker's time limit.",

@@ -17,7 +17,7 @@ import { demoWorkspaceId } from '../../lib/local/seed.ts';
 import { handlerOf } from '../../lib/local/server.ts';
 import { createDocumentClient } from '../../lib/store/dynamo/client.ts';
 import { versionKey } from '../../lib/store/keys.ts';
-import type { EntityRef, Execution, Task } from '../../lib/store/types.ts';
+import type { EntityRef, Execution } from '../../lib/store/types.ts';
 import { sweepTasks } from '../../lib/tasks/sweeper.ts';
 import { runWorkflowTask, startWorkflowRun } from '../../lib/workflows/tasks.ts';
 import { answers, startTestProvider, type TestProvider } from '../helpers/providers.ts';
@@ -25,6 +25,7 @@ import { leaseOver, redeliver, refusingQueue, silentQueue, startDyingStore } fro
 import { parcelFee, ruleSetOf, rulesClient } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { callFlow, createIntegration, waitForTask, workflowsClient, type TaskAnswer, type WorkflowsClient } from '../helpers/workflows.ts';
+import { storedTask } from '../helpers/store.ts';
 
 const t = useRuntime({ visibilityTimeoutMs: 100 });
 
@@ -115,7 +116,7 @@ describe('an asynchronous workflow run', () => {
   const publishCall = (id: string, path: string, timeoutMs = 1000) =>
     workflows.published(callFlow(id, { request: { method: 'POST', integrationId, path }, timeoutMs }, { settings: { recordExecutions: true } }));
   const ref = (id: string): EntityRef => ({ workspaceId: demoWorkspaceId, branch: 'main', entityType: 'workflow', id });
-  const stored = async (taskId: string) => (await t.runtime.store.getTask(taskId)) as Task;
+  const stored = (taskId: string) => storedTask(t.runtime.store, taskId, 'workflowRun');
 
   it("whose provider hangs ends failed at the step's timeout, recorded; no delivery of its message runs it again", async () => {
     provider.route('/hangs', answers.hang());

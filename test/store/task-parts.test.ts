@@ -11,7 +11,7 @@ import { useEmbeddedStore } from '../helpers/store.ts';
 const fixture = useEmbeddedStore('task-parts');
 let store: Store;
 
-const task = (taskId: string): Task => ({ taskId, workspaceId: 'w', branch: 'main', taskState: 'pending', createdAt: new Date().toISOString() });
+const task = (taskId: string): Task => ({ kind: 'pull', taskId, workspaceId: 'w', branch: 'main', taskState: 'pending', createdAt: new Date().toISOString() });
 
 beforeAll(() => {
   store = fixture.store;

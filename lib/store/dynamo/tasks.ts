@@ -6,6 +6,7 @@ import { isConditionFailure, setAll, unlessConditionFails } from './expressions.
 import { pick, TableClient, type Item } from './table-client.ts';
 
 const taskFields = [
+  'kind',
   'taskId',
   'workspaceId',
   'branch',
@@ -28,6 +29,16 @@ const taskFields = [
   'requestedBy',
   'requestId',
 ] as const;
+/**
+ * Tasks written before a task recorded its kind say it by the field of their
+ * kind's data (a workflow run's, a push's, a replay's); one with none is a
+ * pull, the first kind there was. Their records stay as they are.
+ */
+const kindOfUnmarked = (item: Item) => (item.workflowRun ? 'workflowRun' : item.push ? 'push' : item.replay ? 'replay' : 'pull');
+
+/** The task an item holds, with its kind. */
+const taskOf = (item: Item) => ({ ...pick(item, taskFields), kind: item.kind ?? kindOfUnmarked(item) }) as unknown as Task;
+
 const { byName: openIndex } = tableDefinition.indexes;
 /** Finished tasks, and what their shards found, are deleted by DynamoDB's time to live this long after they were made. */
 const taskRetentionSeconds = 30 * 24 * 3600;
@@ -49,7 +60,7 @@ function openIndexKeys(task: Pick<Task, 'taskState' | 'createdAt' | 'dueAt'>): I
 export class DynamoTaskStore extends TableClient implements TaskStore {
   async getTask(taskId: string) {
     const item = await this.get(taskKey(taskId), taskFields, true);
-    return item && (pick(item, taskFields) as unknown as Task);
+    return item && taskOf(item);
   }
 
   async createTask(task: Task) {
@@ -105,7 +116,7 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
         return this.getTask(taskId);
       }
       const { Attributes } = await this.client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-      return Attributes && (pick(Attributes, taskFields) as unknown as Task);
+      return Attributes && taskOf(Attributes);
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
@@ -164,6 +175,6 @@ export class DynamoTaskStore extends TableClient implements TaskStore {
           }),
         ),
       )) ?? {};
-    return Attributes && (pick(Attributes, taskFields) as unknown as Task);
+    return Attributes && taskOf(Attributes);
   }
 }
