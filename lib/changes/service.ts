@@ -57,10 +57,24 @@ async function runDraftTests(store: Store, ref: EntityRef, draft: StoredEntity):
   };
 }
 
-/** A request as the API shows it: whether the draft moved since (stale), its approvals counted, and what the branch requires now. */
+const versionNumber = (label: string | undefined) => (label ? Number(label.slice(1)) : 0);
+
+/** The newest version an entity has, served or candidate ('' when it has none). */
+export const newestVersionOf = (entity: Pick<StoredEntity, 'version' | 'candidate'>) =>
+  versionNumber(entity.candidate?.version) > versionNumber(entity.version) ? entity.candidate!.version : entity.version;
+
+/**
+ * Whether the request no longer proposes what it was approved for: the draft
+ * was edited since (an edit back to the proposed content does not revive it
+ * once a version was published in between), or a version was published since.
+ */
+const isStale = (request: ChangeRequest, draft: StoredEntity | undefined) =>
+  !draft || draft.checksum !== request.checksum || newestVersionOf(draft) !== (request.newestVersion ?? request.baseVersion);
+
+/** A request as the API shows it: whether the draft or its versions moved since (stale), its approvals counted, and what the branch requires now. */
 export function changeRequestView(request: ChangeRequest, draft: StoredEntity | undefined, protection: BranchProtection | undefined) {
   const approvals = Object.values(request.approvals).sort((a, b) => (a.at < b.at ? -1 : 1));
-  const stale = request.state === 'open' && draft?.checksum !== request.checksum;
+  const stale = request.state === 'open' && isStale(request, draft);
   const required = protection?.requiredApprovals ?? 0;
   return {
     ...request,
@@ -98,6 +112,7 @@ export async function proposeChange(store: Store, ref: EntityRef, body: { checks
     description: body.description,
     baseVersion: draft.version,
     baseChecksum: base?.checksum ?? '',
+    newestVersion: newestVersionOf(draft),
     author: { owner: auditor.actor.owner, keyId: auditor.actor.keyId },
     createdAt: now(),
     state: 'open',
@@ -144,7 +159,7 @@ export async function listChangeRequests(store: Store, ref: EntityRef) {
 /** Refuses a request that cannot move on: closed, or stale. */
 export function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefined) {
   if (request.state !== 'open') throw errors.changeRequestClosed(request.id, request.state);
-  if (draft?.checksum !== request.checksum) throw errors.changeRequestStale(request.id);
+  if (isStale(request, draft)) throw errors.changeRequestStale(request.id);
 }
 
 /** Approves as the caller's owner: not the author's, with any key; once per owner (again answers the request as it is). */

@@ -1,12 +1,19 @@
 /**
- * What a publish on a branch must show (lib/changes is where change requests
- * are proposed, reviewed and approved): on a protected branch, an open,
- * fresh change request with enough approvals; and once the version is made,
- * the request closed with it. Every publish passes here (./publish.ts).
+ * What a change of what a protected branch serves must show (lib/changes is
+ * where change requests are proposed, reviewed and approved). A publish, plain
+ * or as a candidate (./publish.ts): an open, fresh change request with enough
+ * approvals, which is closed with the version it made. A rollout of a
+ * candidate, started, changed or promoted (lib/rollout/service.ts): a
+ * candidate that such a request published, whose approval covers its rollout
+ * and promotion. A push (lib/remote/push-run.ts): every rule and workflow it
+ * would send is what the branch serves, so that no unapproved draft leaves
+ * through the remote. Ending a rollout stays free: it only takes the served
+ * version back.
  */
 import { loadChangeRequest, mustBeOpen } from '../changes/service.ts';
 import { errors } from '../vocabulary/errors.ts';
-import type { ChangeRequest, EntityRef, Store } from '../store/types.ts';
+import type { Candidate, ChangeRequest, DirectoryStore, EntityRef, Store, StoredEntity } from '../store/types.ts';
+import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 
 /**
  * What a publish on `ref`'s branch must show: nothing on an unprotected
@@ -20,8 +27,14 @@ export async function publishGate(store: Store, ref: EntityRef, changeRequestId:
     return undefined;
   }
   const { request, draft, protection } = await loadChangeRequest(store, ref, changeRequestId);
-  // A retry of a publish that closed its request: the publish answers the version it made.
-  if (request.state === 'published' && draft?.publishedChecksum === request.checksum) return request;
+  // A retry of the publish that closed the request, its draft still the request's content: the publish answers the version it made
+  // and makes no other (publishDraft publishes only the request's checksum).
+  if (
+    request.state === 'published' &&
+    draft?.checksum === request.checksum &&
+    (draft.publishedChecksum === request.checksum || draft.candidate?.checksum === request.checksum)
+  )
+    return request;
   mustBeOpen(request, draft);
   const approvals = Object.keys(request.approvals).length;
   const required = protection?.requiredApprovals ?? 0;
@@ -33,4 +46,22 @@ export async function publishGate(store: Store, ref: EntityRef, changeRequestId:
 export async function closePublished(store: Store, ref: EntityRef, request: ChangeRequest, version: string) {
   if (request.state === 'open')
     await store.closeChangeRequest(ref, request.id, { state: 'published', closedAt: new Date().toISOString(), publishedVersion: version });
+}
+
+/** Refuses, on a protected branch, to roll out or promote a candidate that no approved change request published. */
+export async function rolloutGate(store: Pick<DirectoryStore, 'getBranch'>, ref: EntityRef, candidate: Candidate): Promise<void> {
+  if (candidate.changeRequestId) return;
+  const branch = await store.getBranch(ref.workspaceId, ref.branch);
+  if (branch?.protection) throw errors.candidateNotApproved(ref.branch, candidate.version);
+}
+
+/**
+ * Refuses a push from a protected branch while any of its rules and workflows
+ * holds a draft other than what it serves (never published, or edited since):
+ * a push sends the branch as it is, and there only approved content leaves.
+ */
+export async function pushGate(store: Pick<DirectoryStore, 'getBranch'>, workspaceId: string, branch: string, entities: Record<EntityType, StoredEntity[]>) {
+  const drafts = entityTypes.flatMap((type) => entities[type].filter((e) => !e.version || e.publishedChecksum !== e.checksum).map((e) => `${type} ${e.id}`));
+  if (!drafts.length) return;
+  if ((await store.getBranch(workspaceId, branch))?.protection) throw errors.pushUnapproved(branch, drafts);
 }

@@ -45,7 +45,9 @@ export async function publishDraft(
   if (request?.candidate && ref.entityType === 'workflow') throw errors.rolloutNotSupported('candidate');
   // On a protected branch, only through an approved change request (lib/changes).
   const change = await publishGate(store, ref, request?.changeRequestId);
-  const checksum = request?.checksum ?? change?.checksum;
+  // Through a change request, exactly the content it proposed: a checksum in the body must name that content.
+  if (change && request?.checksum !== undefined && request.checksum !== change.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
+  const checksum = change?.checksum ?? request?.checksum;
   let replayTaskId: string | undefined;
   const published = await publishEntity(
     store,
@@ -53,6 +55,7 @@ export async function publishDraft(
     actor,
     undefined,
     async (draft, newVersion) => {
+      if (change && change.checksum !== draft.checksum) throw errors.changeRequestStale(change.id);
       if (checksum !== undefined && checksum !== draft.checksum) throw errors.checksumMismatch(ref.entityType, ref.id);
       if (!newVersion) return;
       if (draft.type === workflowKind) {
@@ -71,7 +74,7 @@ export async function publishDraft(
       return { prepared: packPrepared(prepared), warnings: withTestCoverage(draft.warnings, tested) };
     },
     auditor,
-    change ? { changeRequestId: change.id } : {},
+    change?.id,
     request?.candidate ? 'candidate' : 'served',
   );
   if (change) await closePublished(store, ref, change, published.version);
@@ -113,8 +116,8 @@ export function publishEntity(
   now = () => new Date().toISOString(),
   check?: (entity: StoredEntity, newVersion: boolean) => Promise<VersionExtras | void>,
   auditor?: Auditor,
-  /** More for the publish's audit record (the change request it carries out). */
-  auditDetail: Record<string, string> = {},
+  /** The approved change request it carries out (publishGate's): named in the audit record, and kept with a candidate it makes. */
+  changeRequestId?: string,
   as: PublishAs = 'served',
 ): Promise<PublishResult> {
   return retryOnRevisionConflict(async () => {
@@ -129,7 +132,7 @@ export function publishEntity(
       auditEvent(auditor, entityTarget(ref), {
         checksumBefore: entity.publishedChecksum,
         checksumAfter: entity.checksum,
-        detail: { version, ...detail, ...auditDetail },
+        detail: { version, ...detail, ...(changeRequestId && { changeRequestId }) },
       });
     if (candidate && as === 'candidate') return { version: candidate.version, checksum: entity.checksum, created: false, candidate: true };
     if (candidate) {
@@ -157,7 +160,7 @@ export function publishEntity(
     const rest = { ...entity, candidate: undefined, rollout: stopped(entity.rollout, 'superseded', actor, publishedAt), revision: entity.revision + 1 };
     const next: StoredEntity =
       as === 'candidate'
-        ? { ...rest, candidate: { version, checksum: entity.checksum } }
+        ? { ...rest, candidate: { version, checksum: entity.checksum, ...(changeRequestId && { changeRequestId }) } }
         : { ...rest, version, status: 'published', publishedChecksum: entity.checksum };
     await store.putEntity(ref, next, entity.revision, kind, audit(version, as === 'candidate' ? { candidate: 'true' } : {}));
     return { version, checksum: entity.checksum, created: true, ...(as === 'candidate' && { candidate: true as const }) };

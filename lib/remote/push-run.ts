@@ -23,6 +23,7 @@ import { authorOf, commitMessage, committer, planPush } from './push-plan.ts';
 import { withFormat } from './config.ts';
 import { branchEntities, isTransient, remoteOf, runRemoteTask, taskAudit, TaskRefused, untilNextDelivery, type RemoteTaskDeps } from './remote-task.ts';
 import { mayHaveArrived } from './stopped.ts';
+import { pushGate } from '../publishing/gate.ts';
 
 export interface PushDeps extends RemoteTaskDeps {
   /** lib/remote/git-push.ts's, in production. */
@@ -59,6 +60,9 @@ async function push(deps: PushDeps, task: Task<'push'>, delivery: Delivery) {
     if (files.problems.length)
       throw new TaskRefused(`Nothing was pushed: in the remote's ${branch.commit ? task.branch : 'default branch'}, ${describeProblems(files.problems)}`);
     const current = (await branchEntities(deps.store, task)).current;
+    await pushGate(deps.store, task.workspaceId, task.branch, current).catch((error: Error) => {
+      throw new TaskRefused(`Nothing was pushed: ${error.message}`);
+    });
     // Planning is pure: a file no format can write (an entity a format refuses) fails the same on every delivery.
     const plan = await planPush(files, current, withFormat(remote).format).catch((error: Error) => {
       throw new TaskRefused(`Nothing was pushed: ${error.message}`);

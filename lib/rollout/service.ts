@@ -18,6 +18,7 @@ import { retryOnRevisionConflict } from '../store/revision-retry.ts';
 import {
   isRunning,
   ruleScopeOf,
+  type DirectoryStore,
   type EntityRef,
   type EntityStore,
   type Rollout,
@@ -28,10 +29,11 @@ import {
 } from '../store/types.ts';
 import { agreements } from '../rules/rollout-compare.ts';
 import { promoted, stopped } from '../publishing/candidate-record.ts';
+import { rolloutGate } from '../publishing/gate.ts';
 import type { PromoteBody, RolloutBody } from './schema.ts';
 import { rolloutTallyName } from '../rules/rollout-watch.ts';
 
-type Store = EntityStore & TallyStore & RolloutStore;
+type Store = EntityStore & TallyStore & RolloutStore & Pick<DirectoryStore, 'getBranch'>;
 
 /** How many sampled disagreements a read shows, newest first. */
 export const shownSamples = 20;
@@ -114,6 +116,7 @@ export async function startRollout(store: Store, ref: EntityRef, body: RolloutBo
     if (entity.candidate.version !== body.candidate)
       throw errors.rolloutRefused(ref.id, `${body.candidate} is not its candidate; ${entity.candidate.version} is.`);
     if (!entity.version) throw errors.rolloutRefused(ref.id, 'it has no served version to compare the candidate with: promote the candidate instead.');
+    await rolloutGate(store, ref, entity.candidate);
     const running = isRunning(entity.rollout) ? entity.rollout : undefined;
     const same = running?.candidate === body.candidate && running.mode === body.mode;
     if (same && running.percent === settings.percent && running.stickyBy === settings.stickyBy) return entity;
@@ -157,6 +160,7 @@ export async function promoteCandidate(
     if (!entity.candidate) throw errors.promoteRefused(ref.id, `it has no candidate version, and ${body.candidate} is not the one served.`);
     if (entity.candidate.version !== body.candidate)
       throw errors.promoteRefused(ref.id, `${body.candidate} is not its candidate; ${entity.candidate.version} is.`);
+    await rolloutGate(store, ref, entity.candidate);
     const next = promoted({ ...entity, candidate: entity.candidate }, actor, now());
     const audit = auditEvent(auditor, entityTarget(ref), {
       checksumBefore: entity.publishedChecksum,

@@ -121,6 +121,20 @@ export const errors = {
       `The branch "${shownId(branch)}" is protected: a draft is published there only through an approved change request (POST .../change-requests, then publish with its changeRequestId), and a published rule or workflow is not deleted.`,
       { branch },
     ),
+  candidateNotApproved: (branch: string, version: string) =>
+    new ApiError(
+      409,
+      'branch_protected',
+      `The branch "${shownId(branch)}" is protected: only a candidate that an approved change request published is rolled out or promoted there, and ${shownId(version)} was not (publish the draft with {"candidate": true} through a change request).`,
+      { branch },
+    ),
+  pushUnapproved: (branch: string, drafts: string[]) =>
+    new ApiError(
+      409,
+      'branch_protected',
+      `The branch "${shownId(branch)}" is protected, and ${drafts.length === 1 ? 'a draft there is' : `${drafts.length} drafts there are`} not what it serves (${drafts.slice(0, 10).map(shownId).join(', ')}${drafts.length > 10 ? ', …' : ''}): a push from it sends only approved content. Publish them through change requests, or push from another branch.`,
+      { branch },
+    ),
   /** A branch named in the path (the header's is branchNotFound and invalidBranch, 400). */
   branchPathNotFound: (name: string) => new ApiError(404, 'branch_not_found', `The workspace has no branch "${shownId(name)}".`),
   changeRequestNotFound: (id: string) =>
@@ -133,7 +147,7 @@ export const errors = {
     new ApiError(
       409,
       'change_request_stale',
-      `The draft was edited after the change request "${shownId(id)}" proposed it: propose the draft as it is now, and have that approved.`,
+      `The draft was edited, or a version published, after the change request "${shownId(id)}" proposed it: propose the draft as it is now, and have that approved.`,
     ),
   selfApproval: (owner: string) =>
     new ApiError(403, 'self_approval', `The change request was proposed by "${shownId(owner)}": its author cannot approve it, with any key.`, { owner }),

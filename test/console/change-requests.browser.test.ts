@@ -216,7 +216,9 @@ describe.skipIf(!!skipReason)('console change requests (Chromium)', () => {
     expect(await stateOf(bob)).toEqual(['open']);
     expect((await call('/dev/v1/rule/cr-stale', 'PATCH', { checksum: draft.checksum, description: 'Edited after' }, 'aliceEditor')).status).toBe(200);
     const refused = await approve(bob, 'Looks fine');
-    await expect.poll(async () => (await refused.getByRole('alert').textContent()) ?? '').toContain('The draft was edited after the change request');
+    await expect
+      .poll(async () => (await refused.getByRole('alert').textContent()) ?? '')
+      .toContain('The draft was edited, or a version published, after the change request');
     expect(await refused.getByRole('alert').textContent()).toContain('HTTP 409 · change_request_stale');
     await expect.poll(() => stateOf(bob)).toEqual(['open', 'stale']);
     await bob.getByText('Stale: the draft was edited after this request proposed it').waitFor();

@@ -191,3 +191,85 @@ describe('what a protected branch keeps', () => {
     expect((await as('bob', 'staging').call('/dev/v1/rule/pulled')).status).toBe(404);
   });
 });
+
+describe('doors that stay shut', () => {
+  /** Saves `id` on main, has it proposed by bob, approved by carol and dave, and published by dave through the request. */
+  async function approvedAndPublished(id: string, checksum: string, body: Record<string, unknown> = {}) {
+    const proposal = expectUnpaged(await as('bob').propose(id, checksum), 201);
+    expectUnpaged(await as('carol').approve(id, proposal.id));
+    expectUnpaged(await as('dave').approve(id, proposal.id));
+    return { proposal, published: expectUnpaged(await as('dave').publish(id, { changeRequestId: proposal.id, ...body }), 201) };
+  }
+
+  it('a published change request carries no other content: an edit after it is not published under its id, served or as a candidate', async () => {
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-one', 'Door one')), 201);
+    const { proposal, published } = await approvedAndPublished('door-one', saved.checksum);
+    expect(published.version).toBe('v1');
+    const edited = expectUnpaged(await as('bob').edit('door-one', saved.checksum, 'never approved'));
+    // Closed for good once published: only a retry of that publish, its content unchanged, answers its version.
+    expectFailure(await as('dave').publish('door-one', { checksum: edited.checksum, changeRequestId: proposal.id }), 409, 'change_request_closed');
+    expectFailure(
+      await as('dave').publish('door-one', { checksum: edited.checksum, changeRequestId: proposal.id, candidate: true }),
+      409,
+      'change_request_closed',
+    );
+    expectFailure(await as('dave').publish('door-one', { changeRequestId: proposal.id }), 409, 'change_request_closed');
+    const rule = expectUnpaged(await as('dave').call<{ version: string; candidate: unknown }>('/dev/v1/rule/door-one'));
+    expect(rule.version).toBe('v1');
+    expect(rule.candidate).toBeUndefined();
+  });
+
+  it('a body checksum other than the request proposed is refused, even while the request is open', async () => {
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-checksum', 'Door checksum')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('door-checksum', saved.checksum), 201);
+    expectUnpaged(await as('carol').approve('door-checksum', proposal.id));
+    expectUnpaged(await as('dave').approve('door-checksum', proposal.id));
+    expectFailure(await as('dave').publish('door-checksum', { checksum: 'f'.repeat(64), changeRequestId: proposal.id }), 409, 'checksum_mismatch');
+    expect(expectUnpaged(await as('dave').publish('door-checksum', { checksum: saved.checksum, changeRequestId: proposal.id }), 201).version).toBe('v1');
+  });
+
+  it('a stale request stays stale when the draft goes back to what it proposed after another version was published', async () => {
+    const first = expectUnpaged(await as('bob').save(simpleRule('door-eight', 'Door eight')), 201);
+    const { description } = expectUnpaged(await as('bob').call<{ description: string }>('/dev/v1/rule/door-eight'));
+    const old = expectUnpaged(await as('bob').propose('door-eight', first.checksum), 201);
+    expectUnpaged(await as('carol').approve('door-eight', old.id));
+    expectUnpaged(await as('dave').approve('door-eight', old.id));
+    const other = expectUnpaged(await as('bob').edit('door-eight', first.checksum, 'another change'));
+    expect((await approvedAndPublished('door-eight', other.checksum)).published.version).toBe('v1');
+    // Back to the content the old request proposed: the version published in between keeps it stale.
+    const current = expectUnpaged(await as('bob').call<{ checksum: string }>('/dev/v1/rule/door-eight'));
+    const back = expectUnpaged(await as('bob').edit('door-eight', current.checksum, description));
+    expect(back.checksum).toBe(first.checksum);
+    expect(expectUnpaged(await as('carol').get('door-eight', old.id))).toMatchObject({ stale: true, publishable: false });
+    expectFailure(await as('dave').publish('door-eight', { changeRequestId: old.id }), 409, 'change_request_stale');
+    expect(expectUnpaged(await as('dave').call<{ version: string }>('/dev/v1/rule/door-eight')).version).toBe('v1');
+  });
+
+  it('a candidate made before the branch was protected is neither rolled out nor promoted there; one an approved request published is', async () => {
+    const rollout = (who: keyof typeof keys, body: unknown) => as(who, 'staging').call('/dev/v1/rule/door-two/rollout', json('PUT', body));
+    const promote = (who: keyof typeof keys, candidate: string) =>
+      as(who, 'staging').call('/dev/v1/rule/door-two/rollout/promote', json('POST', { candidate }));
+    const saved = expectUnpaged(await as('bob', 'staging').save(simpleRule('door-two', 'Door two')), 201);
+    expectUnpaged(await as('carol', 'staging').publish('door-two', { checksum: saved.checksum }), 201);
+    const edited = expectUnpaged(await as('bob', 'staging').edit('door-two', saved.checksum, 'a candidate'));
+    expect(expectUnpaged(await as('carol', 'staging').publish('door-two', { checksum: edited.checksum, candidate: true }), 201).version).toBe('v2');
+    expectUnpaged(await as('admin').call('/dev/v1/branches/staging/protection', json('PUT', { requiredApprovals: 1 })));
+    try {
+      expectFailure(await rollout('carol', { candidate: 'v2', mode: 'canary', percent: 50 }), 409, 'branch_protected');
+      expectFailure(await promote('carol', 'v2'), 409, 'branch_protected');
+      const rule = async () => expectUnpaged(await as('carol', 'staging').call<{ version: string }>('/dev/v1/rule/door-two'));
+      expect((await rule()).version).toBe('v1');
+      // Through a change request published as a candidate: its approval covers the rollout and the promotion.
+      const next = expectUnpaged(await as('bob', 'staging').edit('door-two', edited.checksum, 'an approved candidate'));
+      const proposal = expectUnpaged(await as('bob', 'staging').propose('door-two', next.checksum), 201);
+      expectUnpaged(await as('dave', 'staging').approve('door-two', proposal.id));
+      const candidate = expectUnpaged(await as('carol', 'staging').publish('door-two', { changeRequestId: proposal.id, candidate: true }), 201);
+      expect(candidate.version).toBe('v3');
+      expectUnpaged(await rollout('carol', { candidate: 'v3', mode: 'shadow' }));
+      expectUnpaged(await promote('carol', 'v3'));
+      expect((await rule()).version).toBe('v3');
+    } finally {
+      expectUnpaged(await as('admin').call('/dev/v1/branches/staging/protection', { method: 'DELETE' }));
+    }
+  });
+});

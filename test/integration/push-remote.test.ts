@@ -154,6 +154,22 @@ describe('a push', () => {
     expect(git('rev-parse', 'main')).toBe(commit);
   });
 
+  it('from a protected branch sends nothing while a draft there is not what it serves', async () => {
+    const remote = await inStep('push-protected');
+    const { client, git, rules, adminKey } = remote;
+    const before = git('rev-parse', 'main');
+    expect((await api('/dev/v1/branches/main/protection', { ...json('PUT', { requiredApprovals: 1 }), key: adminKey })).status).toBe(200);
+    const { checksum } = (await rules.get('alpha')).body.data;
+    expect((await rules.update('alpha', { checksum, description: 'never approved' })).status).toBe(200);
+    const refused = await client.pushAndWait('main');
+    expect(refused).toMatchObject({
+      taskState: 'failed',
+      error: expect.stringMatching(/^Nothing was pushed: The branch "main" is protected, and 3 drafts there are not what it serves \(rule alpha, /),
+    });
+    expect(git('rev-parse', 'main')).toBe(before);
+    expect(git('show', 'main:rules/alpha.json')).not.toContain('never approved');
+  });
+
   it('records the push in the audit log: who asked, and the commit it sent with its counts', async () => {
     const remote = await inStep('push-audit');
     await editMain(remote);

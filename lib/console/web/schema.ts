@@ -1985,6 +1985,8 @@ export interface operations {
                             candidate?: {
                                 version: string;
                                 checksum: string;
+                                /** @description the approved change request that published it; on a protected branch only such a candidate is rolled out or promoted */
+                                changeRequestId?: string;
                             };
                         };
                         /**
@@ -4897,6 +4899,8 @@ export interface operations {
                             candidate: {
                                 version: string;
                                 checksum: string;
+                                /** @description the approved change request that published it; on a protected branch only such a candidate is rolled out or promoted */
+                                changeRequestId?: string;
                             } | null;
                             /** @description the running rollout, or the last one; null before the first */
                             rollout: {
@@ -5139,6 +5143,8 @@ export interface operations {
                             candidate: {
                                 version: string;
                                 checksum: string;
+                                /** @description the approved change request that published it; on a protected branch only such a candidate is rolled out or promoted */
+                                changeRequestId?: string;
                             } | null;
                             /** @description the running rollout, or the last one; null before the first */
                             rollout: {
@@ -5309,7 +5315,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: rollout_refused, write_conflict. */
+            /** @description Conflict: branch_protected, rollout_refused, write_conflict. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5319,8 +5325,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "rollout_refused" | "write_conflict";
-                        data?: components["schemas"]["Empty"];
+                        code?: "branch_protected" | "rollout_refused" | "write_conflict";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["ProtectedBranch"];
                     };
                 };
             };
@@ -5380,6 +5386,8 @@ export interface operations {
                             candidate: {
                                 version: string;
                                 checksum: string;
+                                /** @description the approved change request that published it; on a protected branch only such a candidate is rolled out or promoted */
+                                changeRequestId?: string;
                             } | null;
                             /** @description the running rollout, or the last one; null before the first */
                             rollout: {
@@ -5628,6 +5636,8 @@ export interface operations {
                             candidate: {
                                 version: string;
                                 checksum: string;
+                                /** @description the approved change request that published it; on a protected branch only such a candidate is rolled out or promoted */
+                                changeRequestId?: string;
                             } | null;
                             /** @description the running rollout, or the last one; null before the first */
                             rollout: {
@@ -5798,7 +5808,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: promote_refused, write_conflict. */
+            /** @description Conflict: branch_protected, promote_refused, write_conflict. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5808,8 +5818,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "promote_refused" | "write_conflict";
-                        data?: components["schemas"]["Empty"];
+                        code?: "branch_protected" | "promote_refused" | "write_conflict";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["ProtectedBranch"];
                     };
                 };
             };
@@ -10938,6 +10948,8 @@ export interface operations {
                             /** @description the version it changes ('' when never published) */
                             baseVersion: string;
                             baseChecksum: string;
+                            /** @description the newest version, served or candidate, when it was proposed: a version published after it makes the request stale */
+                            newestVersion?: string;
                             author: {
                                 owner: string;
                                 keyId: string;
@@ -11264,6 +11276,8 @@ export interface operations {
                             /** @description the version it changes ('' when never published) */
                             baseVersion: string;
                             baseChecksum: string;
+                            /** @description the newest version, served or candidate, when it was proposed: a version published after it makes the request stale */
+                            newestVersion?: string;
                             author: {
                                 owner: string;
                                 keyId: string;
@@ -11485,6 +11499,8 @@ export interface operations {
                             /** @description the version it changes ('' when never published) */
                             baseVersion: string;
                             baseChecksum: string;
+                            /** @description the newest version, served or candidate, when it was proposed: a version published after it makes the request stale */
+                            newestVersion?: string;
                             author: {
                                 owner: string;
                                 keyId: string;
@@ -11834,6 +11850,8 @@ export interface operations {
                             /** @description the version it changes ('' when never published) */
                             baseVersion: string;
                             baseChecksum: string;
+                            /** @description the newest version, served or candidate, when it was proposed: a version published after it makes the request stale */
+                            newestVersion?: string;
                             author: {
                                 owner: string;
                                 keyId: string;
@@ -12160,6 +12178,8 @@ export interface operations {
                             /** @description the version it changes ('' when never published) */
                             baseVersion: string;
                             baseChecksum: string;
+                            /** @description the newest version, served or candidate, when it was proposed: a version published after it makes the request stale */
+                            newestVersion?: string;
                             author: {
                                 owner: string;
                                 keyId: string;
@@ -12501,6 +12521,8 @@ export interface operations {
                             /** @description the version it changes ('' when never published) */
                             baseVersion: string;
                             baseChecksum: string;
+                            /** @description the newest version, served or candidate, when it was proposed: a version published after it makes the request stale */
+                            newestVersion?: string;
                             author: {
                                 owner: string;
                                 keyId: string;

@@ -15,6 +15,10 @@ const changeRequestSchema = z.object({
   description: z.string(),
   baseVersion: z.string().describe("the version it changes ('' when never published)"),
   baseChecksum: z.string(),
+  newestVersion: z
+    .string()
+    .optional()
+    .describe('the newest version, served or candidate, when it was proposed: a version published after it makes the request stale'),
   author: z.object({ owner: z.string(), keyId: z.string() }),
   createdAt: timestamp,
   state: z.enum(['open', 'rejected', 'published']),

@@ -6,7 +6,14 @@ import { rolloutEndings, rolloutModes } from '../../store/types.ts';
 import { timestamp, type ResponsesOf } from './shared.ts';
 
 export const candidateSchema = z
-  .object({ version: z.string(), checksum: z.string() })
+  .object({
+    version: z.string(),
+    checksum: z.string(),
+    changeRequestId: z
+      .string()
+      .optional()
+      .describe('the approved change request that published it; on a protected branch only such a candidate is rolled out or promoted'),
+  })
   .describe('the candidate version: published with {"candidate": true}, run only when named or by a rollout until promoted');
 const versionOutcomeSchema = z.object({
   version: z.string(),

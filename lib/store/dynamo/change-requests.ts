@@ -20,6 +20,7 @@ const fields = [
   'description',
   'baseVersion',
   'baseChecksum',
+  'newestVersion',
   'author',
   'createdAt',
   'state',

@@ -41,6 +41,13 @@ export interface ChangeRequest {
   /** The version it changes ('' when never published) and its checksum. */
   baseVersion: string;
   baseChecksum: string;
+  /**
+   * The newest version the entity had when it was proposed, served or
+   * candidate (absent on requests proposed before it was kept: their
+   * baseVersion stands in). A version published after it makes the request
+   * stale for good.
+   */
+  newestVersion?: string;
   author: { owner: string; keyId: string };
   createdAt: string;
   state: ChangeRequestState;

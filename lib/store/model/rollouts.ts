@@ -8,6 +8,8 @@
 export interface Candidate {
   version: string;
   checksum: string;
+  /** The change request that published it, approved (lib/publishing/gate.ts): on a protected branch, only such a candidate is rolled out or promoted. */
+  changeRequestId?: string;
 }
 
 export const rolloutModes = ['shadow', 'canary'] as const;
