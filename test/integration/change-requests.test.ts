@@ -14,6 +14,8 @@ import { entityFiles, startRepositories, type Repositories } from '../helpers/pu
 import { useRuntime } from '../helpers/runtime.ts';
 import { waitForTask } from '../helpers/workflows.ts';
 
+// Every call reads its key as it is now (no warm function's key cache): a key renamed or revoked between two calls is seen at the second.
+process.env.DIRECTORY_CACHE_TTL_MS = '0';
 const t = useRuntime();
 const keys: Record<'admin' | 'bob' | 'bobPublisher' | 'carol' | 'carolAgain' | 'dave', string> = {} as never;
 
@@ -271,5 +273,50 @@ describe('doors that stay shut', () => {
     } finally {
       expectUnpaged(await as('admin').call('/dev/v1/branches/staging/protection', { method: 'DELETE' }));
     }
+  });
+});
+
+describe('approvals that no longer stand', () => {
+  /** A publisher key made by the admin: its secret and its id. */
+  const makeKey = async (owner: string) =>
+    expectUnpaged(
+      await t.api<{ key: string; keyId: string }>('/dev/v1/keys', {
+        ...json('POST', { label: `${owner} approver`, owner, role: 'publisher' }),
+        key: keys.admin,
+      }),
+      201,
+    );
+  const call =
+    (key: string) =>
+    (path: string, options: Parameters<typeof t.api>[1] = {}) =>
+      t.api(path, { branch: 'main', ...options, key });
+
+  it('an approval by a key revoked before the publish does not count', async () => {
+    const erin = await makeKey('erin');
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-seven', 'Door seven')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('door-seven', saved.checksum), 201);
+    expectUnpaged(await call(erin.key)(`/dev/v1/rule/door-seven/change-requests/${proposal.id}/approve`, json('POST', { comment: 'fine' })));
+    expectUnpaged(await as('carol').approve('door-seven', proposal.id));
+    expectUnpaged(await as('admin').call(`/dev/v1/keys/${erin.keyId}`, { method: 'DELETE' }));
+    const refused = await as('dave').publish('door-seven', { changeRequestId: proposal.id });
+    expectFailure(refused, 409, 'approvals_missing');
+    expect(refused.body.data).toEqual({ approvals: 1, required: 2 });
+    // Another person's approval makes up for it.
+    expectUnpaged(await as('dave').approve('door-seven', proposal.id));
+    expect(expectUnpaged(await as('dave').publish('door-seven', { changeRequestId: proposal.id }), 201).version).toBe('v1');
+  });
+
+  it('a key whose owner was renamed between approvals approves once, not as two people', async () => {
+    const frank = await makeKey('frank');
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-four', 'Door four')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('door-four', saved.checksum), 201);
+    const approve = () => call(frank.key)(`/dev/v1/rule/door-four/change-requests/${proposal.id}/approve`, json('POST', { comment: 'fine' }));
+    expectUnpaged(await approve());
+    expectUnpaged(await as('admin').call(`/dev/v1/keys/${frank.keyId}`, json('PATCH', { owner: 'frank-again' })));
+    expectUnpaged(await approve());
+    expect(expectUnpaged(await as('bob').get('door-four', proposal.id)).approvals.map((a) => a.owner)).toEqual(['frank', 'frank-again']);
+    const refused = await as('dave').publish('door-four', { changeRequestId: proposal.id });
+    expectFailure(refused, 409, 'approvals_missing');
+    expect(refused.body.data).toEqual({ approvals: 1, required: 2 });
   });
 });
