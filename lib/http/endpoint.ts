@@ -16,7 +16,7 @@ import { RevisionConflict } from '../store/revision-retry.ts';
 import { storeFromEnv, type Store } from '../store/index.ts';
 import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { failureEnvelope, jsonResponse, requestIdHeader, successEnvelope, type Paging } from './envelope.ts';
-import { ApiError, errors, fromEngineError, fromRevisionConflict } from '../vocabulary/errors.ts';
+import { ApiError, errors, fromEngineError, fromRevisionConflict, isRefusal } from '../vocabulary/errors.ts';
 import { jsonBody, parseInput, refuseUnknownQueryParameters, strictPathPrefix } from './input.ts';
 import { invocationLogging, logger } from '../logging/logger.ts';
 
@@ -60,16 +60,25 @@ type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error,
 const requestIdOf = (request: Request) => request.event.requestContext?.requestId ?? request.context.awsRequestId;
 
 /**
- * A refusal (403) is recorded in the audit log, after the check and before
- * the answer: what the key tried, on what. A log that cannot be written does
- * not turn the refusal into another answer; it is logged.
+ * Records a refusal in the audit log before the answer, wherever in the call
+ * it was raised (the stack's checks, or the operation's own: an escalation, a
+ * self-approval, a protected branch): what the key tried, on what, and the
+ * code it got. A call refused before its key was known (401) has no one to
+ * name. A log that cannot be written does not turn the refusal into another
+ * answer; it is logged.
  */
-async function refused(request: Request, operation: string, refusal: ApiError, branch?: string): Promise<never> {
-  const principal = request.context.principal!;
+async function recordRefusal(request: Request, operation: string, refusal: ApiError) {
+  const principal = request.context.principal;
+  if (!principal) return;
   const path = request.event.pathParameters ?? {};
   const id = path.entityId ?? path.credentialId ?? path.integrationId ?? path.keyId ?? path.taskId;
+  const data = (refusal.data ?? {}) as Record<string, unknown>;
+  const branch = typeof data.branch === 'string' ? data.branch : request.context.branch;
   const target = { type: path.entityType ?? operation, ...(id && { id }), ...(branch && { branch }) };
-  const detail = Object.fromEntries(Object.entries(refusal.data as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+  const detail = {
+    code: refusal.code,
+    ...Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)])),
+  };
   try {
     await storeFromEnv().store.appendAudit(principal.workspace.id, {
       ...auditorOf(principal, operation, requestIdOf(request)),
@@ -80,33 +89,31 @@ async function refused(request: Request, operation: string, refusal: ApiError, b
   } catch (error) {
     logger.error('the refusal could not be recorded in the audit log', error as Error);
   }
-  throw refusal;
 }
 
 /** Who calls, and whether their key grants the operation's permission: refused (403) before anything is read for the call. */
-const authentication = (permission: Requirement, operation: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+const authentication = (permission: Requirement): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     const principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
     request.context.principal = principal;
-    if (!grants(principal.role, permission)) await refused(request, operation, errors.forbidden(permission, principal.role));
+    if (!grants(principal.role, permission)) throw errors.forbidden(permission, principal.role);
   },
 });
 
-const branchResolution = (mode: BranchMode, operation: string): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     if (mode === 'none') return;
     const { workspace, branches } = request.context.principal!;
     const header = request.event.headers?.['service-branch'];
     if (header === undefined || header === '') {
       if (mode === 'required') throw errors.branchRequired();
-      if (branches && !branches.includes(workspace.defaultBranch))
-        await refused(request, operation, errors.branchForbidden(workspace.defaultBranch, branches), workspace.defaultBranch);
+      if (branches && !branches.includes(workspace.defaultBranch)) throw errors.branchForbidden(workspace.defaultBranch, branches);
       request.context.branch = workspace.defaultBranch;
       return;
     }
     if (!isValidBranchName(header)) throw errors.invalidBranch(header);
     // Before the lookup: a key limited to other branches learns nothing of this one, not even whether it exists.
-    if (branches && !branches.includes(header)) await refused(request, operation, errors.branchForbidden(header, branches), header);
+    if (branches && !branches.includes(header)) throw errors.branchForbidden(header, branches);
     if (!(await storeFromEnv().directory.getBranch(workspace.id, header))) throw errors.branchNotFound(header);
     request.context.branch = header;
   },
@@ -117,7 +124,7 @@ const branchResolution = (mode: BranchMode, operation: string): middy.Middleware
  * logging one line per request. An engine failure is a domain fact that gets
  * its status here, from the one table in ./errors.ts.
  */
-const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => {
+const envelope = (operation: string, bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => {
   const started = new WeakMap<object, number>();
   const finish = (request: Request, response: APIGatewayProxyResult) => {
     request.response = response;
@@ -148,8 +155,9 @@ const envelope = (bareErrors = false): middy.MiddlewareObj<APIGatewayProxyEvent,
       }
       finish(request, jsonResponse(reply.status ?? 200, successEnvelope(reply.data, reply.paging), requestIdOf(request)));
     },
-    onError: (request) => {
+    onError: async (request) => {
       let error = request.error;
+      if (isRefusal(error)) await recordRefusal(request, operation, error);
       if (error instanceof EngineError) error = fromEngineError(error);
       if (error instanceof RevisionConflict) error = fromRevisionConflict(error);
       if (!(error instanceof ApiError)) {
@@ -198,9 +206,9 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext>()
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, invocationLogging))
-    .use(envelope(options.bareErrors))
-    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission, options.operationId))
-    .use(branchResolution(options.branch, options.operationId))
+    .use(envelope(options.operationId, options.bareErrors))
+    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission))
+    .use(branchResolution(options.branch))
     .handler(async (event, context) => {
       const parameters = event.queryStringParameters ?? {};
       if (options.path?.startsWith(strictPathPrefix)) refuseUnknownQueryParameters(options.query, parameters);

@@ -15,6 +15,13 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal: the caller may not do this (403), or a protected branch does not
+ * let it through (409 branch_protected). Every refusal is recorded in the
+ * audit log, wherever in the call it was raised (lib/http/endpoint.ts).
+ */
+export const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && (error.status === 403 || error.code === 'branch_protected');
+
 export interface FieldIssue {
   in: 'path' | 'query' | 'header' | 'body';
   field: string;

@@ -320,3 +320,40 @@ describe('approvals that no longer stand', () => {
     expect(refused.body.data).toEqual({ approvals: 1, required: 2 });
   });
 });
+
+describe('refusals', () => {
+  interface Records {
+    records: { operation: string; outcome: string; actor: { owner: string }; detail?: Record<string, string> }[];
+  }
+  const refusals = async (query: Record<string, string>) =>
+    expectUnpaged(await as('admin').call<Records>('/dev/v1/audit', { query: { outcome: 'forbidden', ...query } })).records.map((r) => [
+      r.operation,
+      r.detail?.code,
+      r.actor.owner,
+    ]);
+
+  it('raised by an operation itself are in the audit log with the code the caller got: a self-approval, a protected branch, an escalation', async () => {
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-six', 'Door six')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('door-six', saved.checksum), 201);
+    expectFailure(await as('bobPublisher').approve('door-six', proposal.id), 403, 'self_approval');
+    expectFailure(await as('carol').publish('door-six', { checksum: saved.checksum }), 409, 'branch_protected');
+    expect(await refusals({ targetId: 'door-six' })).toEqual([
+      ['publishEntity', 'branch_protected', 'carol'],
+      ['approveChange', 'self_approval', 'bob'],
+    ]);
+    const limited = expectUnpaged(
+      await t.api<{ key: string }>('/dev/v1/keys', {
+        ...json('POST', { label: 'staging admin', owner: 'gina', role: 'admin', branches: ['staging'] }),
+        key: keys.admin,
+      }),
+      201,
+    );
+    const escalation = await t.api('/dev/v1/keys', {
+      ...json('POST', { label: 'beyond', owner: 'gina', role: 'editor', branches: ['main'] }),
+      key: limited.key,
+      branch: 'staging',
+    });
+    expectFailure(escalation, 403, 'forbidden');
+    expect(await refusals({ operation: 'createKey', owner: 'gina' })).toEqual([['createKey', 'forbidden', 'gina']]);
+  });
+});
