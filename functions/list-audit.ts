@@ -3,5 +3,5 @@ import { auditRoutes } from '../lib/audit/routes.ts';
 import { endpoint } from '../lib/http/endpoint.ts';
 
 export const handler = endpoint(auditRoutes.listAudit, async ({ store, principal, query }) => ({
-  data: await listAudit(store, principal.workspace.id, query),
+  data: await listAudit(store, principal.workspace.id, query, principal.branches),
 }));

@@ -69,7 +69,14 @@ const matches = (record: AuditRecord, query: AuditListQuery) =>
  * @example
  * await listAudit(store, 'ws_demo', { operation: 'publishEntity', limit: 20 }); // { records: [...], next: 4711 }
  */
-export async function listAudit(store: AuditStore, workspaceId: string, query: AuditListQuery): Promise<{ records: AuditRecord[]; next: number | null }> {
+export async function listAudit(
+  store: AuditStore,
+  workspaceId: string,
+  query: AuditListQuery,
+  /** A key limited to branches reads only the records of its branches (none of what is workspace-wide). */
+  limitedTo?: readonly string[],
+): Promise<{ records: AuditRecord[]; next: number | null }> {
+  const shown = (record: AuditRecord) => !limitedTo || (record.target.branch !== undefined && limitedTo.includes(record.target.branch));
   const head = await store.getAuditHead(workspaceId);
   if (!head) return { records: [], next: null };
   let before = Math.min(query.before ?? head.seq + 1, head.seq + 1);
@@ -83,7 +90,7 @@ export async function listAudit(store: AuditStore, workspaceId: string, query: A
       if (from && record.at < from) return { records, next: null };
       before = record.seq;
       read++;
-      if (matches(record, query) && records.push(record) === query.limit) return { records, next: before > 1 ? before : null };
+      if (matches(record, query) && shown(record) && records.push(record) === query.limit) return { records, next: before > 1 ? before : null };
     }
   }
   return { records, next: before > 1 ? before : null };

@@ -33,6 +33,7 @@ export const auditRoutes = {
   exportAudit: {
     ...onAudit,
     operationId: 'exportAudit',
+    workspaceWide: true,
     method: 'GET',
     path: '/dev/v1/audit/export',
     handler: 'export-audit',

@@ -16,6 +16,7 @@ const credentialRead = {
 export const credentialRoutes = {
   createCredential: {
     operationId: 'createCredential',
+    workspaceWide: true,
     permission: 'manage',
     method: 'POST',
     path: '/dev/v1/credentials',
@@ -51,6 +52,7 @@ export const credentialRoutes = {
   updateCredential: {
     ...credentialRead,
     operationId: 'updateCredential',
+    workspaceWide: true,
     permission: 'manage',
     method: 'PATCH',
     handler: 'update-credential',
@@ -64,6 +66,7 @@ export const credentialRoutes = {
   revokeCredential: {
     ...credentialRead,
     operationId: 'revokeCredential',
+    workspaceWide: true,
     permission: 'manage',
     method: 'DELETE',
     handler: 'revoke-credential',
@@ -74,6 +77,7 @@ export const credentialRoutes = {
   testCredential: {
     ...credentialRead,
     operationId: 'testCredential',
+    workspaceWide: true,
     permission: 'manage',
     method: 'POST',
     path: '/dev/v1/credentials/{credentialId}/test',

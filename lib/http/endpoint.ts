@@ -92,11 +92,15 @@ async function recordRefusal(request: Request, operation: string, refusal: ApiEr
 }
 
 /** Who calls, and whether their key grants the operation's permission: refused (403) before anything is read for the call. */
-const authentication = (permission: Requirement): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+const authentication = (
+  permission: Requirement,
+  workspaceWide = false,
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     const principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
     request.context.principal = principal;
     if (!grants(principal.role, permission)) throw errors.forbidden(permission, principal.role);
+    if (workspaceWide && principal.branches) throw errors.workspaceWide(principal.branches);
   },
 });
 
@@ -195,6 +199,8 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   branch: BranchMode;
   /** The permission a key needs to call it (lib/vocabulary/permissions.ts). */
   permission: Requirement | 'public';
+  /** Changes or sends out what the whole workspace shares: refused to a key limited to branches. */
+  workspaceWide?: true;
   /** Errors carry `data` {} (null for 401) instead of details. */
   bareErrors?: boolean;
 }
@@ -207,7 +213,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, invocationLogging))
     .use(envelope(options.operationId, options.bareErrors))
-    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission))
+    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission, options.workspaceWide))
     .use(branchResolution(options.branch))
     .handler(async (event, context) => {
       const parameters = event.queryStringParameters ?? {};

@@ -44,6 +44,12 @@ export interface Route {
   queueAccess?: 'send';
   /** Whether it creates, replaces or deletes rule schedules in EventBridge Scheduler (lib/schedules): the stack grants it that on its own schedule groups, and names the schedules' target. */
   schedulerAccess?: boolean;
+  /**
+   * Changes or sends out what the whole workspace shares (a credential and its
+   * hosts, an integration, the Git remote, the audit log's export): a key
+   * limited to branches is refused (403), since its limit could not hold there.
+   */
+  workspaceWide?: true;
   /** Errors carry `data` {} (null for 401) instead of details: the error shape the pull operations have always had, which their clients read. */
   bareErrors?: boolean;
 }

@@ -16,6 +16,7 @@ const integrationRead = {
 export const integrationRoutes = {
   createIntegration: {
     operationId: 'createIntegration',
+    workspaceWide: true,
     permission: 'manage',
     method: 'POST',
     path: '/dev/v1/integrations',
@@ -49,6 +50,7 @@ export const integrationRoutes = {
   updateIntegration: {
     ...integrationRead,
     operationId: 'updateIntegration',
+    workspaceWide: true,
     permission: 'manage',
     method: 'PATCH',
     handler: 'update-integration',
@@ -60,6 +62,7 @@ export const integrationRoutes = {
   deleteIntegration: {
     ...integrationRead,
     operationId: 'deleteIntegration',
+    workspaceWide: true,
     permission: 'manage',
     method: 'DELETE',
     handler: 'delete-integration',
@@ -71,6 +74,7 @@ export const integrationRoutes = {
   testIntegration: {
     ...integrationRead,
     operationId: 'testIntegration',
+    workspaceWide: true,
     permission: 'manage',
     method: 'POST',
     path: '/dev/v1/integrations/{integrationId}/test',

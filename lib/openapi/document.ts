@@ -88,6 +88,9 @@ const missingPermission = z.object({ permission: z.enum(permissions), role: z.en
 /** `data` of forbidden when the key is limited to other branches. */
 const branchLimit = z.object({ branch: z.string(), branches: z.array(z.string()).describe('the branches the key may use') });
 
+/** `data` of forbidden when the key is limited to branches and the operation changes what the whole workspace shares. */
+const workspaceWide = z.object({ workspaceWide: z.literal(true), branches: z.array(z.string()).describe('the branches the key is limited to') });
+
 /** `data` of branch_protected: the branch. */
 const protectedBranch = z.object({ branch: z.string() });
 /** `data` of self_approval: the author, whom no key of theirs may approve for. */
@@ -126,6 +129,7 @@ const componentSchemas = {
   FailedCases: jsonSchema(failedCases, 'output'),
   MissingPermission: jsonSchema(missingPermission, 'output'),
   BranchLimit: jsonSchema(branchLimit, 'output'),
+  WorkspaceWide: jsonSchema(workspaceWide, 'output'),
   ProtectedBranch: jsonSchema(protectedBranch, 'output'),
   RequestAuthor: jsonSchema(requestAuthor, 'output'),
   RequestState: jsonSchema(requestState, 'output'),
@@ -147,6 +151,8 @@ const detailSchemas = {
   problems: 'PathProblems',
   failures: 'FailedCases',
   permission: 'MissingPermission',
+  // Before branches: it names the key's branches too.
+  workspaceWide: 'WorkspaceWide',
   branches: 'BranchLimit',
   // After branches: a branch limit names a branch too.
   branch: 'ProtectedBranch',
@@ -218,7 +224,9 @@ const detailsOf = (data: unknown) =>
   typeof data === 'object' && data !== null ? Object.entries(detailSchemas).find(([field]) => field in data)?.[1] : undefined;
 
 function failureResponses(route: Route, raised: RaisedError[]) {
-  const fromFunction = byStatus(raised.filter((error) => branchErrorModes[error.name]?.includes(route.branch) ?? true));
+  const fromFunction = byStatus(
+    raised.filter((error) => (branchErrorModes[error.name]?.includes(route.branch) ?? true) && (error.name !== 'workspaceWide' || route.workspaceWide)),
+  );
   const statuses = [...new Set([...fromFunction.keys(), ...operationGatewayByStatus.keys()])].sort((a, b) => a - b);
   return Object.fromEntries(
     statuses.map((status) => {
@@ -238,6 +246,8 @@ function failureResponses(route: Route, raised: RaisedError[]) {
         data.includes('ReplayRefusal') && "data.report is the replay gate's report, data.taskId its task",
         data.includes('MissingPermission') && "forbidden names the permission the key's role lacks in data.permission",
         data.includes('BranchLimit') && 'forbidden names the branch and the branches the key is limited to in data.branch and data.branches',
+        data.includes('WorkspaceWide') &&
+          'forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares',
         data.includes('null') && 'data is null',
         route.bareErrors && status !== 401 && 'data is {}',
         gateway.length && `from API Gateway itself: ${describeGateway(gateway)}`,

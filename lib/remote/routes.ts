@@ -80,6 +80,7 @@ export const remoteConfigRoutes = {
   },
   putRemote: {
     operationId: 'putRemote',
+    workspaceWide: true,
     permission: 'manage',
     method: 'PUT',
     path: '/dev/v1/remote',

@@ -112,6 +112,13 @@ export const errors = {
       `This key is limited to the branches ${allowed.map((b) => `"${shownId(b)}"`).join(', ')}: it cannot use "${shownId(branch)}".`,
       { branch, branches: [...allowed] },
     ),
+  workspaceWide: (allowed: readonly string[]) =>
+    new ApiError(
+      403,
+      'forbidden',
+      `This key is limited to the branches ${allowed.map((b) => `"${shownId(b)}"`).join(', ')}: what the whole workspace shares (credentials and their hosts, integrations, the Git remote, the audit log's export) is changed or sent out only with a key without a branch limit.`,
+      { workspaceWide: true, branches: [...allowed] },
+    ),
   keyNotFound: (keyId: string) => new ApiError(404, 'key_not_found', `The workspace has no API key "${shownId(keyId)}".`),
   keyRevoked: (keyId: string) =>
     new ApiError(409, 'key_revoked', `The API key "${shownId(keyId)}" is revoked: a revoked key cannot be changed. Make a new one.`),

@@ -7,7 +7,7 @@
  * request is closed; a pull may not delete what is published there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json } from '../helpers/credentials.ts';
+import { credentialBody, credentialPath, credentialsPath, credentialTestPath, json } from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
 import { entityFiles, startRepositories, type Repositories } from '../helpers/pull.ts';
@@ -355,5 +355,33 @@ describe('refusals', () => {
     });
     expectFailure(escalation, 403, 'forbidden');
     expect(await refusals({ operation: 'createKey', owner: 'gina' })).toEqual([['createKey', 'forbidden', 'gina']]);
+  });
+});
+
+describe('a key limited to branches', () => {
+  it("changes and sends out nothing the whole workspace shares, and reads only its branches' audit records", async () => {
+    const credential = expectUnpaged(
+      await t.api<{ id: string }>(credentialsPath, { ...json('POST', credentialBody('door-five', 'sk-DOOR-five-value')), key: keys.admin }),
+      201,
+    );
+    const limited = expectUnpaged(
+      await t.api<{ key: string }>('/dev/v1/keys', {
+        ...json('POST', { label: 'main admin', owner: 'hank', role: 'admin', branches: ['main'] }),
+        key: keys.admin,
+      }),
+      201,
+    );
+    const call = (path: string, options: Parameters<typeof t.api>[1] = {}) => t.api(path, { branch: 'main', ...options, key: limited.key });
+    expectFailure(await call(credentialPath(credential.id), json('PATCH', { allowedHosts: ['attacker.example'] })), 403, 'forbidden');
+    expectFailure(await call(credentialTestPath(credential.id), json('POST', { url: 'http://127.0.0.1:1/' })), 403, 'forbidden');
+    expectFailure(await call('/dev/v1/remote', json('PUT', { url: 'https://attacker.example/rules.git' })), 403, 'forbidden');
+    expectFailure(await call('/dev/v1/audit/export'), 403, 'forbidden');
+    // Reads of what the workspace shares stay open: a workflow on its branch names credentials.
+    expect((await call(credentialPath(credential.id))).status).toBe(200);
+    const seen = expectUnpaged(
+      await (call as typeof t.api)<{ records: { target: { branch?: string } }[] }>('/dev/v1/audit', { query: { limit: '100' } }),
+    ).records;
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((record) => record.target.branch === 'main')).toBe(true);
   });
 });

@@ -1101,6 +1101,12 @@ export interface components {
             /** @description the branches the key may use */
             branches: string[];
         };
+        WorkspaceWide: {
+            /** @constant */
+            workspaceWide: true;
+            /** @description the branches the key is limited to */
+            branches: string[];
+        };
         ProtectedBranch: {
             branch: string;
         };
@@ -7558,7 +7564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7569,7 +7575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -7854,7 +7860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7865,7 +7871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8029,7 +8035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8040,7 +8046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8193,7 +8199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8204,7 +8210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8564,7 +8570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8575,7 +8581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8870,7 +8876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8881,7 +8887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9049,7 +9055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9060,7 +9066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9234,7 +9240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9245,7 +9251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -10601,7 +10607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10612,7 +10618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -13205,7 +13211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -13216,7 +13222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
