@@ -329,7 +329,24 @@ interface Answer {
 }
 
 /** The checks every answer gets, and the table's: throws on a 5xx, a malformed envelope, or an accepted write at an id no stored item can have. */
+/**
+ * The requests being answered now, each with whether another was answered beside it: a run the property's time
+ * limit interrupted goes on while the next one's request is sent, and a write in such a window may be the other's.
+ */
+const answering = new Set<{ overlapped: boolean }>();
+
 async function exchange(method: string, path: string, note: string, send: () => Promise<Answer>) {
+  const window = { overlapped: answering.size > 0 };
+  for (const other of answering) other.overlapped = true;
+  answering.add(window);
+  try {
+    return await exchanged(method, path, note, send, window);
+  } finally {
+    answering.delete(window);
+  }
+}
+
+async function exchanged(method: string, path: string, note: string, send: () => Promise<Answer>, window: { overlapped: boolean }) {
   const target = reached(method, path);
   tally.requests++;
   if (target.route) tally.operations.add(target.route.operationId);
@@ -359,7 +376,8 @@ async function exchange(method: string, path: string, note: string, send: () => 
   }
   tally.refused++;
   watch.since.push(sent);
-  if (writeLog.writes() > writesBefore) await watch.compare([sent], true);
+  // A write in its own window is this request's, unless another request was answered beside it.
+  if (writeLog.writes() > writesBefore) await watch.compare([sent], !window.overlapped);
   else if (watch.since.length >= limits.backstopEvery) await watch.compare(watch.since);
   return answer;
 }
