@@ -221,6 +221,14 @@ describe('doors that stay shut', () => {
     expect(rule.candidate).toBeUndefined();
   });
 
+  it('a rule whose only version is its candidate is not deleted there', async () => {
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-candidate', 'Door candidate')), 201);
+    const { published } = await approvedAndPublished('door-candidate', saved.checksum, { candidate: true });
+    expect(published).toMatchObject({ version: 'v1', candidate: true });
+    expectFailure(await as('bob').call('/dev/v1/rule/door-candidate', { method: 'DELETE' }), 409, 'branch_protected');
+    expect(expectUnpaged(await as('bob').call<{ candidate: { version: string } }>('/dev/v1/rule/door-candidate')).candidate.version).toBe('v1');
+  });
+
   it('a body checksum other than the request proposed is refused, even while the request is open', async () => {
     const saved = expectUnpaged(await as('bob').save(simpleRule('door-checksum', 'Door checksum')), 201);
     const proposal = expectUnpaged(await as('bob').propose('door-checksum', saved.checksum), 201);
