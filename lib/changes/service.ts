@@ -25,6 +25,7 @@ import type { Approval, BranchProtection, ChangeRequest, EntityRef, Store, Store
 import { taskView } from '../tasks/view.ts';
 import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { recordDiff } from './record-diff.ts';
+import { newestVersionOf } from '../entities/service.ts';
 
 const newId = () => `cr_${randomBytes(10).toString('hex')}`;
 const now = () => new Date().toISOString();
@@ -56,12 +57,6 @@ async function runDraftTests(store: Store, ref: EntityRef, draft: StoredEntity):
       .map((f) => ({ name: f.name, message: f.error ?? `expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.actual)}` })),
   };
 }
-
-const versionNumber = (label: string | undefined) => (label ? Number(label.slice(1)) : 0);
-
-/** The newest version an entity has, served or candidate ('' when it has none). */
-export const newestVersionOf = (entity: Pick<StoredEntity, 'version' | 'candidate'>) =>
-  versionNumber(entity.candidate?.version) > versionNumber(entity.version) ? entity.candidate!.version : entity.version;
 
 /**
  * Whether the request no longer proposes what it was approved for: the draft

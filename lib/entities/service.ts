@@ -175,3 +175,10 @@ export function saveEntity(
 
 /** What a publish check may keep with a new version: a rule's prepared form, and its warnings when the check found them anew. */
 export type VersionExtras = Pick<StoredVersion, 'prepared' | 'warnings'>;
+
+/** A version label's number (`v12` → 12; '' → 0). */
+export const versionNumber = (label: string | undefined) => (label ? Number(label.slice(1)) : 0);
+
+/** The newest version an entity has, served or candidate ('' when it has none): the next one is numbered after it, and a change request goes stale once it moves. */
+export const newestVersionOf = (entity: Pick<StoredEntity, 'version' | 'candidate'>) =>
+  versionNumber(entity.candidate?.version) > versionNumber(entity.version) ? entity.candidate!.version : entity.version;

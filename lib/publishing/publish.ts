@@ -20,7 +20,7 @@ import { workflowKind } from '../vocabulary/kinds.ts';
 import { checkWorkflowIn } from '../workflows/check.ts';
 import { packWorkflow } from '../workflows/load.ts';
 import type { EntityInput } from '../entities/schema.ts';
-import { recordOf, type VersionExtras } from '../entities/service.ts';
+import { newestVersionOf, recordOf, versionNumber, type VersionExtras } from '../entities/service.ts';
 import { promoted, stopped } from './candidate-record.ts';
 
 /**
@@ -81,10 +81,8 @@ export async function publishDraft(
   return { ...published, ...(replayTaskId && { replayTaskId }) };
 }
 
-const versionNumber = (label: string) => (label ? Number(label.slice(1)) : 0);
-
 /** The label of the next version: after the served version and the candidate, so that no number is given twice. */
-const nextVersion = (entity: StoredEntity) => `v${Math.max(versionNumber(entity.version), versionNumber(entity.candidate?.version ?? '')) + 1}`;
+const nextVersion = (entity: StoredEntity) => `v${versionNumber(newestVersionOf(entity)) + 1}`;
 
 /** What a publish makes of the draft: the version executions get by default, or a rule's candidate, which they get only once promoted. */
 export type PublishAs = 'served' | 'candidate';
