@@ -10,6 +10,7 @@
  * through the remote. Ending a rollout stays free: it only takes the served
  * version back.
  */
+import { isUsable, keyOwner } from '../auth/authenticate.ts';
 import { loadChangeRequest, mustBeOpen } from '../changes/service.ts';
 import { errors } from '../vocabulary/errors.ts';
 import type { Candidate, ChangeRequest, DirectoryStore, EntityRef, Store, StoredEntity } from '../store/types.ts';
@@ -50,18 +51,17 @@ export async function publishGate(store: Store, ref: EntityRef, changeRequestId:
  * approved as (a key relabelled since approves as no one), and none by the
  * request's author.
  */
-async function standingApprovals(store: Pick<DirectoryStore, 'getApiKeyById'>, request: ChangeRequest, now = new Date().toISOString()) {
+async function standingApprovals(store: Pick<DirectoryStore, 'getApiKeyById'>, request: ChangeRequest, now = Date.now()) {
   const keys = await Promise.all(
     Object.values(request.approvals).map(async (approval) => ({ approval, key: await store.getApiKeyById(request.workspaceId, approval.keyId) })),
   );
   return keys.filter(
     ({ approval, key }) =>
       key !== undefined &&
-      !key.revokedAt &&
-      (!key.expiresAt || key.expiresAt > now) &&
+      isUsable(key, now) &&
       grants(key.role ?? defaultRole, 'approve') &&
       (!key.branches || key.branches.includes(request.branch)) &&
-      (key.owner ?? '') === approval.owner &&
+      keyOwner(key) === approval.owner &&
       approval.owner !== request.author.owner,
   );
 }

@@ -12,7 +12,7 @@
  */
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
-import type { Principal } from '../auth/authenticate.ts';
+import { keyOwner, type Principal } from '../auth/authenticate.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
 import { defaultRole, grants, roleNames, roles, type Role } from '../vocabulary/permissions.ts';
 import { errors, type FieldIssue } from '../vocabulary/errors.ts';
@@ -62,7 +62,7 @@ const stateOf = (key: ApiKey, now: number): KeyView['state'] =>
 export const keyView = (key: ApiKey, now = Date.now()): KeyView => ({
   keyId: key.keyId,
   label: key.label,
-  owner: key.owner ?? key.keyId,
+  owner: keyOwner(key),
   role: key.role ?? defaultRole,
   ...(key.branches && { branches: key.branches }),
   createdAt: key.createdAt,

@@ -7,6 +7,7 @@
  * request is closed; a pull may not delete what is published there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../lib/workspaces/admin.ts';
 import { credentialBody, credentialPath, credentialsPath, credentialTestPath, json } from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
@@ -312,6 +313,15 @@ describe('approvals that no longer stand', () => {
     // Another person's approval makes up for it.
     expectUnpaged(await as('dave').approve('door-seven', proposal.id));
     expect(expectUnpaged(await as('dave').publish('door-seven', { changeRequestId: proposal.id }), 201).version).toBe('v1');
+  });
+
+  it('an approval by a key made before owners counts, as the person its id names', async () => {
+    const { key } = await createApiKey(t.runtime.store, 'cr-ws', { role: 'publisher' });
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-legacy', 'Door legacy')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('door-legacy', saved.checksum), 201);
+    expectUnpaged(await call(key)(`/dev/v1/rule/door-legacy/change-requests/${proposal.id}/approve`, json('POST', { comment: 'fine' })));
+    expectUnpaged(await as('carol').approve('door-legacy', proposal.id));
+    expect(expectUnpaged(await as('dave').publish('door-legacy', { changeRequestId: proposal.id }), 201).version).toBe('v1');
   });
 
   it('a key whose owner was renamed between approvals approves once, not as two people', async () => {
