@@ -3,7 +3,7 @@
  * must approve a change; on a protected branch a draft is published only
  * through a change request: proposed (with its diff against the latest
  * published version and its test cases run), approved by enough distinct
- * owners other than its author, then published with its id (the gate a
+ * owners other than its author (the approvals that count: ./approvals.ts), then published with its id (the gate a
  * publish passes is lib/publishing/gate.ts). The request
  * holds the checksum it proposed, so an edit after it makes it stale, and
  * neither an approval nor a publish goes through until it is proposed again.
@@ -21,11 +21,13 @@ import { workflowKind } from '../vocabulary/kinds.ts';
 import { errors } from '../vocabulary/errors.ts';
 import { replayForReview } from '../replay/gate.ts';
 import { compileDraft } from '../rules/draft.ts';
-import type { Approval, BranchProtection, ChangeRequest, EntityRef, Store, StoredEntity, TaskStore } from '../store/types.ts';
+import type { ApiKey, Approval, BranchProtection, ChangeRequest, EntityRef, Store, StoredEntity, TaskStore } from '../store/types.ts';
 import { taskView } from '../tasks/view.ts';
 import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { recordDiff } from './record-diff.ts';
 import { newestVersionOf } from '../entities/service.ts';
+import { actsFor } from '../auth/vouching.ts';
+import { standingApprovers } from './approvals.ts';
 
 const newId = () => `cr_${randomBytes(10).toString('hex')}`;
 const now = () => new Date().toISOString();
@@ -66,18 +68,39 @@ async function runDraftTests(store: Store, ref: EntityRef, draft: StoredEntity):
 const isStale = (request: ChangeRequest, draft: StoredEntity | undefined) =>
   !draft || draft.checksum !== request.checksum || newestVersionOf(draft) !== (request.newestVersion ?? request.baseVersion);
 
-/** A request as the API shows it: whether the draft or its versions moved since (stale), its approvals counted, and what the branch requires now. */
-export function changeRequestView(request: ChangeRequest, draft: StoredEntity | undefined, protection: BranchProtection | undefined) {
-  const approvals = Object.values(request.approvals).sort((a, b) => (a.at < b.at ? -1 : 1));
+/**
+ * A request as the API shows it: whether the draft or its versions moved
+ * since (stale), each approval with whether it counts now (`standing`, the
+ * owners whose approvals count: ./approvals.ts), and what the branch requires now.
+ */
+export function changeRequestView(
+  request: ChangeRequest,
+  draft: StoredEntity | undefined,
+  protection: BranchProtection | undefined,
+  standing: ReadonlySet<string>,
+) {
+  const approvals = Object.values(request.approvals)
+    .sort((a, b) => (a.at < b.at ? -1 : 1))
+    .map((approval) => ({ ...approval, counts: standing.has(approval.owner) }));
   const stale = request.state === 'open' && isStale(request, draft);
   const required = protection?.requiredApprovals ?? 0;
   return {
     ...request,
     approvals,
+    approvalsCounted: standing.size,
     stale,
     requiredApprovals: required,
-    publishable: request.state === 'open' && !stale && approvals.length >= required,
+    publishable: request.state === 'open' && !stale && standing.size >= required,
   };
+}
+
+/** The view of a request read from the store, its approvals weighed now. */
+const viewOf = async (store: Store, request: ChangeRequest, draft: StoredEntity | undefined, protection: BranchProtection | undefined) =>
+  changeRequestView(request, draft, protection, await standingApprovers(store, request));
+
+/** Fixes the owner of the key acting (lib/auth/vouching.ts): once it proposed or approved, its owner cannot change. */
+async function fixOwner(store: Store, workspaceId: string, key: ApiKey | undefined) {
+  if (key && !key.ownerFixedAt) await store.updateApiKey(workspaceId, key.keyId, { ownerFixedAt: now() });
 }
 
 /**
@@ -94,7 +117,7 @@ export async function proposeChange(store: Store, ref: EntityRef, body: { checks
   if (draft.version && draft.publishedChecksum === draft.checksum) throw errors.nothingToPropose(ref.entityType, ref.id);
   const [existing, branch] = await Promise.all([store.listChangeRequests(ref), store.getBranch(ref.workspaceId, ref.branch)]);
   const same = existing.find((r) => r.state === 'open' && r.checksum === draft.checksum && r.author.owner === auditor.actor.owner);
-  if (same) return { request: changeRequestView(same, draft, branch?.protection), created: false };
+  if (same) return { request: await viewOf(store, same, draft, branch?.protection), created: false };
   const base = draft.version ? await store.getVersion(ref, draft.version) : undefined;
   const { changes, truncated } = recordDiff(base ? recordOf(base) : {}, recordOf(draft));
   const request: ChangeRequest = {
@@ -116,6 +139,7 @@ export async function proposeChange(store: Store, ref: EntityRef, body: { checks
     diffTruncated: truncated,
     tests: await runDraftTests(store, ref, draft),
   };
+  await fixOwner(store, ref.workspaceId, await store.getApiKeyById(ref.workspaceId, auditor.actor.keyId));
   const replayTaskId = draft.type === workflowKind ? undefined : await replayForReview(store, ref, draft);
   if (replayTaskId) request.replayTaskId = replayTaskId;
   await store.createChangeRequest(
@@ -123,7 +147,7 @@ export async function proposeChange(store: Store, ref: EntityRef, body: { checks
     request,
     auditEvent(auditor, entityTarget(ref), { checksumBefore: request.baseChecksum, checksumAfter: request.checksum, detail: { changeRequestId: request.id } }),
   );
-  return { request: changeRequestView(request, draft, branch?.protection), created: true };
+  return { request: changeRequestView(request, draft, branch?.protection, new Set()), created: true };
 }
 
 /** The request, the draft and the branch's protection, read together. */
@@ -142,13 +166,13 @@ async function reviewedReplay(store: TaskStore, request: ChangeRequest) {
 
 export async function getChangeRequest(store: Store, ref: EntityRef, id: string) {
   const { request, draft, protection } = await loadChangeRequest(store, ref, id);
-  return { ...changeRequestView(request, draft, protection), ...(await reviewedReplay(store, request)) };
+  return { ...(await viewOf(store, request, draft, protection)), ...(await reviewedReplay(store, request)) };
 }
 
 export async function listChangeRequests(store: Store, ref: EntityRef) {
   const [requests, draft, branch] = await Promise.all([store.listChangeRequests(ref), store.getEntity(ref), store.getBranch(ref.workspaceId, ref.branch)]);
   if (!draft && !requests.length) throw errors.entityNotFound(ref.entityType, ref.id);
-  return requests.map((request) => changeRequestView(request, draft, branch?.protection));
+  return Promise.all(requests.map((request) => viewOf(store, request, draft, branch?.protection)));
 }
 
 /** Refuses a request that cannot move on: closed, or stale. */
@@ -157,12 +181,19 @@ export function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefin
   if (isStale(request, draft)) throw errors.changeRequestStale(request.id);
 }
 
-/** Approves as the caller's owner: not the author's, with any key; once per owner (again answers the request as it is). */
+/**
+ * Approves as the caller's owner: not the author, with any key, nor a key
+ * that acts for the author (made by the author's key, or vouched for by it);
+ * once per owner (again answers the request as it is).
+ */
 export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
   const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   mustBeOpen(request, draft);
   const { owner, keyId } = auditor.actor;
-  if (request.author.owner === owner) throw errors.selfApproval(owner);
+  const key = await store.getApiKeyById(ref.workspaceId, keyId);
+  if (request.author.owner === owner || request.author.keyId === keyId || (key && (await actsFor(store, key, request.author))))
+    throw errors.selfApproval(request.author.owner);
+  await fixOwner(store, ref.workspaceId, key);
   const approval: Approval = { owner, keyId, comment, at: now() };
   const added = await store.approveChangeRequest(
     ref,
@@ -173,13 +204,13 @@ export async function approveChange(store: Store, ref: EntityRef, id: string, co
   const after = await loadChangeRequest(store, ref, id);
   // Not added: this owner approved already (answered as it is), or it closed meanwhile.
   if (!added && !after.request.approvals[owner]) mustBeOpen(after.request, after.draft);
-  return changeRequestView(after.request, after.draft, protection);
+  return viewOf(store, after.request, after.draft, protection);
 }
 
 /** Rejects and closes the request; rejecting a rejected one answers it as it is. */
 export async function rejectChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
   const { request, draft, protection } = await loadChangeRequest(store, ref, id);
-  if (request.state === 'rejected') return changeRequestView(request, draft, protection);
+  if (request.state === 'rejected') return viewOf(store, request, draft, protection);
   if (request.state !== 'open') throw errors.changeRequestClosed(id, request.state);
   const { owner, keyId } = auditor.actor;
   const rejection: Approval = { owner, keyId, comment, at: now() };
@@ -191,7 +222,7 @@ export async function rejectChange(store: Store, ref: EntityRef, id: string, com
   );
   const after = await loadChangeRequest(store, ref, id);
   if (!closed && after.request.state !== 'rejected') throw errors.changeRequestClosed(id, after.request.state);
-  return changeRequestView(after.request, after.draft, protection);
+  return viewOf(store, after.request, after.draft, protection);
 }
 
 /** Protects a branch (or, with null, takes its protection away): a key limited to branches may do so only on its own. */

@@ -95,6 +95,8 @@ const workspaceWide = z.object({ workspaceWide: z.literal(true), branches: z.arr
 const protectedBranch = z.object({ branch: z.string() });
 /** `data` of self_approval: the author, whom no key of theirs may approve for. */
 const requestAuthor = z.object({ owner: z.string() });
+/** `data` of owner_fixed: the key, and when it first proposed or approved. */
+const fixedOwner = z.object({ keyId: z.string(), ownerFixedAt: z.string() });
 /** `data` of change_request_closed: what closed it. */
 const requestState = z.object({ state: z.enum(['rejected', 'published']) });
 /** `data` of approvals_missing: the approvals it has and the branch requires. */
@@ -133,6 +135,7 @@ const componentSchemas = {
   ProtectedBranch: jsonSchema(protectedBranch, 'output'),
   RequestAuthor: jsonSchema(requestAuthor, 'output'),
   RequestState: jsonSchema(requestState, 'output'),
+  FixedOwner: jsonSchema(fixedOwner, 'output'),
   ApprovalCount: jsonSchema(approvalCount, 'output'),
   ImportProblems: jsonSchema(importProblems, 'output'),
   FileBound: jsonSchema(fileBound, 'output'),
@@ -158,6 +161,7 @@ const detailSchemas = {
   branch: 'ProtectedBranch',
   owner: 'RequestAuthor',
   state: 'RequestState',
+  ownerFixedAt: 'FixedOwner',
   approvals: 'ApprovalCount',
   bound: 'FileBound',
   format: 'FileFormat',

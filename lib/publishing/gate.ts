@@ -10,12 +10,11 @@
  * through the remote. Ending a rollout stays free: it only takes the served
  * version back.
  */
-import { isUsable, keyOwner } from '../auth/authenticate.ts';
+import { standingApprovers } from '../changes/approvals.ts';
 import { loadChangeRequest, mustBeOpen } from '../changes/service.ts';
 import { errors } from '../vocabulary/errors.ts';
 import type { Candidate, ChangeRequest, DirectoryStore, EntityRef, Store, StoredEntity } from '../store/types.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
-import { defaultRole, grants } from '../vocabulary/permissions.ts';
 
 /**
  * What a publish on `ref`'s branch must show: nothing on an unprotected
@@ -38,32 +37,10 @@ export async function publishGate(store: Store, ref: EntityRef, changeRequestId:
   )
     return request;
   mustBeOpen(request, draft);
-  const approvals = (await standingApprovals(store, request)).length;
+  const approvals = (await standingApprovers(store, request)).size;
   const required = protection?.requiredApprovals ?? 0;
   if (approvals < required) throw errors.approvalsMissing(changeRequestId, approvals, required);
   return request;
-}
-
-/**
- * The approvals that still stand when the request is published, one per
- * person: each given with a key that is, now, neither revoked nor expired,
- * holds `approve` on the request's branch, and still belongs to the person it
- * approved as (a key relabelled since approves as no one), and none by the
- * request's author.
- */
-async function standingApprovals(store: Pick<DirectoryStore, 'getApiKeyById'>, request: ChangeRequest, now = Date.now()) {
-  const keys = await Promise.all(
-    Object.values(request.approvals).map(async (approval) => ({ approval, key: await store.getApiKeyById(request.workspaceId, approval.keyId) })),
-  );
-  return keys.filter(
-    ({ approval, key }) =>
-      key !== undefined &&
-      isUsable(key, now) &&
-      grants(key.role ?? defaultRole, 'approve') &&
-      (!key.branches || key.branches.includes(request.branch)) &&
-      keyOwner(key) === approval.owner &&
-      approval.owner !== request.author.owner,
-  );
 }
 
 /** Closes a published request with the version it became. */

@@ -122,6 +122,13 @@ export const errors = {
   keyNotFound: (keyId: string) => new ApiError(404, 'key_not_found', `The workspace has no API key "${shownId(keyId)}".`),
   keyRevoked: (keyId: string) =>
     new ApiError(409, 'key_revoked', `The API key "${shownId(keyId)}" is revoked: a revoked key cannot be changed. Make a new one.`),
+  ownerFixed: (keyId: string, since: string) =>
+    new ApiError(
+      403,
+      'owner_fixed',
+      `The API key "${shownId(keyId)}" has proposed or approved a change request (first on ${since}): its owner is fixed, so that its approvals stay one person's. Make a new key for another owner.`,
+      { keyId, ownerFixedAt: since },
+    ),
   lastAdmin: (keyId: string) =>
     new ApiError(
       409,

@@ -4,7 +4,9 @@
  * changed, and revoked. Two rules keep a workspace governable: no key gives
  * another (or itself) more than it has, in permissions or in branches; and
  * the last admin key that can still be used is neither revoked nor demoted,
- * so the workspace always has a key that can manage it.
+ * so the workspace always has a key that can manage it. A key remembers the
+ * key that vouched for its owner, and its owner is fixed once it has proposed
+ * or approved a change (lib/auth/vouching.ts).
  *
  * A warm function keeps the keys it has looked up for its directory cache's
  * time (30 s by default): a change of role, branches or a revocation holds
@@ -52,6 +54,10 @@ export interface KeyView {
   createdAt: string;
   expiresAt?: string;
   revokedAt?: string;
+  /** The key that made it or last changed its owner, and answers for that owner; absent for a key the operator made. */
+  vouchedBy?: string;
+  /** When it first proposed or approved a change request: its owner is fixed since. */
+  ownerFixedAt?: string;
   /** Whether it opens the workspace now. */
   state: 'active' | 'expired' | 'revoked';
 }
@@ -68,6 +74,8 @@ export const keyView = (key: ApiKey, now = Date.now()): KeyView => ({
   createdAt: key.createdAt,
   ...(key.expiresAt && { expiresAt: key.expiresAt }),
   ...(key.revokedAt && { revokedAt: key.revokedAt }),
+  ...(key.vouchedBy && { vouchedBy: key.vouchedBy }),
+  ...(key.ownerFixedAt && { ownerFixedAt: key.ownerFixedAt }),
   state: stateOf(key, now),
 });
 
@@ -116,6 +124,7 @@ export async function createKey(store: DirectoryStore, caller: Principal, body: 
     ...(body.branches && { branches: [...new Set(body.branches)] }),
     createdAt: new Date(now).toISOString(),
     ...(body.expiresAt && { expiresAt: new Date(body.expiresAt).toISOString() }),
+    vouchedBy: caller.keyId,
   };
   await store.createApiKey(hashApiKey(key), record, auditEvent(auditor, keyTarget(record.keyId), { detail: { role: record.role!, owner: record.owner! } }));
   return { ...keyView(record, now), key };
@@ -171,9 +180,12 @@ export async function updateKey(
   const demotes = body.role !== undefined && body.role !== 'admin';
   const limits = body.branches !== undefined && body.branches !== null;
   if (governsWorkspace(key, now) && (demotes || limits || body.expiresAt) && !otherAdminRemains(keys, key, now)) throw errors.lastAdmin(keyId);
+  const renames = body.owner !== undefined && body.owner !== keyOwner(key);
+  if (renames && key.ownerFixedAt) throw errors.ownerFixed(keyId, key.ownerFixedAt);
   const change: ApiKeyChange = {
     ...(body.label !== undefined && { label: body.label }),
-    ...(body.owner !== undefined && { owner: body.owner }),
+    // The key that names a key's owner answers for it (lib/auth/vouching.ts).
+    ...(renames && { owner: body.owner, vouchedBy: caller.keyId }),
     ...(body.role !== undefined && { role: body.role }),
     ...(body.branches !== undefined && { branches: body.branches && [...new Set(body.branches)] }),
     ...(body.expiresAt !== undefined && { expiresAt: body.expiresAt && new Date(body.expiresAt).toISOString() }),

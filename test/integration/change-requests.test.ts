@@ -26,7 +26,8 @@ interface Request {
   stale: boolean;
   publishable: boolean;
   requiredApprovals: number;
-  approvals: { owner: string }[];
+  approvals: { owner: string; counts: boolean }[];
+  approvalsCounted: number;
   diff: { path: string; before?: unknown; after?: unknown }[];
   tests: { total: number; failed: number };
   publishedVersion?: string;
@@ -286,19 +287,19 @@ describe('doors that stay shut', () => {
 });
 
 describe('approvals that no longer stand', () => {
-  /** A publisher key made by the admin: its secret and its id. */
-  const makeKey = async (owner: string) =>
+  /** A key made by the admin (a publisher unless said): its secret and its id. */
+  const makeKey = async (owner: string, role = 'publisher', branches?: string[]) =>
     expectUnpaged(
       await t.api<{ key: string; keyId: string }>('/dev/v1/keys', {
-        ...json('POST', { label: `${owner} approver`, owner, role: 'publisher' }),
+        ...json('POST', { label: `${owner} ${role}`, owner, role, ...(branches && { branches }) }),
         key: keys.admin,
       }),
       201,
     );
   const call =
     (key: string) =>
-    (path: string, options: Parameters<typeof t.api>[1] = {}) =>
-      t.api(path, { branch: 'main', ...options, key });
+    <D = { id: string; checksum: string; key: string; keyId: string; vouchedBy?: string }>(path: string, options: Parameters<typeof t.api>[1] = {}) =>
+      t.api<D>(path, { branch: 'main', ...options, key });
 
   it('an approval by a key revoked before the publish does not count', async () => {
     const erin = await makeKey('erin');
@@ -330,12 +331,86 @@ describe('approvals that no longer stand', () => {
     const proposal = expectUnpaged(await as('bob').propose('door-four', saved.checksum), 201);
     const approve = () => call(frank.key)(`/dev/v1/rule/door-four/change-requests/${proposal.id}/approve`, json('POST', { comment: 'fine' }));
     expectUnpaged(await approve());
-    expectUnpaged(await as('admin').call(`/dev/v1/keys/${frank.keyId}`, json('PATCH', { owner: 'frank-again' })));
+    // Its owner is fixed once it approved: the rename is refused, and audited.
+    const renamed = await as('admin').call(`/dev/v1/keys/${frank.keyId}`, json('PATCH', { owner: 'frank-again' }));
+    expectFailure(renamed, 403, 'owner_fixed');
+    expect(renamed.body.data).toMatchObject({ keyId: frank.keyId });
+    // A rename that slipped in beside the approval (written under the store, as a race would): the approval under the old name stops counting.
+    await t.runtime.store.updateApiKey('cr-ws', frank.keyId, { owner: 'frank-again' });
     expectUnpaged(await approve());
-    expect(expectUnpaged(await as('bob').get('door-four', proposal.id)).approvals.map((a) => a.owner)).toEqual(['frank', 'frank-again']);
+    const shown = expectUnpaged(await as('bob').get('door-four', proposal.id));
+    expect(shown.approvals.map((a) => [a.owner, a.counts])).toEqual([
+      ['frank', false],
+      ['frank-again', true],
+    ]);
+    expect([shown.approvalsCounted, shown.publishable]).toEqual([1, false]);
     const refused = await as('dave').publish('door-four', { changeRequestId: proposal.id });
     expectFailure(refused, 409, 'approvals_missing');
     expect(refused.body.data).toEqual({ approvals: 1, required: 2 });
+  });
+
+  it("an author's own keys renamed to other owners approve nothing of the author's", async () => {
+    // Mallory holds an admin key limited to main and a publisher key the workspace's admin made for her.
+    const mallory = await makeKey('mallory', 'admin', ['main']);
+    const malloryPublisher = await makeKey('mallory', 'publisher', ['main']);
+    const saved = expectUnpaged(await call(malloryPublisher.key)('/dev/v1/rule', json('POST', simpleRule('door-rename', 'Door rename'))), 201);
+    const proposal = expectUnpaged(
+      await call(malloryPublisher.key)('/dev/v1/rule/door-rename/change-requests', json('POST', { checksum: saved.checksum, description: 'mine' })),
+      201,
+    );
+    const approve = (key: string) => call(key)(`/dev/v1/rule/door-rename/change-requests/${proposal.id}/approve`, json('POST', { comment: 'fine' }));
+    // The key that proposed keeps its owner; her admin key renames itself, which vouches for nobody.
+    expectFailure(await call(mallory.key)(`/dev/v1/keys/${malloryPublisher.keyId}`, json('PATCH', { owner: 'pat' })), 403, 'owner_fixed');
+    expectUnpaged(await call(mallory.key)(`/dev/v1/keys/${mallory.keyId}`, json('PATCH', { owner: 'max' })));
+    expectFailure(await approve(mallory.key), 403, 'self_approval');
+    // A third key of hers, renamed by her admin key: that key answers for the name, so it approves as her.
+    const third = await makeKey('mallory', 'publisher', ['main']);
+    expectUnpaged(await call(mallory.key)(`/dev/v1/keys/${third.keyId}`, json('PATCH', { owner: 'quinn' })));
+    expectFailure(await approve(third.key), 403, 'self_approval');
+    expect(expectUnpaged(await as('bob').get('door-rename', proposal.id)).approvals).toEqual([]);
+  });
+
+  it('keys minted by a branch-limited manage key do not approve its own request', async () => {
+    const minter = await makeKey('mint', 'admin', ['main']);
+    const mint = async (owner: string) =>
+      expectUnpaged(await call(minter.key)('/dev/v1/keys', json('POST', { label: owner, owner, role: 'publisher', branches: ['main'] })), 201) as unknown as {
+        key: string;
+        keyId: string;
+        vouchedBy: string;
+      };
+    const [bobby, carla] = [await mint('bobby'), await mint('carla')];
+    expect(bobby.vouchedBy).toBe(minter.keyId);
+    const saved = expectUnpaged(await call(minter.key)('/dev/v1/rule', json('POST', simpleRule('door-mint', 'Door mint'))), 201);
+    const proposal = expectUnpaged(
+      await call(minter.key)('/dev/v1/rule/door-mint/change-requests', json('POST', { checksum: saved.checksum, description: 'mine' })),
+      201,
+    );
+    for (const key of [bobby, carla])
+      expectFailure(
+        await call(key.key)(`/dev/v1/rule/door-mint/change-requests/${proposal.id}/approve`, json('POST', { comment: 'ok' })),
+        403,
+        'self_approval',
+      );
+    // A key minted by such a key mints on its maker's behalf too.
+    const grandchild = expectUnpaged(
+      await call(minter.key)('/dev/v1/keys', json('POST', { label: 'sub', owner: 'sub-admin', role: 'admin', branches: ['main'] })),
+      201,
+    );
+    const minted = expectUnpaged(
+      await call(grandchild.key)('/dev/v1/keys', json('POST', { label: 'g', owner: 'gus', role: 'publisher', branches: ['main'] })),
+      201,
+    ) as unknown as {
+      key: string;
+    };
+    expectFailure(
+      await call(minted.key)(`/dev/v1/rule/door-mint/change-requests/${proposal.id}/approve`, json('POST', { comment: 'ok' })),
+      403,
+      'self_approval',
+    );
+    // People the minter did not make approve it.
+    expectUnpaged(await as('carol').approve('door-mint', proposal.id));
+    expectUnpaged(await as('dave').approve('door-mint', proposal.id));
+    expect(expectUnpaged(await as('dave').publish('door-mint', { changeRequestId: proposal.id }), 201).version).toBe('v1');
   });
 });
 

@@ -1117,6 +1117,10 @@ export interface components {
             /** @enum {string} */
             state: "rejected" | "published";
         };
+        FixedOwner: {
+            keyId: string;
+            ownerFixedAt: string;
+        };
         ApprovalCount: {
             approvals: number;
             required: number;
@@ -6538,6 +6542,10 @@ export interface operations {
                             createdAt: string;
                             expiresAt?: string;
                             revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         }[];
@@ -6670,6 +6678,10 @@ export interface operations {
                             createdAt: string;
                             expiresAt?: string;
                             revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                             /** @description the key itself: shown this once, only its hash is kept */
@@ -6717,6 +6729,10 @@ export interface operations {
                             createdAt: string;
                             expiresAt?: string;
                             revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                             /** @description the key itself: shown this once, only its hash is kept */
@@ -6842,6 +6858,10 @@ export interface operations {
                             createdAt: string;
                             expiresAt?: string;
                             revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         };
@@ -6981,6 +7001,10 @@ export interface operations {
                             createdAt: string;
                             expiresAt?: string;
                             revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         };
@@ -7145,6 +7169,10 @@ export interface operations {
                             createdAt: string;
                             expiresAt?: string;
                             revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         };
@@ -7194,7 +7222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, owner_fixed; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7204,8 +7232,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "owner_fixed";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["FixedOwner"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -10971,7 +10999,11 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
+                                counts: boolean;
                             }[];
+                            /** @description the approvals that count now, as a publish weighs them */
+                            approvalsCounted: number;
                             rejection?: {
                                 owner: string;
                                 keyId: string;
@@ -11299,7 +11331,11 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
+                                counts: boolean;
                             }[];
+                            /** @description the approvals that count now, as a publish weighs them */
+                            approvalsCounted: number;
                             rejection?: {
                                 owner: string;
                                 keyId: string;
@@ -11522,7 +11558,11 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
+                                counts: boolean;
                             }[];
+                            /** @description the approvals that count now, as a publish weighs them */
+                            approvalsCounted: number;
                             rejection?: {
                                 owner: string;
                                 keyId: string;
@@ -11873,7 +11913,11 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
+                                counts: boolean;
                             }[];
+                            /** @description the approvals that count now, as a publish weighs them */
+                            approvalsCounted: number;
                             rejection?: {
                                 owner: string;
                                 keyId: string;
@@ -12201,7 +12245,11 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
+                                counts: boolean;
                             }[];
+                            /** @description the approvals that count now, as a publish weighs them */
+                            approvalsCounted: number;
                             rejection?: {
                                 owner: string;
                                 keyId: string;
@@ -12544,7 +12592,11 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
+                                counts: boolean;
                             }[];
+                            /** @description the approvals that count now, as a publish weighs them */
+                            approvalsCounted: number;
                             rejection?: {
                                 owner: string;
                                 keyId: string;

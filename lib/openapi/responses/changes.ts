@@ -22,7 +22,14 @@ const changeRequestSchema = z.object({
   author: z.object({ owner: z.string(), keyId: z.string() }),
   createdAt: timestamp,
   state: z.enum(['open', 'rejected', 'published']),
-  approvals: z.array(approvalSchema).describe('one per owner, oldest first'),
+  approvals: z
+    .array(
+      approvalSchema.extend({
+        counts: z.boolean().describe("whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author"),
+      }),
+    )
+    .describe('one per owner, oldest first'),
+  approvalsCounted: z.number().int().describe('the approvals that count now, as a publish weighs them'),
   rejection: z.optional(approvalSchema),
   publishedVersion: z.optional(z.string()),
   closedAt: z.optional(timestamp),

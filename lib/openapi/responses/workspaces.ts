@@ -17,6 +17,8 @@ const keySchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string().optional(),
   revokedAt: z.string().optional(),
+  vouchedBy: z.string().optional().describe('the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made'),
+  ownerFixedAt: z.string().optional().describe('when it first proposed or approved a change request: its owner cannot change since'),
   state: z.enum(['active', 'expired', 'revoked']),
 }) satisfies z.ZodType<KeyView>;
 

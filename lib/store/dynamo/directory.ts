@@ -12,7 +12,19 @@ import { pick, projection, TableClient } from './table-client.ts';
 const { byName } = tableDefinition.indexes;
 const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt'] as const;
 const branchFields = ['workspaceId', 'name', 'createdAt', 'protection'] as const;
-const apiKeyFields = ['keyId', 'workspaceId', 'label', 'role', 'owner', 'branches', 'createdAt', 'expiresAt', 'revokedAt'] as const;
+const apiKeyFields = [
+  'keyId',
+  'workspaceId',
+  'label',
+  'role',
+  'owner',
+  'branches',
+  'createdAt',
+  'expiresAt',
+  'revokedAt',
+  'vouchedBy',
+  'ownerFixedAt',
+] as const;
 
 export class DynamoDirectoryStore extends TableClient implements DirectoryStore {
   async getWorkspace(id: string) {

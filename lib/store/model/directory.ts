@@ -30,7 +30,11 @@ export interface ApiKey {
   createdAt: string;
   expiresAt?: string;
   revokedAt?: string;
+  /** The key that made it or last changed its owner, which answers for that owner (lib/auth/vouching.ts); absent for a key the operator made. */
+  vouchedBy?: string;
+  /** When it first proposed or approved a change request: from then on its owner cannot change. */
+  ownerFixedAt?: string;
 }
 
 /** What an update may change in a key: a field given null is taken away. */
-export type ApiKeyChange = { [F in 'label' | 'owner' | 'role' | 'branches' | 'expiresAt' | 'revokedAt']?: ApiKey[F] | null };
+export type ApiKeyChange = { [F in 'label' | 'owner' | 'role' | 'branches' | 'expiresAt' | 'revokedAt' | 'vouchedBy' | 'ownerFixedAt']?: ApiKey[F] | null };

@@ -53,7 +53,7 @@ export function ChangeRequestList({ entityType, entityId }: { entityType: Entity
                     <StateBadges request={request} />
                   </td>
                   <td>
-                    {request.approvals.length} of {request.requiredApprovals}
+                    {request.approvalsCounted} of {request.requiredApprovals}
                   </td>
                   <td>{request.author.owner}</td>
                   <td>{when(request.createdAt)}</td>

@@ -45,7 +45,7 @@ export function ChangeRequestView(props: Props) {
 function waitsFor(request: ChangeRequest): string | undefined {
   if (request.publishable) return undefined;
   if (request.stale) return 'Publish waits for the draft as it is now to be proposed and approved: this request is stale.';
-  return `Publish waits for ${approvalsOf(request.requiredApprovals)}; it has ${request.approvals.length}.`;
+  return `Publish waits for ${approvalsOf(request.requiredApprovals)}; it has ${request.approvalsCounted}.`;
 }
 
 function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
@@ -104,7 +104,8 @@ function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
         </dd>
         <dt>Approvals</dt>
         <dd>
-          {request.approvals.length} of the {approvalsOf(request.requiredApprovals)} the branch requires
+          {request.approvalsCounted} of the {approvalsOf(request.requiredApprovals)} the branch requires
+          {request.approvalsCounted < request.approvals.length && ` (${request.approvals.length - request.approvalsCounted} no longer count)`}
         </dd>
         {request.publishedVersion && (
           <>
@@ -276,11 +277,15 @@ function Tests({ tests }: { tests: ChangeRequest['tests'] }) {
   );
 }
 
-/** Who approved it, when and with what comment, oldest first; and who rejected it, why. */
+/**
+ * Who approved it, when and with what comment, oldest first; and who rejected
+ * it, why. An approval that no longer counts (its key revoked, expired, out of
+ * the branch, renamed, or acting for the author) says so.
+ */
 function Reviews({ request }: { request: ChangeRequest }) {
   const reviews = [
-    ...request.approvals.map((review) => ({ review, verb: 'approved' })),
-    ...(request.rejection ? [{ review: request.rejection, verb: 'rejected' }] : []),
+    ...request.approvals.map((review) => ({ review, verb: 'approved', lapsed: !review.counts })),
+    ...(request.rejection ? [{ review: request.rejection, verb: 'rejected', lapsed: false }] : []),
   ];
   return (
     <section class="card" aria-labelledby="reviews-title">
@@ -289,9 +294,10 @@ function Reviews({ request }: { request: ChangeRequest }) {
         <p>None yet.</p>
       ) : (
         <ul class="reviews">
-          {reviews.map(({ review, verb }) => (
+          {reviews.map(({ review, verb, lapsed }) => (
             <li key={`${verb} ${review.owner}`} class={verb}>
               <strong>{review.owner}</strong> {verb} <span class="muted">(key {review.keyId})</span>, {when(review.at)}
+              {lapsed && <em>: no longer counts (its key was revoked, expired, moved off the branch or renamed, or acts for the author)</em>}
               {review.comment && <blockquote>{review.comment}</blockquote>}
             </li>
           ))}
