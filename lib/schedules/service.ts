@@ -5,6 +5,12 @@
  * saved (its settings.timezone is the default time zone, and inputParam must
  * fit its declared inputs, as execute's params must). The stored schedule
  * and the scheduler are kept in step by ./sync.ts.
+ *
+ * On a protected branch a schedule, and its input, change without a change
+ * request: a scheduled run executes the version the branch serves, which was
+ * approved, with an input as any caller with `execute` may send it, and a rule
+ * does no I/O, so a schedule changes neither what is served nor what leaves.
+ * Every save and delete is in the audit log, the input by its digest.
  */
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { convertParams } from '../engine/compile.ts';
@@ -14,6 +20,7 @@ import { errors, type FieldIssue } from '../vocabulary/errors.ts';
 import { resolveVersion } from '../rules/load.ts';
 import { ruleScopeOf, type EntityRef, type EntityStore, type ScheduleStore, type StoredVersion } from '../store/types.ts';
 import type { RuleScheduler } from './scheduler.ts';
+import { canonicalJson, sha256 } from '../entities/checksum.ts';
 import { prepareSchedule, scheduleView, type ScheduleBody, type ScheduleIssue } from './spec.ts';
 import { deleteRuleSchedule, writeSchedule } from './sync.ts';
 
@@ -57,7 +64,9 @@ export async function saveSchedule(store: Store, scheduler: RuleScheduler, ref: 
   const result = prepareSchedule(body, { now, defaultTimezone: definition.settings?.timezone });
   if (!('prepared' in result)) throw errors.invalidRequest(bodyIssues(result.ok ? [] : result.issues));
   checkInputParam(result.prepared.schedule.inputParam, definition.parameters);
-  const audit = auditEvent(auditor, scheduleTarget(ref), { detail: { expression: result.prepared.expression } });
+  // The input is recorded by its digest: what changed is traceable, and values a caller may hold private stay out of the log.
+  const detail = { expression: result.prepared.expression, inputChecksum: sha256(canonicalJson(result.prepared.schedule.inputParam)) };
+  const audit = auditEvent(auditor, scheduleTarget(ref), { detail });
   await writeSchedule(store, scheduler, ruleScopeOf(ref), result.prepared, new Date(now).toISOString(), audit);
   return scheduleView(result.prepared, now);
 }

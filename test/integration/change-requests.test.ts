@@ -414,6 +414,27 @@ describe('approvals that no longer stand', () => {
   });
 });
 
+describe('a schedule on a protected branch', () => {
+  it("changes, input included, without a change request (it runs the approved version), and each change is audited with the input's digest", async () => {
+    const saved = expectUnpaged(await as('bob').save(simpleRule('scheduled-fee', 'Scheduled fee')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('scheduled-fee', saved.checksum), 201);
+    for (const who of ['carol', 'dave'] as const) expectUnpaged(await as(who).approve('scheduled-fee', proposal.id));
+    expectUnpaged(await as('dave').publish('scheduled-fee', { changeRequestId: proposal.id }), 201);
+    const schedule = (x: string) => ({ unit: 'day', spec: { hour: '6', minute: '0' }, timezone: 'UTC', inputParam: { x } });
+    for (const x of ['2', '3.10']) expectUnpaged(await as('bob').call('/dev/v1/rule/scheduled-fee/schedule', json('POST', schedule(x))));
+    const { records } = expectUnpaged(
+      await as('admin').call<{ records: { operation: string; detail: { inputChecksum: string } }[] }>('/dev/v1/audit', {
+        query: { targetType: 'schedule', targetId: 'scheduled-fee' },
+      }),
+    );
+    expect(records.map((r) => r.operation)).toEqual(['saveSchedule', 'saveSchedule']);
+    const [second, first] = records.map((r) => r.detail.inputChecksum);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(second).not.toBe(first);
+    expect(JSON.stringify(records)).not.toContain('3.10');
+  });
+});
+
 describe('refusals', () => {
   interface Records {
     records: { operation: string; outcome: string; actor: { owner: string }; detail?: Record<string, string> }[];
