@@ -225,10 +225,9 @@ export async function rejectChange(store: Store, ref: EntityRef, id: string, com
   return viewOf(store, after.request, after.draft, protection);
 }
 
-/** Protects a branch (or, with null, takes its protection away): a key limited to branches may do so only on its own. */
+/** Protects a branch (or, with null, takes its protection away): a key limited to branches may do so only on its own (held in the stack, lib/http/endpoint.ts). */
 export async function setProtection(store: Store, caller: Principal, branch: string, requiredApprovals: number | null, auditor: Auditor) {
   if (!isValidBranchName(branch)) throw errors.branchPathNotFound(branch);
-  if (caller.branches && !caller.branches.includes(branch)) throw errors.branchForbidden(branch, caller.branches);
   const protection = requiredApprovals === null ? null : { requiredApprovals, updatedAt: now() };
   const detail = { requiredApprovals: requiredApprovals ?? 0 };
   if (!(await store.setBranchProtection(caller.workspace.id, branch, protection, auditEvent(auditor, { type: 'branch', id: branch, branch }, { detail }))))

@@ -106,8 +106,13 @@ const authentication = (
 
 const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
-    if (mode === 'none') return;
     const { workspace, branches } = request.context.principal!;
+    if (mode === 'none') {
+      // A branch the path names (a branch's protection) is held to the key's branches as Service-Branch is, before anything is read.
+      const named = request.event.pathParameters?.branch;
+      if (named !== undefined && branches && !branches.includes(named)) throw errors.branchForbidden(named, branches);
+      return;
+    }
     const header = request.event.headers?.['service-branch'];
     if (header === undefined || header === '') {
       if (mode === 'required') throw errors.branchRequired();

@@ -4,8 +4,10 @@
  * refused with 403 `forbidden` naming the permission it lacks. The refusal
  * comes before anything else: the calls name ids that do not exist and bodies
  * that are not valid, so a key that passed the check would get a 404 or a
- * 400 instead. A key limited to some branches is refused on the others the
- * same way, and sees only its own in the branch list.
+ * 400 instead. A key of every role limited to some branches is refused on
+ * the others the same way, and on every operation that changes or sends out
+ * what the whole workspace shares (the route table's workspaceWide), and sees
+ * only its own branches in the branch list.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grants, roleNames, type Role } from '../../lib/vocabulary/permissions.ts';
@@ -18,18 +20,27 @@ import { useRuntime } from '../helpers/runtime.ts';
 const t = useRuntime();
 const workspaceId = 'perm-matrix';
 const keys = {} as Record<Role, string>;
+const limitedKeys = {} as Record<Role, string>;
 let stagingOnly: string;
 
 beforeAll(async () => {
   await createWorkspaceWithKey(t.runtime.store, { id: workspaceId, branches: ['staging'] });
   for (const role of roleNames) keys[role] = (await createApiKey(t.runtime.store, workspaceId, { label: role, owner: `${role}@example.com`, role })).key;
   await addBranch(t.runtime.store, workspaceId, 'other').catch(() => undefined);
-  stagingOnly = (await createApiKey(t.runtime.store, workspaceId, { label: 'staging only', owner: 'ci', role: 'admin', branches: ['staging'] })).key;
+  for (const role of roleNames)
+    limitedKeys[role] = (
+      await createApiKey(t.runtime.store, workspaceId, { label: `${role} on staging`, owner: `${role}-staging`, role, branches: ['staging'] })
+    ).key;
+  stagingOnly = limitedKeys.admin;
 });
 
-/** The route's path with ids that exist nowhere, so that an allowed call answers 404 or 400, never 403. */
-const pathOf = (route: Route) =>
+/** Whether the route names its branch in its path (a branch's protection), not in Service-Branch. */
+const branchInPath = (route: Route) => route.path.includes('{branch}');
+
+/** The route's path with ids that exist nowhere, so that an allowed call answers 404 or 400, never 403; a branch in the path is `branch`. */
+const pathOf = (route: Route, branch = 'staging') =>
   route.path
+    .replace('{branch}', branch)
     .replace('{entityType}', 'rule')
     .replace('{entityId}', 'perm-no-such-rule')
     .replace('{stepId}', 'no-step')
@@ -38,10 +49,10 @@ const pathOf = (route: Route) =>
     .replace('{taskId}', '00000000-0000-4000-8000-000000000000');
 
 const call = (route: Route, key: string, branch?: string) =>
-  t.api<{ permission?: string; role?: string; branch?: string }>(pathOf(route), {
+  t.api<{ permission?: string; role?: string; branch?: string }>(pathOf(route, branchInPath(route) ? branch : undefined), {
     method: route.method,
     key,
-    ...(branch !== undefined && { branch }),
+    ...(branch !== undefined && !branchInPath(route) && { branch }),
     ...(route.body && { body: '{"not": "valid"}', headers: { 'content-type': 'application/json' } }),
   });
 
@@ -67,20 +78,31 @@ describe('every operation, with a key of every role', () => {
   });
 });
 
-describe('a key limited to some branches', () => {
-  const onBranches = guarded.filter((route) => route.branch !== 'none');
+describe('a key limited to some branches, of every role', () => {
+  /** What a key limited to staging, of `role`, must get from `route` on `branch` (undefined: the route takes no branch). */
+  const expected = (route: Route, role: Role, branch: string | undefined) => {
+    const bare = (data: unknown) => (route.bareErrors ? {} : data);
+    if (!grants(role, route.permission as never)) return { status: 403, data: bare({ permission: route.permission, role }) };
+    if (route.workspaceWide) return { status: 403, data: bare({ workspaceWide: true, branches: ['staging'] }) };
+    if ((route.branch !== 'none' || branchInPath(route)) && branch !== 'staging')
+      return { status: 403, data: bare({ branch: branch ?? 'main', branches: ['staging'] }) };
+    return { status: 'not 403' };
+  };
 
-  it.each(onBranches.map((route) => [route.operationId, route] as const))(
-    '%s: refused on another branch (403), before the branch is looked up',
+  it.each(guarded.map((route) => [route.operationId, route] as const))(
+    '%s: within its role and branches, outside neither; what the whole workspace shares refused',
     async (_id, route) => {
-      for (const branch of ['main', 'other', 'no-such-branch']) {
-        const response = await call(route, stagingOnly, branch);
-        expect({ branch, status: response.status, code: response.body.code }).toEqual({ branch, status: 403, code: 'forbidden' });
-        expect(response.body.data).toEqual(route.bareErrors ? {} : { branch, branches: ['staging'] });
-      }
-      // The default branch (main) is not among its branches either.
-      if (route.branch === 'optional') expect((await call(route, stagingOnly)).status).toBe(403);
-      expect((await call(route, stagingOnly, 'staging')).status).not.toBe(403);
+      const branches =
+        route.branch === 'none' && !branchInPath(route)
+          ? [undefined]
+          : ['staging', 'main', 'other', 'no-such-branch', ...(route.branch === 'optional' ? [undefined] : [])];
+      for (const role of roleNames)
+        for (const branch of branches) {
+          const response = await call(route, limitedKeys[role], branch);
+          const want = expected(route, role, branch);
+          const got = response.status === 403 ? { status: 403, code: response.body.code, data: response.body.data } : { status: 'not 403' };
+          expect({ role, branch, ...got }).toEqual({ role, branch, ...want, ...(want.status === 403 && { code: 'forbidden' }) });
+        }
     },
   );
 
