@@ -124,7 +124,7 @@ export async function remoteOf(deps: RemoteTaskDeps, task: Task, again: 'pull' |
 }
 
 /** Every working copy of the task's branch, by type, and the scope of each type. */
-export async function branchEntities(store: Store, task: Task) {
+export async function branchEntities(store: Store, task: Pick<Task, 'workspaceId' | 'branch'>) {
   const scopes = Object.fromEntries(
     entityTypes.map((entityType) => [entityType, { workspaceId: task.workspaceId, branch: task.branch, entityType }]),
   ) as Record<EntityType, EntityScope>;

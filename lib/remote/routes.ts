@@ -54,7 +54,7 @@ export const remoteSyncRoutes = {
     handler: 'push-remote',
     summary: 'Push the branch to the Git remote (asynchronous)',
     description:
-      "Starts committing the branch's rules and workflows (the Service-Branch header) to the remote's branch of the same name, in the layout a pull reads, and pushing it with the remote's credential; answers at once, 202, with the task: follow it with its taskId. While a push of the branch is open, asking again returns that task. Never forced: a remote whose branch moved since the last pull or push of the branch is refused, and pulling first lets the next push through.",
+      "Starts committing the branch's rules and workflows (the Service-Branch header) to the remote's branch of the same name, in the layout a pull reads, and pushing it with the remote's credential; answers at once, 202, with the task: follow it with its taskId. While a push of the branch is open, asking again returns that task. Never forced: a remote whose branch moved since the last pull or push of the branch is refused, and pulling first lets the next push through. From a protected branch, only approved content leaves: while a rule or workflow there holds a draft other than what it serves, the push is refused (409 branch_protected), and its run sends nothing if that became so after it was asked for.",
     branch: 'required',
     query: emptyQuery,
     body: noFields,

@@ -10,8 +10,9 @@
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import { randomUUID } from 'node:crypto';
 import { errors, type ApiError } from '../vocabulary/errors.ts';
-import type { RemoteTaskKind } from './remote-task.ts';
-import { isOpenTask, type RemoteStore, type Task, type TaskStore } from '../store/types.ts';
+import { branchEntities, type RemoteTaskKind } from './remote-task.ts';
+import { pushGate } from '../publishing/gate.ts';
+import { isOpenTask, type RemoteStore, type Store, type Task, type TaskStore } from '../store/types.ts';
 import type { TaskQueue } from '../tasks/queue.ts';
 
 export interface StartDeps {
@@ -80,5 +81,14 @@ async function startRemoteTask(
 export const startPull = (deps: StartDeps, workspaceId: string, branch: string, auditor?: Auditor) =>
   startRemoteTask(deps, workspaceId, branch, 'pull', () => errors.pullConflict(), auditor);
 
-export const startPush = (deps: StartDeps, workspaceId: string, branch: string, auditor?: Auditor) =>
-  startRemoteTask(deps, workspaceId, branch, 'push', () => errors.pushConflict(), auditor);
+/**
+ * A push from a protected branch is refused at once (409 branch_protected, so
+ * the refusal is audited) while a draft there is not what it serves; its run
+ * checks again before it sends anything (./push-run.ts), since a draft may be
+ * edited in between.
+ */
+export async function startPush(deps: StartDeps & { store: Store }, workspaceId: string, branch: string, auditor?: Auditor) {
+  if ((await deps.store.getBranch(workspaceId, branch))?.protection)
+    await pushGate(deps.store, workspaceId, branch, (await branchEntities(deps.store, { workspaceId, branch })).current);
+  return startRemoteTask(deps, workspaceId, branch, 'push', () => errors.pushConflict(), auditor);
+}

@@ -154,15 +154,34 @@ describe('a push', () => {
     expect(git('rev-parse', 'main')).toBe(commit);
   });
 
-  it('from a protected branch sends nothing while a draft there is not what it serves', async () => {
+  it('from a protected branch is refused at once while a draft there is not what it serves, and the refusal is audited', async () => {
     const remote = await inStep('push-protected');
     const { client, git, rules, adminKey } = remote;
     const before = git('rev-parse', 'main');
     expect((await api('/dev/v1/branches/main/protection', { ...json('PUT', { requiredApprovals: 1 }), key: adminKey })).status).toBe(200);
     const { checksum } = (await rules.get('alpha')).body.data;
     expect((await rules.update('alpha', { checksum, description: 'never approved' })).status).toBe(200);
-    const refused = await client.pushAndWait('main');
-    expect(refused).toMatchObject({
+    const refused = await client.push('main');
+    expectFailure(refused, 409, 'branch_protected');
+    expect(refused.body.message).toMatch(/^The branch "main" is protected, and 3 drafts there are not what it serves \(rule alpha, /);
+    expect(git('rev-parse', 'main')).toBe(before);
+    const { records } = expectUnpaged(
+      await api<{ records: { operation: string; detail: { code: string } }[] }>('/dev/v1/audit', { key: adminKey, query: { outcome: 'forbidden', limit: 1 } }),
+    );
+    expect(records.map((r) => [r.operation, r.detail.code])).toEqual([['pushRemote', 'branch_protected']]);
+  });
+
+  it('sends nothing when the branch was protected, with a draft other than it serves, after the push was asked for', async () => {
+    const remote = await inStep('push-protected-late');
+    const { client, git, rules, adminKey } = remote;
+    const before = git('rev-parse', 'main');
+    const { checksum } = (await rules.get('alpha')).body.data;
+    expect((await rules.update('alpha', { checksum, description: 'never approved' })).status).toBe(200);
+    const release = repos.hold();
+    const { taskId } = await client.startPush('main');
+    expect((await api('/dev/v1/branches/main/protection', { ...json('PUT', { requiredApprovals: 1 }), key: adminKey })).status).toBe(200);
+    release();
+    expect(await client.wait(taskId)).toMatchObject({
       taskState: 'failed',
       error: expect.stringMatching(/^Nothing was pushed: The branch "main" is protected, and 3 drafts there are not what it serves \(rule alpha, /),
     });

@@ -742,7 +742,7 @@ export interface paths {
         put?: never;
         /**
          * Push the branch to the Git remote (asynchronous)
-         * @description Starts committing the branch's rules and workflows (the Service-Branch header) to the remote's branch of the same name, in the layout a pull reads, and pushing it with the remote's credential; answers at once, 202, with the task: follow it with its taskId. While a push of the branch is open, asking again returns that task. Never forced: a remote whose branch moved since the last pull or push of the branch is refused, and pulling first lets the next push through.
+         * @description Starts committing the branch's rules and workflows (the Service-Branch header) to the remote's branch of the same name, in the layout a pull reads, and pushing it with the remote's credential; answers at once, 202, with the task: follow it with its taskId. While a push of the branch is open, asking again returns that task. Never forced: a remote whose branch moved since the last pull or push of the branch is refused, and pulling first lets the next push through. From a protected branch, only approved content leaves: while a rule or workflow there holds a draft other than what it serves, the push is refused (409 branch_protected), and its run sends nothing if that became so after it was asked for.
          *
          *     Needs the permission `publish` (publish a version, push a branch to the remote), which the roles `publisher`, `admin` grant.
          */
@@ -9699,7 +9699,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["Gateway405"];
-            /** @description Conflict: push_conflict, remote_busy. */
+            /** @description Conflict: branch_protected, push_conflict, remote_busy. */
             409: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9709,8 +9709,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "push_conflict" | "remote_busy";
-                        data?: components["schemas"]["Empty"];
+                        code?: "branch_protected" | "push_conflict" | "remote_busy";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["ProtectedBranch"];
                     };
                 };
             };
