@@ -3,36 +3,50 @@
  * the owner of the key that gave it; it counts, when the request is shown and
  * again when it is published, only while that key is, now, neither revoked nor
  * expired, holds `approve` on the request's branch, still belongs to the owner
- * it approved as, and neither is the author's nor acts for the author
- * (lib/auth/vouching.ts). Approvals are kept one per owner, and a key has one
- * owner, so a key counts at most once.
+ * it approved as, and neither is the author's nor acts for the author; and
+ * once per person (lib/auth/vouching.ts): of two approvals that are one
+ * person's (two keys a branch-limited admin minted), the first counts.
  */
 import { isUsable, keyOwner } from '../auth/authenticate.ts';
-import { actsFor } from '../auth/vouching.ts';
-import type { Approval, ChangeRequest, DirectoryStore } from '../store/types.ts';
+import { actsFor, personOf } from '../auth/vouching.ts';
+import type { ApiKey, Approval, ChangeRequest, DirectoryStore } from '../store/types.ts';
 import { defaultRole, grants } from '../vocabulary/permissions.ts';
 
-/** Whether `approval` of `request` counts now (see above). */
-async function stands(store: Pick<DirectoryStore, 'getApiKeyById'>, request: ChangeRequest, approval: Approval, now: number): Promise<boolean> {
-  const key = await store.getApiKeyById(request.workspaceId, approval.keyId);
-  return (
-    key !== undefined &&
-    isUsable(key, now) &&
-    grants(key.role ?? defaultRole, 'approve') &&
-    (!key.branches || key.branches.includes(request.branch)) &&
-    keyOwner(key) === approval.owner &&
-    !(await actsFor(store, key, request.author))
-  );
+type Keys = Pick<DirectoryStore, 'getApiKeyById'>;
+
+/** Whether `key` may still approve `request` as `approval.owner` (see above, but for the one-per-person rule). */
+const usableFor = async (store: Keys, request: ChangeRequest, approval: Approval, key: ApiKey | undefined, now: number): Promise<boolean> =>
+  key !== undefined &&
+  isUsable(key, now) &&
+  grants(key.role ?? defaultRole, 'approve') &&
+  (!key.branches || key.branches.includes(request.branch)) &&
+  keyOwner(key) === approval.owner &&
+  !(await actsFor(store, key, request.author));
+
+/** The person a request's author is: the person of the key that proposed it, or the owner it recorded when that key is gone. */
+export async function authorPerson(store: Keys, request: ChangeRequest): Promise<string | undefined> {
+  const key = await store.getApiKeyById(request.workspaceId, request.author.keyId);
+  return key ? personOf(store, key) : request.author.owner;
 }
 
 /**
- * The owners whose approvals of `request` count now.
+ * The owners whose approvals of `request` count now, oldest first.
  *
  * @example
  * await standingApprovers(store, request); // Set { 'bob' } when carol's key was revoked after she approved
  */
-export async function standingApprovers(store: Pick<DirectoryStore, 'getApiKeyById'>, request: ChangeRequest, now = Date.now()): Promise<Set<string>> {
-  const approvals = Object.values(request.approvals);
-  const counted = await Promise.all(approvals.map((approval) => stands(store, request, approval, now)));
-  return new Set(approvals.filter((_, at) => counted[at]).map((approval) => approval.owner));
+export async function standingApprovers(store: Keys, request: ChangeRequest, now = Date.now()): Promise<Set<string>> {
+  const approvals = Object.values(request.approvals).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const keys = await Promise.all(approvals.map((approval) => store.getApiKeyById(request.workspaceId, approval.keyId)));
+  const people = new Set([await authorPerson(store, request)]);
+  const standing = new Set<string>();
+  for (const [at, approval] of approvals.entries()) {
+    const key = keys[at];
+    if (!key || !(await usableFor(store, request, approval, key, now))) continue;
+    const person = await personOf(store, key);
+    if (person === undefined || people.has(person)) continue;
+    people.add(person);
+    standing.add(approval.owner);
+  }
+  return standing;
 }

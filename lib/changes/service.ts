@@ -26,8 +26,8 @@ import { taskView } from '../tasks/view.ts';
 import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { recordDiff } from './record-diff.ts';
 import { newestVersionOf } from '../entities/service.ts';
-import { actsFor } from '../auth/vouching.ts';
-import { standingApprovers } from './approvals.ts';
+import { actsFor, personOf } from '../auth/vouching.ts';
+import { authorPerson, standingApprovers } from './approvals.ts';
 
 const newId = () => `cr_${randomBytes(10).toString('hex')}`;
 const now = () => new Date().toISOString();
@@ -183,15 +183,20 @@ export function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefin
 
 /**
  * Approves as the caller's owner: not the author, with any key, nor a key
- * that acts for the author (made by the author's key, or vouched for by it);
- * once per owner (again answers the request as it is).
+ * that acts for the author (made by the author's key, or vouched for by it)
+ * or is the same person (lib/auth/vouching.ts); once per owner (again answers
+ * the request as it is).
  */
 export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
   const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   mustBeOpen(request, draft);
   const { owner, keyId } = auditor.actor;
   const key = await store.getApiKeyById(ref.workspaceId, keyId);
-  if (request.author.owner === owner || request.author.keyId === keyId || (key && (await actsFor(store, key, request.author))))
+  if (
+    request.author.owner === owner ||
+    request.author.keyId === keyId ||
+    (key && ((await actsFor(store, key, request.author)) || (await personOf(store, key)) === (await authorPerson(store, request))))
+  )
     throw errors.selfApproval(request.author.owner);
   await fixOwner(store, ref.workspaceId, key);
   const approval: Approval = { owner, keyId, comment, at: now() };

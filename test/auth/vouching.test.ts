@@ -1,15 +1,22 @@
-/** Who a key acts for: itself and its owner, and every key up its chain of vouchers; a chain too long or that loops is taken as the author's. */
+/**
+ * Who a key acts for: itself and its owner, and every key up its chain of
+ * vouchers; a chain too long or that loops is taken as the author's. And the
+ * person it approves as: its owner when the operator or an unlimited admin
+ * named it, else the person of the branch-limited key that did.
+ */
 import { describe, expect, it } from 'vitest';
-import { actsFor, vouchingDepth } from '../../lib/auth/vouching.ts';
+import { actsFor, personOf, vouchingDepth } from '../../lib/auth/vouching.ts';
 import type { ApiKey } from '../../lib/store/types.ts';
 
-const key = (keyId: string, owner: string, vouchedBy?: string): ApiKey => ({
+const key = (keyId: string, owner: string, vouchedBy?: string, fields: Partial<ApiKey> = {}): ApiKey => ({
   keyId,
   workspaceId: 'ws',
   label: keyId,
   owner,
+  role: 'publisher',
   createdAt: '2025-01-01T00:00:00Z',
   ...(vouchedBy && { vouchedBy }),
+  ...fields,
 });
 
 const directory = (keys: ApiKey[]) => ({
@@ -47,5 +54,29 @@ describe('actsFor', () => {
   it('stops at a voucher that is gone', async () => {
     const orphan = key('key_orphan', 'olga', 'key_deleted');
     expect(await actsFor(directory([orphan]), orphan, { keyId: 'key_a', owner: 'alice' })).toBe(false);
+  });
+});
+
+describe('personOf', () => {
+  const root = key('key_root', 'ops', undefined, { role: 'admin' });
+  const limited = key('key_limited', 'mallory', 'key_root', { role: 'admin', branches: ['main'] });
+  const store = directory([root, limited]);
+
+  it('is the owner of a key the operator made, or an admin limited to no branch made or renamed', async () => {
+    expect(await personOf(store, root)).toBe('ops');
+    expect(await personOf(store, key('key_erin', 'erin', 'key_root'))).toBe('erin');
+    expect(await personOf(store, key('key_gone', 'gina', 'key_deleted'))).toBe('gina');
+  });
+
+  it('is the branch-limited maker for a key such a key made or renamed, however far down', async () => {
+    expect(await personOf(store, key('key_bob', 'bob', 'key_limited'))).toBe('mallory');
+    const sub = key('key_sub', 'sub', 'key_limited', { role: 'admin', branches: ['main'] });
+    expect(await personOf(directory([root, limited, sub]), key('key_gus', 'gus', 'key_sub'))).toBe('mallory');
+  });
+
+  it('is no one for a loop', async () => {
+    const a = key('key_a', 'a', 'key_b', { role: 'admin', branches: ['main'] });
+    const b = key('key_b', 'b', 'key_a', { role: 'admin', branches: ['main'] });
+    expect(await personOf(directory([a, b]), a)).toBeUndefined();
   });
 });

@@ -407,7 +407,18 @@ describe('approvals that no longer stand', () => {
       403,
       'self_approval',
     );
-    // People the minter did not make approve it.
+    // Two keys it minted are one person, its own, on another author's request too.
+    const other = expectUnpaged(await as('bob').save(simpleRule('door-mint-other', 'Door mint other')), 201);
+    const otherProposal = expectUnpaged(await as('bob').propose('door-mint-other', other.checksum), 201);
+    for (const key of [bobby, carla])
+      expectUnpaged(await call(key.key)(`/dev/v1/rule/door-mint-other/change-requests/${otherProposal.id}/approve`, json('POST', { comment: 'ok' })));
+    const weighed = expectUnpaged(await as('bob').get('door-mint-other', otherProposal.id));
+    expect(weighed.approvals.map((a) => [a.owner, a.counts])).toEqual([
+      ['bobby', true],
+      ['carla', false],
+    ]);
+    expectFailure(await as('dave').publish('door-mint-other', { changeRequestId: otherProposal.id }), 409, 'approvals_missing');
+    // People the minter did not make approve its own.
     expectUnpaged(await as('carol').approve('door-mint', proposal.id));
     expectUnpaged(await as('dave').approve('door-mint', proposal.id));
     expect(expectUnpaged(await as('dave').publish('door-mint', { changeRequestId: proposal.id }), 201).version).toBe('v1');
