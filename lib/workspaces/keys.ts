@@ -190,6 +190,8 @@ export async function updateKey(
     ...(body.branches !== undefined && { branches: body.branches && [...new Set(body.branches)] }),
     ...(body.expiresAt !== undefined && { expiresAt: body.expiresAt && new Date(body.expiresAt).toISOString() }),
   };
+  // Only what the key already is (its own owner again): nothing to write.
+  if (!Object.keys(change).length) return keyView(key, now);
   const updated = await store.updateApiKey(caller.workspace.id, keyId, change, auditEvent(auditor, keyTarget(keyId), { detail: keyChangeDetail(change) }));
   if (!updated) throw errors.keyNotFound(keyId);
   return keyView(updated, now);

@@ -60,6 +60,15 @@ describe('making a key', () => {
     expect(JSON.stringify(past.body.data)).toContain('expiresAt');
   });
 
+  it('changes nothing, and answers the key as it is, when a change names only the owner it has', async () => {
+    const made = (await keysApi(admin).create({ label: 'same', owner: 'same-owner', role: 'reader' })).body.data;
+    const again = await keysApi(admin).update(made.keyId, { owner: 'same-owner' });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ keyId: made.keyId, owner: 'same-owner', label: 'same' });
+    const audit = await t.api<{ records: { operation: string }[] }>('/dev/v1/audit', { key: admin, query: { targetId: made.keyId } });
+    expect(audit.body.data.records.map((r) => r.operation)).toEqual(['createKey']);
+  });
+
   it('answers 404 key_not_found for a key of no one', async () => {
     expectFailure(await keysApi(admin).get('key_0000000000000000'), 404, 'key_not_found');
     expectFailure(await keysApi(admin).revoke('not a key'), 404, 'key_not_found');
