@@ -5,7 +5,7 @@
 import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import type { RuleScheduler } from '../schedules/scheduler.ts';
 import { deleteRuleSchedule } from '../schedules/sync.ts';
-import { errors } from '../vocabulary/errors.ts';
+import { deleteGate } from './gate.ts';
 import { ruleScopeOf, type DirectoryStore, type EntityRef, type EntityStore, type ScheduleStore } from '../store/types.ts';
 
 /**
@@ -20,12 +20,7 @@ export async function deleteEntity(
   scheduler?: RuleScheduler,
   auditor?: Auditor,
 ) {
-  // On a protected branch a published rule or workflow stays, and so does a rule whose only version is its candidate: their versions
-  // run, or were approved to, and no change request deletes.
-  if ((await store.getBranch(ref.workspaceId, ref.branch))?.protection) {
-    const entity = await store.getEntity(ref);
-    if (entity?.version || entity?.candidate) throw errors.branchProtected(ref.branch);
-  }
+  await deleteGate(store, ref.workspaceId, ref.branch, [await store.getEntity(ref)]);
   // The schedule, then versions: a delete that stops half way leaves a visible rule to delete again, never a schedule running a rule that is gone, nor versions a new entity of the same id would collide with.
   if (ref.entityType === 'rule') await deleteRuleSchedule(store, scheduler, ruleScopeOf(ref));
   await store.deleteVersions(ref);

@@ -7,14 +7,16 @@
  * candidate that such a request published, whose approval covers its rollout
  * and promotion. A push (lib/remote/push-run.ts): every rule and workflow it
  * would send is what the branch serves, so that no unapproved draft leaves
- * through the remote. Ending a rollout stays free: it only takes the served
- * version back.
+ * through the remote. A delete, through the API or by a pull
+ * (lib/publishing/delete.ts, lib/remote/pull-run.ts): nothing the branch
+ * serves or was approved to roll out, since no change request deletes. Ending
+ * a rollout stays free: it only takes the served version back.
  */
 import { standingApprovers } from '../changes/approvals.ts';
 import { loadChangeRequest, mustBeOpen } from '../changes/service.ts';
 import { errors } from '../vocabulary/errors.ts';
 import type { Candidate, ChangeRequest, DirectoryStore, EntityRef, Store, StoredEntity } from '../store/types.ts';
-import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
+import { entityTypeOf, entityTypes, type EntityKind, type EntityType } from '../vocabulary/kinds.ts';
 
 /**
  * What a publish on `ref`'s branch must show: nothing on an unprotected
@@ -65,4 +67,24 @@ export async function pushGate(store: Pick<DirectoryStore, 'getBranch'>, workspa
   const drafts = entityTypes.flatMap((type) => entities[type].filter((e) => !e.version || e.publishedChecksum !== e.checksum).map((e) => `${type} ${e.id}`));
   if (!drafts.length) return;
   if ((await store.getBranch(workspaceId, branch))?.protection) throw errors.pushUnapproved(branch, drafts);
+}
+
+/**
+ * Refuses, on a protected branch, to delete any of `entities` that it serves
+ * (a published version) or was approved to roll out (a candidate): their
+ * versions run, or may, and no change request deletes.
+ */
+export async function deleteGate(
+  store: Pick<DirectoryStore, 'getBranch'>,
+  workspaceId: string,
+  branch: string,
+  entities: readonly (StoredEntity | undefined)[],
+) {
+  const kept = entities.filter((e): e is StoredEntity => Boolean(e && (e.version || e.candidate)));
+  if (!kept.length) return;
+  if ((await store.getBranch(workspaceId, branch))?.protection)
+    throw errors.deleteProtected(
+      branch,
+      kept.map((e) => `${entityTypeOf(e.type as EntityKind)} ${e.id}`),
+    );
 }

@@ -15,6 +15,7 @@
  * it, saying that the branch may be partly updated and the next pull
  * finishes it.
  */
+import { deleteGate } from '../publishing/gate.ts';
 import { entityTypes, type EntityType } from '../vocabulary/kinds.ts';
 import type { OutboundCredential } from '../outbound/index.ts';
 import type { Store, StoredEntity, Task } from '../store/types.ts';
@@ -71,18 +72,14 @@ async function pull(deps: RunDeps, task: Task<'pull'>, delivery: Delivery) {
 /**
  * A pull writes drafts, never versions: on a protected branch what it
  * brings is published only through change requests. What it may not do
- * there is delete a published rule or workflow (its versions would no longer
- * run), which would bypass approval: such a pull is refused, whole.
+ * there is delete what the branch serves or may roll out (lib/publishing/gate.ts),
+ * which would bypass approval: such a pull is refused, whole.
  */
 async function refuseUnapprovedChanges(store: Store, task: Task, plan: PullPlan, current: Record<EntityType, StoredEntity[]>) {
-  if (!(await store.getBranch(task.workspaceId, task.branch))?.protection) return;
-  const published = entityTypes.flatMap((type) =>
-    plan.deletions[type].filter((id) => current[type].some((e) => e.id === id && e.version)).map((id) => `${type} ${id}`),
-  );
-  if (published.length)
-    throw new TaskRefused(
-      `The branch "${task.branch}" is protected, and this commit would delete what is published there (${published.slice(0, 10).join(', ')}${published.length > 10 ? `, and ${published.length - 10} more` : ''}): deleting a published rule or workflow needs the protection taken away first.`,
-    );
+  const deleted = entityTypes.flatMap((type) => plan.deletions[type].map((id) => current[type].find((e) => e.id === id)));
+  await deleteGate(store, task.workspaceId, task.branch, deleted).catch((error: Error) => {
+    throw new TaskRefused(`Nothing was pulled: ${error.message}`);
+  });
 }
 
 /** Runs one delivery of a pull task's message (./remote-task.ts). */

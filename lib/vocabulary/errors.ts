@@ -142,6 +142,13 @@ export const errors = {
       `The branch "${shownId(branch)}" is protected: a draft is published there only through an approved change request (POST .../change-requests, then publish with its changeRequestId), and a published rule or workflow is not deleted.`,
       { branch },
     ),
+  deleteProtected: (branch: string, kept: string[]) =>
+    new ApiError(
+      409,
+      'branch_protected',
+      `The branch "${shownId(branch)}" is protected, and it serves or may roll out ${kept.slice(0, 10).map(shownId).join(', ')}${kept.length > 10 ? `, and ${kept.length - 10} more` : ''}: a published rule or workflow, or one with a candidate, is not deleted there. Deleting it needs the protection taken away first.`,
+      { branch },
+    ),
   candidateNotApproved: (branch: string, version: string) =>
     new ApiError(
       409,
