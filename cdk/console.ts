@@ -20,14 +20,16 @@ import {
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
+  OriginProtocolPolicy,
   OriginRequestPolicy,
+  OriginSslPolicy,
   ResponseHeadersPolicy,
   S3OriginAccessControl,
   ViewerProtocolPolicy,
   type BehaviorOptions,
   type ResponseHeadersPolicyProps,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -151,7 +153,13 @@ export class WebConsole extends Construct {
       ...securityHeadersBehaviors(consoleSecurityHeaders),
     });
     const apiBehavior: BehaviorOptions = {
-      origin: new RestApiOrigin(api, { originPath: `/${stageName}` }),
+      // The API's own domain, named from its id: RestApiOrigin reads the stage's URL, and the stage, through its methods and their
+      // functions, depends on the sign-in client whose callback is this distribution.
+      origin: new HttpOrigin(`${api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
+        originPath: `/${stageName}`,
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,

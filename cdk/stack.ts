@@ -7,7 +7,8 @@
  * much of the account's Lambda concurrency callers can take is bounded by
  * `./limits.ts`, whose defaults a deployer may replace (`limits`). The web
  * console is served with the API behind one CloudFront distribution
- * (`./console.ts`).
+ * (`./console.ts`). People sign in with the stack's Cognito user pool or an
+ * issuer the deployer names (`./sign-in.ts`).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -30,6 +31,7 @@ import { auditPartition } from '../lib/store/keys.ts';
 import { defaultAuditRetentionDays } from '../lib/store/model/audit.ts';
 import { indexArnsOf, serviceTable } from './service-table.ts';
 import { TaskPipeline } from './task-pipeline.ts';
+import { SignIn, externalIssuerOf, type ExternalIssuer } from './sign-in.ts';
 
 export { stackName as stackId, stackOutputs as outputNames } from '../lib/deployment/names.ts';
 
@@ -46,6 +48,8 @@ const tableActions = {
 };
 
 export interface RulesServiceStackProps extends StackProps {
+  /** Another OpenID Connect issuer for people to sign in with than the user pool the stack makes (or the context values signInIssuer, signInClientId, signInGroupsClaim). */
+  readonly signIn?: ExternalIssuer;
   /** Replaces the defaults (`defaultLimits`) it names. */
   readonly limits?: Partial<ServiceLimits>;
   /** How long audit records are kept before DynamoDB's TTL deletes them: this, else the context value auditRetentionDays, else 400 days. */
@@ -63,13 +67,14 @@ export class RulesServiceStack extends Stack {
   readonly alarms: AlarmNotifications;
   readonly serverErrorAlarm: Alarm;
   readonly console: WebConsole;
+  readonly signIn: SignIn;
   readonly limits: ServiceLimits;
   /** The function serving each route, by operation id. */
   readonly routeFunctions = new Map<string, ServiceFunction>();
 
   readonly auditRetentionDays: number;
 
-  constructor(scope: Construct, id: string, { limits, auditRetentionDays, ...props }: RulesServiceStackProps = {}) {
+  constructor(scope: Construct, id: string, { limits, auditRetentionDays, signIn, ...props }: RulesServiceStackProps = {}) {
     super(scope, id, { description: 'Rule and workflow management service', ...props });
     this.limits = { ...defaultLimits, ...limits };
     const retention = auditRetentionDays ?? Number(this.node.tryGetContext('auditRetentionDays') ?? defaultAuditRetentionDays);
@@ -107,6 +112,9 @@ export class RulesServiceStack extends Stack {
       ),
     });
 
+    this.console = new WebConsole(this, 'Console', { api: this.api });
+    this.signIn = new SignIn(this, 'SignIn', { external: signIn ?? externalIssuerOf(this), consoleUrl: this.console.url });
+
     const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
     const notAllowedMethods = addMethodNotAllowed(
       this.api,
@@ -115,8 +123,6 @@ export class RulesServiceStack extends Stack {
     );
     addGatewayResponses(this.api, gatewayResponses);
     this.serverErrorAlarm = addServerErrorAlarm(this, this.api);
-
-    this.console = new WebConsole(this, 'Console', { api: this.api });
 
     this.alarms = new AlarmNotifications(this, 'Alarms', { email: alarmEmailOf(this) });
     this.alarms.notifyEveryAlarmOf(this);
@@ -132,7 +138,7 @@ export class RulesServiceStack extends Stack {
         {
           id: 'AwsSolutions-COG4',
           reason:
-            'No Cognito user pool: callers are workspaces, known by their service API key (the Service-API-Key header); the public contract needs no caller at all.',
+            "No Cognito authorizer: the function verifies a person's token itself, against the issuer the stack names (the user pool, or another OpenID Connect issuer), as it checks a Service-API-Key, so that each failed check gets the service's enveloped 401 with a code that says which; the public contract needs no caller at all.",
         },
       );
     }
@@ -155,6 +161,10 @@ export class RulesServiceStack extends Stack {
     new CfnOutput(this, outputNames.apiUrl, { value: this.api.url, description: 'URL of the API stage' });
     new CfnOutput(this, outputNames.tableName, { value: this.table.tableName, description: 'Name of the DynamoDB table' });
     new CfnOutput(this, outputNames.consoleUrl, { value: this.console.url, description: 'URL of the web console (CloudFront, HTTPS)' });
+    new CfnOutput(this, outputNames.signInIssuer, { value: this.signIn.issuer, description: 'The OpenID Connect issuer people sign in with' });
+    new CfnOutput(this, outputNames.signInClientId, { value: this.signIn.clientId, description: "The console's client id at that issuer" });
+    if (this.signIn.hostedSignInUrl)
+      new CfnOutput(this, outputNames.hostedSignInUrl, { value: this.signIn.hostedSignInUrl, description: "The stack's user pool's hosted sign-in" });
     new CfnOutput(this, outputNames.alarmTopicArn, { value: this.alarms.topic.topicArn, description: 'SNS topic every alarm of the stack notifies' });
   }
 
@@ -195,6 +205,7 @@ export class RulesServiceStack extends Stack {
       handler: route.handler,
       description: `${route.method} ${route.path}`,
       environment: {
+        ...this.signIn.environment,
         ...(route.tableAccess !== 'none' && { TABLE_NAME: this.table.tableName, AUDIT_RETENTION_DAYS: String(this.auditRetentionDays) }),
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: this.credentialsKey.keyArn }),
         ...(route.queueAccess && { TASK_QUEUE_URL: this.tasks.queue.queueUrl }),

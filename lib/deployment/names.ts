@@ -15,6 +15,12 @@ export const stackOutputs = {
   alarmTopicArn: 'AlarmTopicArn',
   /** `https://<distribution domain>/console/`: the API is under the same origin. */
   consoleUrl: 'ConsoleUrl',
+  /** The OpenID Connect issuer people sign in with (the `iss` of their tokens). */
+  signInIssuer: 'SignInIssuer',
+  /** The console's client id at that issuer: the audience of the tokens the API takes. */
+  signInClientId: 'SignInClientId',
+  /** The stack's own user pool's hosted sign-in, when it made one. */
+  hostedSignInUrl: 'HostedSignInUrl',
 } as const;
 
 /** The stage every route is deployed to: URLs are `<api>/<stageName>/dev/v1/...`. */

@@ -6,7 +6,7 @@
  * URL as a stack output; and the files of the build the local runtime serves
  * uploaded under `console/`.
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { MockIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
@@ -134,7 +134,6 @@ describe('distribution', () => {
   it('passes /dev/* and /openapi.json to the API stage, uncached, every method, with every viewer header', () => {
     expect(apiPathPatterns.sort()).toEqual(['/dev/*', '/openapi.json']);
     expect(distribution.CacheBehaviors).toHaveLength(apiPathPatterns.length);
-    const apiUrl = stack.resolve(stack.api.url);
     for (const pattern of apiPathPatterns) {
       const behavior = behaviorFor(pattern);
       expect(behavior, pattern).toMatchObject({
@@ -145,8 +144,14 @@ describe('distribution', () => {
       });
       const origin = originOf(behavior);
       expect(origin.OriginPath).toBe(`/${stageName}`);
-      // The API's own host name: the third part of its URL.
-      expect(origin.DomainName).toEqual({ 'Fn::Select': [2, { 'Fn::Split': ['/', apiUrl] }] });
+      // The API's own host name, from its id (its URL would tie the distribution to the stage, and so to every function).
+      expect(origin.DomainName).toEqual({
+        'Fn::Join': [
+          '',
+          [{ Ref: stack.getLogicalId(stack.api.node.defaultChild as CfnElement) }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }],
+        ],
+      });
+      expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     }
     // Every route is the API's; the console's files are the bucket's.
     for (const { path } of routeList)

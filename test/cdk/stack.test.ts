@@ -100,6 +100,8 @@ describe('functions', () => {
       expect(props.Environment.Variables).toEqual({
         ...(route.tableAccess !== 'none' && { TABLE_NAME: { Ref: tableId }, AUDIT_RETENTION_DAYS: '400' }),
         POWERTOOLS_SERVICE_NAME: 'rules-service',
+        // Who people sign in with (test/cdk/sign-in.test.ts).
+        ...stack.resolve(stack.signIn.environment),
         // The key's ARN, never a secret: only the functions that seal or open values get it.
         ...(route.keyAccess && { CREDENTIALS_KMS_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
         ...(route.queueAccess && { TASK_QUEUE_URL: { Ref: logicalId(stack.tasks.queue) } }),
@@ -525,12 +527,20 @@ describe('table', () => {
 });
 
 describe('outputs', () => {
-  it('has the API URL, the table name, the alarm topic and the console URL, and nothing else', () => {
+  it('has the API URL, the table name, the alarm topic, the console URL and the sign-in issuer, and nothing else', () => {
     template.hasOutput(outputNames.apiUrl, { Value: Match.objectLike({ 'Fn::Join': Match.anyValue() }) });
     template.hasOutput(outputNames.tableName, { Value: { Ref: tableId } });
     template.hasOutput(outputNames.alarmTopicArn, { Value: { Ref: topicId } });
     expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
-      [outputNames.apiUrl, outputNames.tableName, outputNames.alarmTopicArn, outputNames.consoleUrl].sort(),
+      [
+        outputNames.apiUrl,
+        outputNames.tableName,
+        outputNames.alarmTopicArn,
+        outputNames.consoleUrl,
+        outputNames.signInIssuer,
+        outputNames.signInClientId,
+        outputNames.hostedSignInUrl,
+      ].sort(),
     );
   });
 });
