@@ -1,17 +1,23 @@
+import { createHash } from 'node:crypto';
 import { errors } from '../vocabulary/errors.ts';
 import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
 import { hashApiKey } from './api-key.ts';
-import { defaultRole, type Role } from '../vocabulary/permissions.ts';
+import { defaultRole, type Requirement, type Role } from '../vocabulary/permissions.ts';
+import { effectiveGrant, grantsOf } from './grants.ts';
+import type { Person } from './person-token.ts';
 
 export interface Principal {
+  /** The key's id; for a person, their id (`person_…`, from the issuer and subject), which no key has. */
   keyId: string;
   workspace: Workspace;
-  /** What the key may do; a key made before roles is an admin. */
+  /** What the key may do (a key made before roles is an admin); for a person, the widest role of theirs that the operation needs. */
   role: Role;
-  /** Who the key belongs to; the key id for a key made before owners. */
+  /** Who the key belongs to (the key id for a key made before owners); for a person, their verified e-mail, else their subject. */
   owner: string;
-  /** The branches the key is limited to; absent, every branch. */
+  /** The branches the key is limited to, or the person's grants for the operation are; absent, every branch. */
   branches?: readonly string[];
+  /** Set when a person signed in is calling, with a token the issuer signed. */
+  person?: Person;
 }
 
 /** Who a key belongs to, as approvals and the audit log name them: its owner, or for a key made before owners, its id. */
@@ -30,4 +36,22 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
   const workspace = await directory.getWorkspace(key.workspaceId);
   if (!workspace) throw errors.apiKeyInvalid();
   return { keyId: key.keyId, workspace, role: key.role ?? defaultRole, owner: keyOwner(key), ...(key.branches && { branches: key.branches }) };
+}
+
+/** A person's id in the records: from their issuer and subject, which together are who they are. */
+export const personId = (person: Pick<Person, 'issuer' | 'subject'>) =>
+  `person_${createHash('sha256').update(`${person.issuer}\n${person.subject}`).digest('hex').slice(0, 24)}`;
+
+/**
+ * A verified person calling in `workspaceId`, with what their grants there
+ * allow for an operation needing `permission` (./grants.ts). A workspace that
+ * does not exist and one that gives the person nothing answer alike (403), so
+ * that the answer tells no one which workspaces there are.
+ */
+export async function authenticatePerson(directory: DirectoryStore, person: Person, workspaceId: string, permission: Requirement): Promise<Principal> {
+  const workspace = await directory.getWorkspace(workspaceId);
+  const grants = grantsOf(workspace?.access, person);
+  if (!workspace || !grants.length) throw errors.notAMember(workspaceId);
+  const { role, branches } = effectiveGrant(grants, permission);
+  return { keyId: personId(person), workspace, role, owner: person.email ?? person.subject, ...(branches && { branches }), person };
 }

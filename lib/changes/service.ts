@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/authenticate.ts';
+import type { Person } from '../auth/person-token.ts';
 import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
 import type { RuleDefinition } from '../engine/index.ts';
@@ -81,7 +82,11 @@ export function changeRequestView(
 ) {
   const approvals = Object.values(request.approvals)
     .sort((a, b) => (a.at < b.at ? -1 : 1))
-    .map((approval) => ({ ...approval, counts: standing.has(approval.owner) }));
+    .map(({ person, ...approval }) => ({
+      ...approval,
+      ...(person && { person: { issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }) } }),
+      counts: standing.has(approval.owner),
+    }));
   const stale = request.state === 'open' && isStale(request, draft);
   const required = protection?.requiredApprovals ?? 0;
   return {
@@ -187,7 +192,7 @@ export function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefin
  * or is the same person (lib/auth/vouching.ts); once per owner (again answers
  * the request as it is).
  */
-export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor) {
+export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor, person?: Person) {
   const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   mustBeOpen(request, draft);
   const { owner, keyId } = auditor.actor;
@@ -199,7 +204,13 @@ export async function approveChange(store: Store, ref: EntityRef, id: string, co
   )
     throw errors.selfApproval(request.author.owner);
   await fixOwner(store, ref.workspaceId, key);
-  const approval: Approval = { owner, keyId, comment, at: now() };
+  const approval: Approval = {
+    owner,
+    keyId,
+    comment,
+    at: now(),
+    ...(person && { person: { issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }), groups: person.groups } }),
+  };
   const added = await store.approveChangeRequest(
     ref,
     id,

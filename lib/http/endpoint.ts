@@ -9,7 +9,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { $ZodType, output } from 'zod/v4/core';
 import { auditorOf, type Auditor } from '../auth/auditor.ts';
-import { authenticate, type Principal } from '../auth/authenticate.ts';
+import { authenticate, authenticatePerson, type Principal } from '../auth/authenticate.ts';
+import { signInConfigFromEnv, tokenVerifier } from '../auth/person-token.ts';
 import { grants, type Requirement } from '../vocabulary/permissions.ts';
 import { EngineError } from '../engine/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
@@ -91,13 +92,47 @@ async function recordRefusal(request: Request, operation: string, refusal: ApiEr
   }
 }
 
-/** Who calls, and whether their key grants the operation's permission: refused (403) before anything is read for the call. */
+/** The verifier of people's tokens for the issuer the stack names, made on first use and kept warm (its keys with it); none when it names none. */
+let personTokens: { verify: ReturnType<typeof tokenVerifier> } | null | undefined;
+const personTokenVerifier = () => {
+  if (personTokens === undefined) {
+    const config = signInConfigFromEnv();
+    personTokens = config ? { verify: tokenVerifier(config) } : null;
+  }
+  return personTokens?.verify;
+};
+
+const bearerPattern = /^Bearer +(\S+)$/i;
+
+/**
+ * Who calls: a key (Service-API-Key), or a person with a token the issuer
+ * signed (`Authorization: Bearer`) in the workspace Service-Workspace names.
+ * Never both: which one would speak is not for the service to guess.
+ */
+async function callerOf(headers: Record<string, string | undefined>, permission: Requirement): Promise<Principal> {
+  const key = headers['service-api-key'];
+  const authorization = headers['authorization'];
+  if (authorization === undefined || authorization === '') return authenticate(storeFromEnv().directory, key);
+  if (key !== undefined && key !== '')
+    throw errors.invalidRequest([{ in: 'header', field: 'Authorization', message: 'send either Service-API-Key or a bearer token, not both' }]);
+  const token = bearerPattern.exec(authorization)?.[1];
+  if (!token) throw errors.tokenInvalid('token_malformed', 'the Authorization header must be "Bearer <token>"');
+  const verify = personTokenVerifier();
+  if (!verify) throw errors.bearerNotAccepted();
+  const person = await verify(token);
+  const workspaceId = headers['service-workspace'];
+  if (!workspaceId)
+    throw errors.invalidRequest([{ in: 'header', field: 'Service-Workspace', message: 'is required with a bearer token: the workspace to act in' }]);
+  return authenticatePerson(storeFromEnv().directory, person, workspaceId, permission);
+}
+
+/** Who calls, and whether their key or grants give the operation's permission: refused (403) before anything is read for the call. */
 const authentication = (
   permission: Requirement,
   workspaceWide = false,
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
-    const principal = await authenticate(storeFromEnv().directory, request.event.headers?.['service-api-key']);
+    const principal = await callerOf(request.event.headers ?? {}, permission);
     request.context.principal = principal;
     if (!grants(principal.role, permission)) throw errors.forbidden(permission, principal.role);
     if (workspaceWide && principal.branches) throw errors.workspaceWide(principal.branches);

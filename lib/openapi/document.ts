@@ -95,6 +95,8 @@ const workspaceWide = z.object({ workspaceWide: z.literal(true), branches: z.arr
 const protectedBranch = z.object({ branch: z.string() });
 /** `data` of self_approval: the author, whom no key of theirs may approve for. */
 const requestAuthor = z.object({ owner: z.string() });
+/** `data` of forbidden when a person has no role in the workspace named. */
+const membership = z.object({ workspace: z.string().describe('the workspace Service-Workspace named') });
 /** `data` of owner_fixed: the key, and when it first proposed or approved. */
 const fixedOwner = z.object({ keyId: z.string(), ownerFixedAt: z.string() });
 /** `data` of change_request_closed: what closed it. */
@@ -136,6 +138,7 @@ const componentSchemas = {
   RequestAuthor: jsonSchema(requestAuthor, 'output'),
   RequestState: jsonSchema(requestState, 'output'),
   FixedOwner: jsonSchema(fixedOwner, 'output'),
+  Membership: jsonSchema(membership, 'output'),
   ApprovalCount: jsonSchema(approvalCount, 'output'),
   ImportProblems: jsonSchema(importProblems, 'output'),
   FileBound: jsonSchema(fileBound, 'output'),
@@ -162,6 +165,7 @@ const detailSchemas = {
   owner: 'RequestAuthor',
   state: 'RequestState',
   ownerFixedAt: 'FixedOwner',
+  workspace: 'Membership',
   approvals: 'ApprovalCount',
   bound: 'FileBound',
   format: 'FileFormat',
@@ -399,10 +403,21 @@ export function openApiDocument() {
       { url: 'http://127.0.0.1:{port}', description: 'The local runtime (`npm start`)', variables: { port: { default: '3000', description: 'its PORT' } } },
     ],
     tags: areas.map(({ name, description }) => ({ name, description })),
-    security: [{ serviceApiKey: [] }],
+    // A key, or a person's ID token with the workspace they act in: one or the other, never both.
+    security: [{ serviceApiKey: [] }, { personToken: [], serviceWorkspace: [] }],
     paths,
     components: {
-      securitySchemes: { serviceApiKey: { type: 'apiKey', in: 'header', name: 'Service-API-Key', description: "the workspace's API key" } },
+      securitySchemes: {
+        serviceApiKey: { type: 'apiKey', in: 'header', name: 'Service-API-Key', description: "the workspace's API key" },
+        personToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "a person's OpenID Connect ID token, of the issuer the stack names (its audience the console's client id); 401 token_expired, token_not_yet_valid, token_issuer_invalid, token_audience_invalid, token_algorithm_refused, token_signature_invalid or token_malformed say which check failed",
+        },
+        serviceWorkspace: { type: 'apiKey', in: 'header', name: 'Service-Workspace', description: 'with a person token: the workspace to act in' },
+      },
       schemas: componentSchemas,
       responses: gatewayResponseComponents,
     },

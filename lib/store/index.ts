@@ -43,6 +43,7 @@ export function createStore(config: DynamoConfig): Store {
     createBranch: directory.createBranch.bind(directory),
     listBranches: directory.listBranches.bind(directory),
     setBranchProtection: directory.setBranchProtection.bind(directory),
+    setWorkspaceAccess: directory.setWorkspaceAccess.bind(directory),
     getApiKeyByHash: directory.getApiKeyByHash.bind(directory),
     createApiKey: directory.createApiKey.bind(directory),
     listApiKeys: directory.listApiKeys.bind(directory),

@@ -10,7 +10,7 @@ import type { Approval, BranchProtection, ChangeRequest } from './model/change-r
 import type { NamedTallies, TallyKey, StoredTallies } from './model/tallies.ts';
 import type { RolloutSample } from './model/rollouts.ts';
 import type { StoredCredential } from './model/credentials.ts';
-import type { ApiKey, ApiKeyChange, Branch, Workspace } from './model/directory.ts';
+import type { ApiKey, ApiKeyChange, Branch, Workspace, WorkspaceAccess } from './model/directory.ts';
 import type { EntityRef, EntityScope, StoredEntity, StoredVersion, Summary } from './model/entities.ts';
 import type { Execution, ExecutionScope, RuleScope } from './model/executions.ts';
 import type { StoredIntegration } from './model/integrations.ts';
@@ -40,6 +40,8 @@ export interface DirectoryStore {
   listWorkspaces(): Promise<Workspace[]>;
   /** Creates the workspace unless it exists; returns what is stored. */
   createWorkspace(workspace: Workspace): Promise<Workspace>;
+  /** Replaces who among the people signed in may do what in the workspace; false when it is not there. */
+  setWorkspaceAccess(workspaceId: string, access: WorkspaceAccess, audit?: AuditEvent): Promise<boolean>;
   getBranch(workspaceId: string, name: string): Promise<Branch | undefined>;
   createBranch(branch: Branch): Promise<Branch>;
   listBranches(workspaceId: string): Promise<Branch[]>;

@@ -93,6 +93,35 @@ export const errors = {
   apiKeyInvalid: () =>
     new ApiError(401, 'service_api_key_invalid', 'The Service-API-Key is not valid: it is unknown, revoked, or not tied to a workspace.', null),
   apiKeyExpired: () => new ApiError(401, 'service_api_key_expired', 'The Service-API-Key has expired: ask for a new key.', null),
+  /** A person's bearer token that failed a check (lib/auth/person-token.ts): the code says which. */
+  tokenInvalid: (
+    code:
+      | 'token_malformed'
+      | 'token_expired'
+      | 'token_not_yet_valid'
+      | 'token_issuer_invalid'
+      | 'token_audience_invalid'
+      | 'token_algorithm_refused'
+      | 'token_signature_invalid',
+    why: string,
+  ) => new ApiError(401, code, `The bearer token is not accepted: ${why}.`, null),
+  bearerNotAccepted: () =>
+    new ApiError(401, 'bearer_not_accepted', 'This service signs no one in with a bearer token: supply your API key in the Service-API-Key header.', null),
+  notAMember: (workspace: string) =>
+    new ApiError(
+      403,
+      'forbidden',
+      `You have no role in the workspace "${shownId(workspace)}": its managers give roles to your groups or your e-mail (GET /dev/v1/access).`,
+      { workspace },
+    ),
+  selfLockout: () =>
+    new ApiError(
+      409,
+      'self_lockout',
+      'This mapping would take the permission manage away from you: another manager must make that change, so the workspace keeps one.',
+    ),
+  signInUnavailable: () =>
+    new ApiError(503, 'sign_in_unavailable', "The issuer's keys could not be read to verify the bearer token. Retry after a delay.", null),
   invalidRequest: (issues: FieldIssue[]) =>
     new ApiError(
       400,

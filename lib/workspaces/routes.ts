@@ -1,6 +1,7 @@
-/** The workspace itself: its branches (the console's branch switcher lists them), and its API keys, managed over the API. */
+/** The workspace itself: its branches (the console's branch switcher lists them), its API keys, managed over the API, and who among the people signed in may do what. */
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
+import { accessBody, accessBounds } from './access.ts';
 import { createKeyBody, updateKeyBody } from './keys.ts';
 
 const keyRules =
@@ -93,6 +94,33 @@ export const workspaceRoutes = {
     description: `Revokes the key for good; revoking it again answers it as it is. ${keyRules}`,
     branch: 'none',
     query: emptyQuery,
+    tableAccess: 'readWrite',
+  },
+  getAccess: {
+    operationId: 'getAccess',
+    permission: 'manage',
+    method: 'GET',
+    path: '/dev/v1/access',
+    handler: 'get-access',
+    summary: 'Who among the people signed in may do what',
+    description:
+      "The workspace's mapping of IdP groups and single people (by verified e-mail) to roles, each optionally limited to branches, as a key's role is. A person calling with a bearer token holds every grant that names one of their token's groups or their e-mail.",
+    branch: 'none',
+    query: emptyQuery,
+    tableAccess: 'read',
+  },
+  putAccess: {
+    operationId: 'putAccess',
+    permission: 'manage',
+    workspaceWide: true,
+    method: 'PUT',
+    path: '/dev/v1/access',
+    handler: 'put-access',
+    summary: 'Replace who among the people signed in may do what',
+    description: `Replaces the mapping whole: at most ${accessBounds.groups} groups and ${accessBounds.people} people, each with a role (reader, executor, editor, publisher, admin) and optionally the branches it is limited to, which must exist. E-mails are kept in lower case. A person cannot take manage away from themselves (409 self_lockout). Needs manage on every branch; audited. Changes hold on every function within 30 s (the directory cache).`,
+    branch: 'none',
+    query: emptyQuery,
+    body: accessBody,
     tableAccess: 'readWrite',
   },
 } satisfies Record<string, Route>;

@@ -23,7 +23,7 @@
  *   remote.
  *
  * At the end of each sequence the audit log verifies and holds each refusal
- * the sequence met. Bounded: 16 sequences of at most 30 steps, every wait
+ * the sequence met. Bounded: 16 sequences of at most 36 steps, every wait
  * bounded in time; every server on loopback.
  */
 import fc from 'fast-check';
@@ -110,7 +110,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('push' as const), who }) },
 );
 
-/** A review as people run one, of random keys: an edit, its proposal, two approvals and a publish (served or as a candidate). */
+/**
+ * A review as people run one, of random keys: an edit, its proposal, two
+ * approvals and a publish, then a push; published as a candidate, it is
+ * canaried and promoted before the push.
+ */
 const review: fc.Arbitrary<Step[]> = fc
   .tuple(fc.integer({ min: 1, max: 4 }), who, who, who, who, fc.boolean())
   .map(([value, author, first, second, publisher, candidate]) => [
@@ -119,10 +123,17 @@ const review: fc.Arbitrary<Step[]> = fc
     { kind: 'approve', who: first, request: 0 },
     { kind: 'approve', who: second, request: 0 },
     { kind: 'publish', who: publisher, request: 0, candidate, checksum: 'none' },
+    ...(candidate
+      ? ([
+          { kind: 'rollout', who: publisher, mode: 'canary' },
+          { kind: 'promote', who: publisher },
+        ] as const)
+      : []),
+    { kind: 'push', who: publisher },
   ]);
 const steps = fc
   .array(fc.oneof({ weight: 3, arbitrary: step.map((one) => [one]) }, { weight: 2, arbitrary: review }), { minLength: 4, maxLength: 14 })
-  .map((chunks) => chunks.flat().slice(0, 30));
+  .map((chunks) => chunks.flat().slice(0, 36));
 
 interface RuleView {
   checksum: string;

@@ -798,6 +798,14 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       })),
     ),
     revokeKey: onItem('revokeKey', key, (id) => ({ method: 'DELETE', path: at('/dev/v1/keys', id) })),
+    getAccess: fc.constant(probe('getAccess', [], () => ({ method: 'GET', path: '/dev/v1/access' }))),
+    putAccess: fc.constant(
+      probe('putAccess', [], (_v, nonce) => ({
+        method: 'PUT',
+        path: '/dev/v1/access',
+        body: { groups: [{ group: `A ${nonce}`, role: 'reader' }], people: [] },
+      })),
+    ),
     listAudit: onItem('listAudit', key, (id) => ({ method: 'GET', path: '/dev/v1/audit', query: { keyId: id } })),
     protectBranch: branch.map((picked) =>
       probe('protectBranch', slotsOf(picked), (v) => ({

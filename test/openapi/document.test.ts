@@ -198,7 +198,19 @@ describe('responses', () => {
     ]);
     expect(codes('getRemote', 404)).toEqual(['remote_not_configured']);
     expect(codes('getTask', 404)).toEqual(['task_not_found']);
-    expect(codes('getTask', 401)).toEqual(['service_api_key_empty', 'service_api_key_expired', 'service_api_key_invalid']);
+    expect(codes('getTask', 401)).toEqual([
+      'bearer_not_accepted',
+      'service_api_key_empty',
+      'service_api_key_expired',
+      'service_api_key_invalid',
+      'token_algorithm_refused',
+      'token_audience_invalid',
+      'token_expired',
+      'token_issuer_invalid',
+      'token_malformed',
+      'token_not_yet_valid',
+      'token_signature_invalid',
+    ]);
     expect(codes('getTask', 500)).toEqual(['internal_error']);
   });
 

@@ -519,6 +519,34 @@ export interface paths {
         patch: operations["updateKey"];
         trace?: never;
     };
+    "/dev/v1/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who among the people signed in may do what
+         * @description The workspace's mapping of IdP groups and single people (by verified e-mail) to roles, each optionally limited to branches, as a key's role is. A person calling with a bearer token holds every grant that names one of their token's groups or their e-mail.
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        get: operations["getAccess"];
+        /**
+         * Replace who among the people signed in may do what
+         * @description Replaces the mapping whole: at most 100 groups and 500 people, each with a role (reader, executor, editor, publisher, admin) and optionally the branches it is limited to, which must exist. E-mails are kept in lower case. A person cannot take manage away from themselves (409 self_lockout). Needs manage on every branch; audited. Changes hold on every function within 30 s (the directory cache).
+         *
+         *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
+         */
+        put: operations["putAccess"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/credentials": {
         parameters: {
             query?: never;
@@ -1121,6 +1149,10 @@ export interface components {
             keyId: string;
             ownerFixedAt: string;
         };
+        Membership: {
+            /** @description the workspace Service-Workspace named */
+            workspace: string;
+        };
         ApprovalCount: {
             approvals: number;
             required: number;
@@ -1454,7 +1486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1464,7 +1496,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -1480,7 +1512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1518,6 +1550,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -1654,7 +1701,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1664,7 +1711,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -1680,7 +1727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1733,6 +1780,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -1822,7 +1884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1832,7 +1894,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -1848,7 +1910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1886,6 +1948,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -2030,7 +2107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2040,7 +2117,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -2056,7 +2133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2094,6 +2171,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -2162,7 +2254,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2172,7 +2264,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -2188,7 +2280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2241,6 +2333,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -2337,7 +2444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2347,7 +2454,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -2363,7 +2470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2416,6 +2523,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -2505,7 +2627,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2515,7 +2637,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -2531,7 +2653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2569,6 +2691,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -2699,7 +2836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2709,7 +2846,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -2725,7 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2793,6 +2930,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -3053,7 +3205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3063,7 +3215,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -3079,7 +3231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3161,6 +3313,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -3340,7 +3507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3350,7 +3517,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -3366,7 +3533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3448,6 +3615,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -3568,7 +3750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3578,7 +3760,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -3594,7 +3776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3632,6 +3814,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -3721,7 +3918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3731,7 +3928,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -3747,7 +3944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3815,6 +4012,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -3907,7 +4119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3917,7 +4129,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -3933,7 +4145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3986,6 +4198,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -4087,7 +4314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4097,7 +4324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -4113,7 +4340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4151,6 +4378,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -4319,7 +4561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4329,7 +4571,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -4345,7 +4587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4398,6 +4640,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -4566,7 +4823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4576,7 +4833,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -4592,7 +4849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4645,6 +4902,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -4777,7 +5049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4787,7 +5059,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -4803,7 +5075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4871,6 +5143,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -5035,7 +5322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5045,7 +5332,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -5061,7 +5348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5099,6 +5386,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -5279,7 +5581,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5289,7 +5591,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -5305,7 +5607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5358,6 +5660,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -5522,7 +5839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5532,7 +5849,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -5548,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5601,6 +5918,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -5772,7 +6104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5782,7 +6114,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -5798,7 +6130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5851,6 +6183,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6040,7 +6387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6050,7 +6397,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6066,7 +6413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6148,6 +6495,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6204,7 +6566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6214,7 +6576,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6230,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6268,6 +6630,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6334,7 +6711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6344,7 +6721,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6360,7 +6737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6383,6 +6760,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6455,7 +6847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6465,7 +6857,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6481,7 +6873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6504,6 +6896,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6580,7 +6987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6590,7 +6997,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6606,7 +7013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6629,6 +7036,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6769,7 +7191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6779,7 +7201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6795,7 +7217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6818,6 +7240,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -6896,7 +7333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6906,7 +7343,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -6922,7 +7359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6960,6 +7397,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -7039,7 +7491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7049,7 +7501,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -7065,7 +7517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7118,6 +7570,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -7207,7 +7674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7217,7 +7684,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -7233,7 +7700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden" | "owner_fixed";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["FixedOwner"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["FixedOwner"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7286,6 +7753,335 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    getAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            groups: {
+                                /** @description a group as the issuer's groups claim names it */
+                                group: string;
+                                /** @enum {string} */
+                                role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                                /** @description the branches it is limited to; absent, every branch */
+                                branches?: string[];
+                            }[];
+                            people: {
+                                /** @description a verified e-mail, in lower case */
+                                email: string;
+                                /** @enum {string} */
+                                role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                                /** @description the branches it is limited to; absent, every branch */
+                                branches?: string[];
+                            }[];
+                            /** @description when it was last replaced ('' before the first time) */
+                            updatedAt: string;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    putAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    groups: {
+                        group: string;
+                        /** @enum {string} */
+                        role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                        branches?: string[];
+                    }[];
+                    people: {
+                        email: string;
+                        /** @enum {string} */
+                        role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                        branches?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            groups: {
+                                /** @description a group as the issuer's groups claim names it */
+                                group: string;
+                                /** @enum {string} */
+                                role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                                /** @description the branches it is limited to; absent, every branch */
+                                branches?: string[];
+                            }[];
+                            people: {
+                                /** @description a verified e-mail, in lower case */
+                                email: string;
+                                /** @enum {string} */
+                                role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                                /** @description the branches it is limited to; absent, every branch */
+                                branches?: string[];
+                            }[];
+                            /** @description when it was last replaced ('' before the first time) */
+                            updatedAt: string;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
+            /** @description Conflict: self_lockout. */
+            409: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "self_lockout";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -7373,7 +8169,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7383,7 +8179,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -7399,7 +8195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7422,6 +8218,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -7577,7 +8388,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7587,7 +8398,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -7603,7 +8414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -7641,6 +8452,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -7725,7 +8551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7735,7 +8561,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -7751,7 +8577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7789,6 +8615,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -7873,7 +8714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7883,7 +8724,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -7899,7 +8740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -7952,6 +8793,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -8048,7 +8904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8058,7 +8914,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -8074,7 +8930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8127,6 +8983,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -8212,7 +9083,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8222,7 +9093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -8238,7 +9109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8291,6 +9162,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -8375,7 +9261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8385,7 +9271,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -8401,7 +9287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -8424,6 +9310,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -8583,7 +9484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8593,7 +9494,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -8609,7 +9510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8662,6 +9563,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -8743,7 +9659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8753,7 +9669,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -8769,7 +9685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -8807,6 +9723,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -8889,7 +9820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8899,7 +9830,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -8915,7 +9846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8968,6 +9899,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -9068,7 +10014,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9078,7 +10024,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -9094,7 +10040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9147,6 +10093,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -9253,7 +10214,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9263,7 +10224,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -9279,7 +10240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9332,6 +10293,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -9401,7 +10377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9411,7 +10387,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -9465,6 +10441,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null; data is {}. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -9534,7 +10525,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9544,7 +10535,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -9598,6 +10589,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null; data is {}. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -9668,7 +10674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9678,7 +10684,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -9694,7 +10700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -9732,6 +10738,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10007,7 +11028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10017,7 +11038,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -10033,7 +11054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -10071,6 +11092,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10346,7 +11382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10356,7 +11392,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -10372,7 +11408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -10410,6 +11446,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10478,7 +11529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10488,7 +11539,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -10504,7 +11555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -10542,6 +11593,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10620,7 +11686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10630,7 +11696,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -10646,7 +11712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -10669,6 +11735,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10742,7 +11823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10752,7 +11833,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -10768,7 +11849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -10806,6 +11887,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10873,7 +11969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10883,7 +11979,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -10899,7 +11995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -10937,6 +12033,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -10999,6 +12110,12 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description set when a person signed in approved */
+                                person?: {
+                                    issuer: string;
+                                    subject: string;
+                                    email?: string;
+                                };
                                 /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
                                 counts: boolean;
                             }[];
@@ -11197,7 +12314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11207,7 +12324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -11223,7 +12340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11261,6 +12378,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -11331,6 +12463,12 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description set when a person signed in approved */
+                                person?: {
+                                    issuer: string;
+                                    subject: string;
+                                    email?: string;
+                                };
                                 /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
                                 counts: boolean;
                             }[];
@@ -11558,6 +12696,12 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description set when a person signed in approved */
+                                person?: {
+                                    issuer: string;
+                                    subject: string;
+                                    email?: string;
+                                };
                                 /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
                                 counts: boolean;
                             }[];
@@ -11756,7 +12900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11766,7 +12910,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -11782,7 +12926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11850,6 +12994,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -11913,6 +13072,12 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description set when a person signed in approved */
+                                person?: {
+                                    issuer: string;
+                                    subject: string;
+                                    email?: string;
+                                };
                                 /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
                                 counts: boolean;
                             }[];
@@ -12111,7 +13276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -12121,7 +13286,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -12137,7 +13302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -12175,6 +13340,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -12245,6 +13425,12 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description set when a person signed in approved */
+                                person?: {
+                                    issuer: string;
+                                    subject: string;
+                                    email?: string;
+                                };
                                 /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
                                 counts: boolean;
                             }[];
@@ -12443,7 +13629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -12453,7 +13639,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -12469,7 +13655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden" | "self_approval";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["RequestAuthor"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["RequestAuthor"];
                     };
                 };
             };
@@ -12522,6 +13708,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -12592,6 +13793,12 @@ export interface operations {
                                 comment: string;
                                 /** Format: date-time */
                                 at: string;
+                                /** @description set when a person signed in approved */
+                                person?: {
+                                    issuer: string;
+                                    subject: string;
+                                    email?: string;
+                                };
                                 /** @description whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author */
                                 counts: boolean;
                             }[];
@@ -12790,7 +13997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -12800,7 +14007,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -12816,7 +14023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -12869,6 +14076,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -12987,7 +14209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -12997,7 +14219,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -13013,7 +14235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -13036,6 +14258,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -13112,7 +14349,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -13122,7 +14359,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -13138,7 +14375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -13161,6 +14398,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };
@@ -13248,7 +14500,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: service_api_key_empty, service_api_key_expired, service_api_key_invalid; data is null. */
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
             401: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -13258,7 +14510,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid";
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
                         data?: null;
                     };
                 };
@@ -13274,7 +14526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
                         code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -13297,6 +14549,21 @@ export interface operations {
                 };
             };
             502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
             504: components["responses"]["Gateway504"];
         };
     };

@@ -25,6 +25,9 @@ const changeRequestSchema = z.object({
   approvals: z
     .array(
       approvalSchema.extend({
+        person: z
+          .optional(z.object({ issuer: z.string(), subject: z.string(), email: z.optional(z.string()) }))
+          .describe('set when a person signed in approved'),
         counts: z.boolean().describe("whether it counts now: its key still usable, holding approve on the branch, its owner's, and not acting for the author"),
       }),
     )

@@ -22,6 +22,13 @@ const keySchema = z.object({
   state: z.enum(['active', 'expired', 'revoked']),
 }) satisfies z.ZodType<KeyView>;
 
+const grantFields = { role: roleSchema, branches: z.array(z.string()).optional().describe('the branches it is limited to; absent, every branch') };
+const accessSchema = z.object({
+  groups: z.array(z.object({ group: z.string().describe("a group as the issuer's groups claim names it"), ...grantFields })),
+  people: z.array(z.object({ email: z.string().describe('a verified e-mail, in lower case'), ...grantFields })),
+  updatedAt: z.string().describe("when it was last replaced ('' before the first time)"),
+});
+
 export const workspaceResponses = {
   listBranches: {
     data: z.array(
@@ -48,4 +55,6 @@ export const workspaceResponses = {
   getKey: { data: keySchema },
   updateKey: { data: keySchema },
   revokeKey: { data: keySchema.describe('the key, revoked') },
+  getAccess: { data: accessSchema },
+  putAccess: { data: accessSchema },
 } satisfies ResponsesOf<typeof workspaceRoutes>;

@@ -5,12 +5,12 @@
  */
 import { apiKeyKey, apiKeysOfWorkspace, branchKey, branchPrefix, workspaceKey, workspaceSortKey } from '../keys.ts';
 import { tableDefinition } from '../table.ts';
-import type { ApiKey, ApiKeyChange, AuditEvent, Branch, BranchProtection, DirectoryStore, Workspace } from '../types.ts';
+import type { ApiKey, ApiKeyChange, AuditEvent, Branch, BranchProtection, DirectoryStore, Workspace, WorkspaceAccess } from '../types.ts';
 import { setAll } from './expressions.ts';
 import { pick, projection, TableClient } from './table-client.ts';
 
 const { byName } = tableDefinition.indexes;
-const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt'] as const;
+const workspaceFields = ['id', 'name', 'defaultBranch', 'createdAt', 'access'] as const;
 const branchFields = ['workspaceId', 'name', 'createdAt', 'protection'] as const;
 const apiKeyFields = [
   'keyId',
@@ -39,6 +39,23 @@ export class DynamoDirectoryStore extends TableClient implements DirectoryStore 
   async createWorkspace(workspace: Workspace) {
     const stored = await this.putIfAbsent({ ...workspaceKey(workspace.id), ...workspace });
     return pick(stored, workspaceFields) as Workspace;
+  }
+
+  async setWorkspaceAccess(workspaceId: string, access: WorkspaceAccess, audit?: AuditEvent) {
+    return this.writeIf(
+      workspaceId,
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: workspaceKey(workspaceId),
+          UpdateExpression: 'SET #access = :access',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#access': 'access' },
+          ExpressionAttributeValues: { ':access': access },
+        },
+      },
+      audit,
+    );
   }
 
   async getBranch(workspaceId: string, name: string) {

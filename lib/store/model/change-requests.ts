@@ -17,9 +17,12 @@ export type ChangeRequestState = (typeof changeRequestStates)[number];
 
 export interface Approval {
   owner: string;
+  /** The key's id; for a person, their id (`person_…`). */
   keyId: string;
   comment: string;
   at: string;
+  /** Set when a person signed in gave it: who they are, and the groups their token named, by which it is weighed again at publish. */
+  person?: { issuer: string; subject: string; email?: string; groups: string[] };
 }
 
 /** What changed from the latest published version to the proposed draft, field by field (at most `recordDiffLimit` entries). */

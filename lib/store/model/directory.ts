@@ -7,6 +7,21 @@ export interface Workspace {
   name: string;
   defaultBranch: string;
   createdAt: string;
+  /** Who among the people the issuer signs in may do what here (lib/workspaces/access.ts); absent, no one. */
+  access?: WorkspaceAccess;
+}
+
+/** A role, limited or not to some branches, as a key has one. */
+export interface Grant {
+  role: Role;
+  branches?: string[];
+}
+
+/** The people of a workspace: IdP groups and single people (by verified e-mail), each given a role. */
+export interface WorkspaceAccess {
+  groups: (Grant & { group: string })[];
+  people: (Grant & { email: string })[];
+  updatedAt: string;
 }
 
 export interface Branch {

@@ -1,0 +1,49 @@
+/** An OpenID Connect issuer on loopback for tests: its discovery document and keys over real HTTP, and ID tokens signed with its keys. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+
+export type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+/** `published` are the keys its JWKS serves now; counts the key fetches. */
+export class Issuer {
+  server!: Server;
+  url = '';
+  published: JWK[] = [];
+  keyFetches = 0;
+  /** The key tokens are signed with unless said, published as `k1` by `start`. */
+  current!: KeyPair;
+
+  async start() {
+    this.server = createServer((request, response) => {
+      if (request.url === '/.well-known/openid-configuration')
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: this.url, jwks_uri: `${this.url}/jwks` }));
+      if (request.url === '/jwks') {
+        this.keyFetches++;
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: this.published }));
+      }
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.current = await generateKeyPair('ES256');
+    await this.publish(this.current, 'k1');
+    return this;
+  }
+
+  async publish(pair: KeyPair, kid: string) {
+    this.published.push({ ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256', use: 'sig' });
+  }
+
+  /** An ID token of this issuer for `audience`, valid for 5 minutes, with `claims` over the defaults. */
+  token(audience: string, claims: Record<string, unknown> = {}, options: { key?: KeyPair; kid?: string } = {}) {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ iss: this.url, aud: audience, iat: now, exp: now + 300, email_verified: true, ...claims })
+      .setProtectedHeader({ alg: 'ES256', kid: options.kid ?? 'k1' })
+      .sign((options.key ?? this.current).privateKey);
+  }
+
+  close() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

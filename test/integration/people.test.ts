@@ -1,0 +1,161 @@
+/**
+ * People signed in, through the local HTTP runtime, with ID tokens of an
+ * issuer on loopback: a person acts in the workspace Service-Workspace names
+ * with every grant its mapping gives their groups or e-mail (union, branch
+ * limits and all); a workspace that gives them nothing, or does not exist,
+ * answers alike; a token failing a check is a 401 saying which; a person
+ * approves as themselves, once, never their own change, and only while the
+ * mapping still lets them; a person cannot take manage away from themselves.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json } from '../helpers/credentials.ts';
+import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
+import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
+import { Issuer } from '../helpers/issuer.ts';
+import { useRuntime } from '../helpers/runtime.ts';
+
+const issuer = new Issuer();
+const audience = 'console-client';
+await issuer.start();
+// What the stack tells every function (cdk/sign-in.ts); read when the first bearer token arrives.
+Object.assign(process.env, { OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'groups', DIRECTORY_CACHE_TTL_MS: '0' });
+const t = useRuntime();
+afterAll(() => issuer.close());
+
+const workspace = 'people-ws';
+let adminKey: string;
+
+const people = {
+  ana: { sub: 'sub-ana', email: 'ana@bank.example', groups: ['pricing-authors'] },
+  ben: { sub: 'sub-ben', email: 'ben@bank.example', groups: ['pricing-approvers'] },
+  cleo: { sub: 'sub-cleo', email: 'Cleo@Bank.example', groups: ['risk'] },
+  dan: { sub: 'sub-dan', email: 'dan@bank.example', groups: ['staging-editors', 'readers'] },
+  boss: { sub: 'sub-boss', email: 'boss@bank.example', groups: [] as string[] },
+  nobody: { sub: 'sub-nobody', email: 'nobody@bank.example', groups: ['elsewhere'] },
+};
+
+/** Calls as `who`, with a fresh ID token, in `inWorkspace`. */
+const as =
+  (who: keyof typeof people, inWorkspace = workspace) =>
+  async <D>(path: string, options: Parameters<typeof t.api>[1] = {}) =>
+    t.api<D>(path, {
+      branch: 'main',
+      ...options,
+      key: null,
+      headers: { ...options.headers, authorization: `Bearer ${await issuer.token(audience, people[who])}`, 'service-workspace': inWorkspace },
+    });
+
+const mapping = {
+  groups: [
+    { group: 'pricing-authors', role: 'editor' },
+    { group: 'pricing-approvers', role: 'publisher' },
+    { group: 'staging-editors', role: 'editor', branches: ['staging'] },
+    { group: 'readers', role: 'reader' },
+  ],
+  people: [
+    { email: 'cleo@bank.example', role: 'publisher', branches: ['main'] },
+    { email: 'boss@bank.example', role: 'admin' },
+  ],
+};
+
+beforeAll(async () => {
+  adminKey = (await createWorkspaceWithKey(t.runtime.store, { id: workspace, branches: ['staging'] })).key;
+  await createWorkspaceWithKey(t.runtime.store, { id: 'other-ws' });
+  expectUnpaged(await t.api('/dev/v1/access', { ...json('PUT', mapping), key: adminKey }));
+});
+
+describe('a person signed in', () => {
+  it("acts with the grants the workspace's mapping gives their groups and e-mail, and is named by their e-mail", async () => {
+    const me = expectUnpaged(await (await as('ana'))('/dev/v1/me'));
+    expect(me).toMatchObject({ owner: 'ana@bank.example', role: 'editor', branches: null, workspace: { id: workspace } });
+    const saved = expectUnpaged(await as('ana')('/dev/v1/rule', json('POST', simpleRule('people-fee', 'People fee'))), 201);
+    const refused = await as('ana')('/dev/v1/rule/people-fee/publish', json('POST', { checksum: (saved as { checksum: string }).checksum }));
+    expectFailure(refused, 403, 'forbidden');
+    expect(refused.body.data).toEqual({ permission: 'publish', role: 'editor' });
+    // An e-mail is compared without case; a grant limited to branches holds there only.
+    expect(expectUnpaged(await as('cleo')('/dev/v1/me'))).toMatchObject({ role: 'publisher', branches: ['main'] });
+    expectFailure(await as('cleo')('/dev/v1/rule', { branch: 'staging' }), 403, 'forbidden');
+    // The union of grants: reader everywhere, editor on staging.
+    expect((await as('dan')('/dev/v1/rule', { branch: 'main' })).status).toBe(200);
+    expectFailure(await as('dan')('/dev/v1/rule', json('POST', simpleRule('dan-fee', 'Dan fee'))), 403, 'forbidden');
+    expect((await as('dan')('/dev/v1/rule', { ...json('POST', simpleRule('dan-fee', 'Dan fee')), branch: 'staging' })).status).toBe(201);
+    const { records } = expectUnpaged(
+      await t.api<{ records: { operation: string; actor: { owner: string; keyId: string } }[] }>('/dev/v1/audit', {
+        key: adminKey,
+        query: { operation: 'createEntity', branch: 'main', outcome: 'ok' },
+      }),
+    );
+    expect(records[0]!.actor).toMatchObject({ owner: 'ana@bank.example', keyId: expect.stringMatching(/^person_[0-9a-f]{24}$/) });
+  });
+
+  it('is refused alike by a workspace that gives them nothing and by one that does not exist', async () => {
+    const none = await as('nobody')('/dev/v1/rule');
+    const elsewhere = await as('ana', 'other-ws')('/dev/v1/rule');
+    const missing = await as('ana', 'no-such-ws')('/dev/v1/rule');
+    expectFailure(none, 403, 'forbidden');
+    expectFailure(elsewhere, 403, 'forbidden');
+    expectFailure(missing, 403, 'forbidden');
+    expect(missing.body.message.replace('no-such-ws', 'other-ws')).toBe(elsewhere.body.message);
+  });
+
+  it('needs the workspace named, one credential only, and a token that passes every check', async () => {
+    const token = await issuer.token(audience, people.ana);
+    const call = (headers: Record<string, string>, key: string | null = null) => t.api('/dev/v1/rule', { key, headers });
+    const noWorkspace = await call({ authorization: `Bearer ${token}` });
+    expectFailure(noWorkspace, 400, 'invalid_request');
+    expect(JSON.stringify(noWorkspace.body.data)).toContain('Service-Workspace');
+    expectFailure(await call({ authorization: `Bearer ${token}`, 'service-workspace': workspace }, adminKey), 400, 'invalid_request');
+    expectFailure(await call({ authorization: `Basic ${token}`, 'service-workspace': workspace }), 401, 'token_malformed');
+    const bad = async (claims: Record<string, unknown>) =>
+      call({ authorization: `Bearer ${await issuer.token(audience, { ...people.ana, ...claims })}`, 'service-workspace': workspace });
+    expectFailure(await bad({ exp: Math.floor(Date.now() / 1000) - 5 }), 401, 'token_expired');
+    expectFailure(await bad({ aud: 'someone-else' }), 401, 'token_audience_invalid');
+    expectFailure(await bad({ iss: 'https://elsewhere.example' }), 401, 'token_issuer_invalid');
+  });
+
+  it('approves as themselves, once, never their own change, and only while the mapping still lets them', async () => {
+    expectUnpaged(await t.api('/dev/v1/branches/main/protection', { ...json('PUT', { requiredApprovals: 2 }), key: adminKey }));
+    const saved = expectUnpaged(await as('ana')<{ checksum: string }>('/dev/v1/rule', json('POST', simpleRule('people-cr', 'People CR'))), 201);
+    const proposal = expectUnpaged(
+      await as('ana')<{ id: string }>('/dev/v1/rule/people-cr/change-requests', json('POST', { checksum: saved.checksum, description: 'fee up' })),
+      201,
+    );
+    const approve = (who: keyof typeof people) =>
+      as(who)<{ approvalsCounted: number; approvals: { owner: string; counts: boolean; person?: { subject: string } }[] }>(
+        `/dev/v1/rule/people-cr/change-requests/${proposal.id}/approve`,
+        json('POST', { comment: 'ok' }),
+      );
+    expectFailure(await approve('ana'), 403, 'forbidden');
+    const once = expectUnpaged(await approve('ben'));
+    expect(once.approvals).toEqual([
+      expect.objectContaining({ owner: 'ben@bank.example', counts: true, person: expect.objectContaining({ subject: 'sub-ben' }) }),
+    ]);
+    expect(expectUnpaged(await approve('ben')).approvalsCounted).toBe(1);
+    expect(expectUnpaged(await approve('cleo')).approvalsCounted).toBe(2);
+    // Cleo's approval lapses when the mapping no longer gives her approve on main.
+    expectUnpaged(
+      await t.api('/dev/v1/access', { ...json('PUT', { ...mapping, people: mapping.people.filter((p) => p.role !== 'publisher') }), key: adminKey }),
+    );
+    const refused = await as('ben')('/dev/v1/rule/people-cr/publish', json('POST', { changeRequestId: proposal.id }));
+    expectFailure(refused, 409, 'approvals_missing');
+    expectUnpaged(await t.api('/dev/v1/access', { ...json('PUT', mapping), key: adminKey }));
+    expect(
+      expectUnpaged(await as('ben')<{ version: string }>('/dev/v1/rule/people-cr/publish', json('POST', { changeRequestId: proposal.id })), 201).version,
+    ).toBe('v1');
+  });
+
+  it('manages the mapping with manage, and cannot take manage away from themselves', async () => {
+    expectFailure(await as('ana')('/dev/v1/access'), 403, 'forbidden');
+    expect(expectUnpaged(await as('boss')<typeof mapping>('/dev/v1/access')).people).toHaveLength(2);
+    const lockout = await as('boss')('/dev/v1/access', json('PUT', { ...mapping, people: [] }));
+    expectFailure(lockout, 409, 'self_lockout');
+    const unknownBranch = await as('boss')('/dev/v1/access', json('PUT', { ...mapping, groups: [{ group: 'x', role: 'reader', branches: ['nope'] }] }));
+    expectFailure(unknownBranch, 400, 'invalid_request');
+    expect(JSON.stringify(unknownBranch.body.data)).toContain('groups[0].branches[0]');
+    expectUnpaged(await as('boss')('/dev/v1/access', json('PUT', mapping)));
+    const { records } = expectUnpaged(
+      await t.api<{ records: { operation: string; actor: { owner: string } }[] }>('/dev/v1/audit', { key: adminKey, query: { operation: 'putAccess' } }),
+    );
+    expect(records[0]!.actor.owner).toBe('boss@bank.example');
+  });
+});
