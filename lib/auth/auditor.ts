@@ -1,20 +1,28 @@
 /**
- * Who is acting in a call, for the audit log: the key, its owner and role,
+ * Who is acting in a call, for the audit log: the key, its owner and role
+ * (for a person signed in, their id, e-mail and role, and who the issuer says they are),
  * the operation and the request. A write hands the store an event made here
  * with what it wrote (target, checksums, facts), and the store records it in
  * the same transaction as the write (lib/store/dynamo/audit.ts).
  */
 import type { Principal } from './authenticate.ts';
-import type { AuditEvent, AuditTarget, EntityRef } from '../store/types.ts';
+import type { AuditActor, AuditEvent, AuditTarget, EntityRef } from '../store/types.ts';
 
 export interface Auditor {
-  actor: { keyId: string; owner: string; role: string };
+  actor: AuditActor;
   operation: string;
   requestId: string;
 }
 
 export const auditorOf = (principal: Principal, operation: string, requestId: string): Auditor => ({
-  actor: { keyId: principal.keyId, owner: principal.owner, role: principal.role },
+  actor: {
+    keyId: principal.keyId,
+    owner: principal.owner,
+    role: principal.role,
+    ...(principal.person && {
+      person: { issuer: principal.person.issuer, subject: principal.person.subject, ...(principal.person.email && { email: principal.person.email }) },
+    }),
+  },
   operation,
   requestId,
 });

@@ -80,12 +80,17 @@ describe('a person signed in', () => {
     expectFailure(await as('dan')('/dev/v1/rule', json('POST', simpleRule('dan-fee', 'Dan fee'))), 403, 'forbidden');
     expect((await as('dan')('/dev/v1/rule', { ...json('POST', simpleRule('dan-fee', 'Dan fee')), branch: 'staging' })).status).toBe(201);
     const { records } = expectUnpaged(
-      await t.api<{ records: { operation: string; actor: { owner: string; keyId: string } }[] }>('/dev/v1/audit', {
+      await t.api<{ records: { operation: string; actor: Record<string, unknown> }[] }>('/dev/v1/audit', {
         key: adminKey,
         query: { operation: 'createEntity', branch: 'main', outcome: 'ok' },
       }),
     );
-    expect(records[0]!.actor).toMatchObject({ owner: 'ana@bank.example', keyId: expect.stringMatching(/^person_[0-9a-f]{24}$/) });
+    expect(records[0]!.actor).toEqual({
+      owner: 'ana@bank.example',
+      keyId: expect.stringMatching(/^person_[0-9a-f]{24}$/),
+      role: 'editor',
+      person: { issuer: issuer.url, subject: 'sub-ana', email: 'ana@bank.example' },
+    });
   });
 
   it('is refused alike by a workspace that gives them nothing and by one that does not exist', async () => {

@@ -14143,11 +14143,17 @@ export interface operations {
                                  * @description when it was recorded; never before the record before it
                                  */
                                 at: string;
-                                /** @description the key, its owner and its role then */
+                                /** @description the key, its owner and its role then; for a person signed in, their id, e-mail, role and who the issuer says they are */
                                 actor: {
                                     keyId: string;
                                     owner: string;
                                     role: string;
+                                    /** @description set for a person signed in */
+                                    person?: {
+                                        issuer: string;
+                                        subject: string;
+                                        email?: string;
+                                    };
                                 };
                                 /** @description the operation's id (createEntity, publishEntity, ...), as in this document */
                                 operation: string;
@@ -14451,11 +14457,17 @@ export interface operations {
                          * @description when it was recorded; never before the record before it
                          */
                         at: string;
-                        /** @description the key, its owner and its role then */
+                        /** @description the key, its owner and its role then; for a person signed in, their id, e-mail, role and who the issuer says they are */
                         actor: {
                             keyId: string;
                             owner: string;
                             role: string;
+                            /** @description set for a person signed in */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                         };
                         /** @description the operation's id (createEntity, publishEntity, ...), as in this document */
                         operation: string;

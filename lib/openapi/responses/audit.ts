@@ -7,7 +7,14 @@ const auditRecordSchema = z.object({
   workspaceId: z.string(),
   seq: z.number().int().describe('1, 2, 3, ... without gaps'),
   at: timestamp.describe('when it was recorded; never before the record before it'),
-  actor: z.object({ keyId: z.string(), owner: z.string(), role: z.string() }).describe('the key, its owner and its role then'),
+  actor: z
+    .object({
+      keyId: z.string(),
+      owner: z.string(),
+      role: z.string(),
+      person: z.object({ issuer: z.string(), subject: z.string(), email: z.string().optional() }).optional().describe('set for a person signed in'),
+    })
+    .describe('the key, its owner and its role then; for a person signed in, their id, e-mail, role and who the issuer says they are'),
   operation: z.string().describe("the operation's id (createEntity, publishEntity, ...), as in this document"),
   target: z.object({ type: z.string(), id: z.optional(z.string()), branch: z.optional(z.string()) }),
   requestId: z.string(),

@@ -7,9 +7,12 @@
 
 /** Who acted: the key, the person or system it belongs to, and its role at the time. */
 export interface AuditActor {
+  /** The key's id; a person's id (`person_…`) for a person. */
   keyId: string;
   owner: string;
   role: string;
+  /** Set for a person signed in: who the issuer says they are, and their e-mail then. */
+  person?: { issuer: string; subject: string; email?: string };
 }
 
 /** What was acted on: its type (rule, workflow, credential, integration, key, remote, branch, schedule, task), id and branch where it has them. */
