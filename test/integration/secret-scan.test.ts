@@ -30,6 +30,7 @@ import { credentialBody, credentialPath, credentialsPath, credentialTestPath, js
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { integrationPath, integrationsPath, integrationTestPath } from '../helpers/integrations.ts';
 import { captureOutput } from '../helpers/output-capture.ts';
+import { Issuer } from '../helpers/issuer.ts';
 import { entityFiles, pullClient, startRepositories, type Repositories } from '../helpers/pull.ts';
 import { parcelFee } from '../helpers/rules.ts';
 import { useRuntime } from '../helpers/runtime.ts';
@@ -49,6 +50,14 @@ import { closedPort, startProvider, type Provider, type SeenRequest } from '../o
 vi.hoisted(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
 });
+
+/** The issuer people sign in with, on loopback: their tokens are secrets too. */
+const issuer = new Issuer();
+const audience = 'scan-console';
+await issuer.start();
+Object.assign(process.env, { OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: audience });
+/** The people's tokens the scenario sends: each is looked for like a credential value, its signature alone as a partial leak. */
+const tokens: string[] = [];
 
 /** Everything written, captured from before the runtime starts; `print` writes past the capture. */
 const print = process.stdout.write.bind(process.stdout);
@@ -74,6 +83,7 @@ const values = {
 const secretList = (apiKey: string): Secret[] => [
   ...Object.entries(values).map(([label, value]) => ({ label: `the ${label} credential value`, value, core: /[0-9a-f]{16}/.exec(value)![0] })),
   { label: "the workspace's API key", value: apiKey },
+  ...tokens.map((value, at) => ({ label: `person token ${at + 1}`, value, core: /[A-Za-z0-9]{16}/.exec(value.split('.')[2]!)![0] })),
 ];
 
 /** Where each answer came from, and its whole text: status, headers, body. */
@@ -152,9 +162,11 @@ beforeAll(async () => {
   repositories = await startRepositories({ requireHeader: { name: 'PRIVATE-TOKEN', value: values.git } });
   await repositories.create('rules.git', { main: entityFiles([simpleRule('pulled-rule', 'Pulled rule')]) });
   ({ key } = await createWorkspaceWithKey(t.runtime.store, { id: 'secret-scan' }));
+  // Before any call reads the workspace (a warm function keeps what it read for 30 s).
+  await t.runtime.store.setWorkspaceAccess('secret-scan', { groups: [{ group: 'scanners', role: 'editor' }], people: [], updatedAt: new Date().toISOString() });
 });
 afterAll(async () => {
-  await Promise.all([provider?.close(), elsewhere?.close(), repositories?.close()]);
+  await Promise.all([provider?.close(), elsewhere?.close(), repositories?.close(), issuer.close()]);
 });
 
 /** The raw items of the table, each as JSON. */
@@ -359,6 +371,21 @@ describe('secret scan', () => {
       ok(task, 200);
       recorded.push({ where: `the task ${taskId}`, text: JSON.stringify(task.body.data) });
     }
+    // People signed in: a write, an execute and a refusal with a good token; an expired one, one for another client, one in another workspace.
+    const person = { sub: 'scan-person', email: 'scan@bank.example', groups: ['scanners'] };
+    tokens.push(
+      await issuer.token(audience, person),
+      await issuer.token(audience, { ...person, exp: Math.floor(Date.now() / 1000) - 10 }),
+      await issuer.token('another-client', person),
+    );
+    const asPerson = (token: string, path: string, options: RequestOptions = {}, workspace = 'secret-scan') =>
+      api(path, { ...options, key: null, headers: { ...options.headers, authorization: `Bearer ${token}`, 'service-workspace': workspace } });
+    ok(await asPerson(tokens[0]!, '/dev/v1/rule', json('POST', simpleRule('person-rule', 'Person rule'))), 201);
+    expect((await asPerson(tokens[0]!, '/dev/v1/rule/scan-fee/execute', json('POST', { params: { weightKg: 2 } }))).status).toBeLessThan(500);
+    expect((await asPerson(tokens[0]!, '/dev/v1/keys')).status).toBe(403);
+    expect((await asPerson(tokens[1]!, '/dev/v1/rule')).status).toBe(401);
+    expect((await asPerson(tokens[2]!, '/dev/v1/rule')).status).toBe(401);
+    expect((await asPerson(tokens[0]!, '/dev/v1/rule', {}, 'another-workspace')).status).toBe(403);
     await t.runtime.queue.idle();
 
     // The searches below look for something real: the provider and the Git host did receive the values.
@@ -388,7 +415,7 @@ describe('secret scan', () => {
     ];
     print(
       `secret scan: ${requests} requests, ${answers.length} answers, ${output.length} log lines, ${recorded.length} executions lists and tasks, ` +
-        `${Object.keys(values).length + 1} secrets in ${scanner.size} forms, ${provider.requests.length} provider calls, ${Date.now() - started} ms\n`,
+        `${secretList(key).length} secrets in ${scanner.size} forms, ${provider.requests.length} provider calls, ${Date.now() - started} ms\n`,
     );
     expect(describeLeaks(leaks)).toBe('');
   }, 50_000);
