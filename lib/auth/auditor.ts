@@ -5,7 +5,7 @@
  * with what it wrote (target, checksums, facts), and the store records it in
  * the same transaction as the write (lib/store/dynamo/audit.ts).
  */
-import type { Principal } from './authenticate.ts';
+import { personFacts, type Principal } from './authenticate.ts';
 import type { AuditActor, AuditEvent, AuditTarget, EntityRef } from '../store/types.ts';
 
 export interface Auditor {
@@ -19,9 +19,7 @@ export const auditorOf = (principal: Principal, operation: string, requestId: st
     keyId: principal.keyId,
     owner: principal.owner,
     role: principal.role,
-    ...(principal.person && {
-      person: { issuer: principal.person.issuer, subject: principal.person.subject, ...(principal.person.email && { email: principal.person.email }) },
-    }),
+    ...(principal.person && { person: personFacts(principal.person) }),
   },
   operation,
   requestId,

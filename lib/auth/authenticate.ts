@@ -38,6 +38,9 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
   return { keyId: key.keyId, workspace, role: key.role ?? defaultRole, owner: keyOwner(key), ...(key.branches && { branches: key.branches }) };
 }
 
+/** Who the issuer says a person is, as records keep it. */
+export const personFacts = (person: Person) => ({ issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }) });
+
 /** A person's id in the records: from their issuer and subject, which together are who they are. */
 export const personId = (person: Pick<Person, 'issuer' | 'subject'>) =>
   `person_${createHash('sha256').update(`${person.issuer}\n${person.subject}`).digest('hex').slice(0, 24)}`;
@@ -51,7 +54,13 @@ export const personId = (person: Pick<Person, 'issuer' | 'subject'>) =>
 export async function authenticatePerson(directory: DirectoryStore, person: Person, workspaceId: string, permission: Requirement): Promise<Principal> {
   const workspace = await directory.getWorkspace(workspaceId);
   const grants = grantsOf(workspace?.access, person);
-  if (!workspace || !grants.length) throw errors.notAMember(workspaceId);
+  if (!workspace || !grants.length) {
+    const refusal = errors.notAMember(workspaceId);
+    // Recorded in the workspace's audit log when there is one (lib/http/endpoint.ts): who tried, though they hold no role there.
+    if (workspace)
+      refusal.refusedIn = { workspaceId, actor: { keyId: personId(person), owner: person.email ?? person.subject, role: '', person: personFacts(person) } };
+    throw refusal;
+  }
   const { role, branches } = effectiveGrant(grants, permission);
   return { keyId: personId(person), workspace, role, owner: person.email ?? person.subject, ...(branches && { branches }), person };
 }

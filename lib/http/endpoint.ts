@@ -65,12 +65,17 @@ const requestIdOf = (request: Request) => request.event.requestContext?.requestI
  * it was raised (the stack's checks, or the operation's own: an escalation, a
  * self-approval, a protected branch): what the key tried, on what, and the
  * code it got. A call refused before its key was known (401) has no one to
- * name. A log that cannot be written does not turn the refusal into another
+ * name; a person refused in a workspace that gives them no role is recorded
+ * there (ApiError.refusedIn). A log that cannot be written does not turn the refusal into another
  * answer; it is logged.
  */
 async function recordRefusal(request: Request, operation: string, refusal: ApiError) {
   const principal = request.context.principal;
-  if (!principal) return;
+  const actor = principal
+    ? auditorOf(principal, operation, requestIdOf(request))
+    : refusal.refusedIn && { actor: refusal.refusedIn.actor, operation, requestId: requestIdOf(request) };
+  const workspaceId = principal?.workspace.id ?? refusal.refusedIn?.workspaceId;
+  if (!actor || !workspaceId) return;
   const path = request.event.pathParameters ?? {};
   const id = path.entityId ?? path.credentialId ?? path.integrationId ?? path.keyId ?? path.taskId;
   const data = (refusal.data ?? {}) as Record<string, unknown>;
@@ -81,8 +86,8 @@ async function recordRefusal(request: Request, operation: string, refusal: ApiEr
     ...Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)])),
   };
   try {
-    await storeFromEnv().store.appendAudit(principal.workspace.id, {
-      ...auditorOf(principal, operation, requestIdOf(request)),
+    await storeFromEnv().store.appendAudit(workspaceId, {
+      ...actor,
       target,
       outcome: 'forbidden',
       detail,

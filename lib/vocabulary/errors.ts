@@ -4,6 +4,9 @@ import type { EngineError, EngineErrorCode } from '../engine/errors.ts';
 import { entityTypes } from './kinds.ts';
 
 export class ApiError extends Error {
+  /** Set on a refusal raised before the caller had a principal: the workspace whose audit log records it, and who tried. */
+  refusedIn?: { workspaceId: string; actor: { keyId: string; owner: string; role: string; person?: { issuer: string; subject: string; email?: string } } };
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -101,6 +101,14 @@ describe('a person signed in', () => {
     expectFailure(elsewhere, 403, 'forbidden');
     expectFailure(missing, 403, 'forbidden');
     expect(missing.body.message.replace('no-such-ws', 'other-ws')).toBe(elsewhere.body.message);
+    // The workspace that exists records who tried.
+    const { records } = expectUnpaged(
+      await t.api<{ records: { operation: string; outcome: string; actor: Record<string, unknown> }[] }>('/dev/v1/audit', {
+        key: adminKey,
+        query: { outcome: 'forbidden', operation: 'listEntities' },
+      }),
+    );
+    expect(records[0]).toMatchObject({ actor: { owner: 'nobody@bank.example', role: '', person: { subject: 'sub-nobody' } } });
   });
 
   it('needs the workspace named, one credential only, and a token that passes every check', async () => {
