@@ -3,7 +3,7 @@ import { errors } from '../vocabulary/errors.ts';
 import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
 import { hashApiKey } from './api-key.ts';
 import { defaultRole, type Requirement, type Role } from '../vocabulary/permissions.ts';
-import { effectiveGrant, grantsOf } from './grants.ts';
+import { covers, effectiveGrant, grantsOf } from './grants.ts';
 import type { Person } from './person-token.ts';
 
 export interface Principal {
@@ -35,6 +35,8 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
   if (!isUsable(key, now)) throw errors.apiKeyExpired();
   const workspace = await directory.getWorkspace(key.workspaceId);
   if (!workspace) throw errors.apiKeyInvalid();
+  // A personal key works while its person's grants, by the groups their token named when they made it and their e-mail, still cover it.
+  if (key.person && !covers(grantsOf(workspace.access, key.person), key.role ?? defaultRole, key.branches)) throw errors.apiKeyInvalid();
   return { keyId: key.keyId, workspace, role: key.role ?? defaultRole, owner: keyOwner(key), ...(key.branches && { branches: key.branches }) };
 }
 

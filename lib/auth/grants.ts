@@ -43,3 +43,17 @@ export function effectiveGrant(grants: readonly Grant[], permission: Requirement
   const limited = pool.every((g) => g.branches);
   return { role, ...(limited && { branches: [...new Set(pool.flatMap((g) => g.branches!))] }) };
 }
+
+/** Whether `grants` give `permission` on each of `branches` (absent: on every branch). */
+export const coversPermission = (grants: readonly Grant[], permission: Requirement, branches: readonly string[] | undefined) =>
+  branches ? branches.every((branch) => grantsOn(grants, permission, branch)) : grantsEverywhere(grants, permission);
+
+/**
+ * Whether `grants` cover a key of `role` on `branches` (absent: every
+ * branch): each permission of the role, on each of those branches.
+ *
+ * @example
+ * covers([{ role: 'publisher', branches: ['main'] }], 'editor', ['main']); // true
+ */
+export const covers = (grants: readonly Grant[], role: Role, branches: readonly string[] | undefined): boolean =>
+  roles[role].every((permission) => coversPermission(grants, permission, branches));

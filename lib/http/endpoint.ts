@@ -135,12 +135,14 @@ async function callerOf(headers: Record<string, string | undefined>, permission:
 const authentication = (
   permission: Requirement,
   workspaceWide = false,
+  peopleOnly = false,
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
     const principal = await callerOf(request.event.headers ?? {}, permission);
     request.context.principal = principal;
     if (!grants(principal.role, permission)) throw errors.forbidden(permission, principal.role);
     if (workspaceWide && principal.branches) throw errors.workspaceWide(principal.branches);
+    if (peopleOnly && !principal.person) throw errors.peopleOnly();
   },
 });
 
@@ -246,6 +248,8 @@ export interface EndpointOptions<Q extends $ZodType, B extends $ZodType> {
   permission: Requirement | 'public';
   /** Changes or sends out what the whole workspace shares: refused to a key limited to branches. */
   workspaceWide?: true;
+  /** Only a person signed in may call it: refused to a key. */
+  peopleOnly?: true;
   /** Errors carry `data` {} (null for 401) instead of details. */
   bareErrors?: boolean;
 }
@@ -258,7 +262,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
     .use(httpHeaderNormalizer())
     .use(injectLambdaContext(logger, invocationLogging))
     .use(envelope(options.operationId, options.bareErrors))
-    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission, options.workspaceWide))
+    .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission, options.workspaceWide, options.peopleOnly))
     .use(branchResolution(options.branch))
     .handler(async (event, context) => {
       const parameters = event.queryStringParameters ?? {};

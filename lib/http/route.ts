@@ -50,6 +50,8 @@ export interface Route {
    * limited to branches is refused (403), since its limit could not hold there.
    */
   workspaceWide?: true;
+  /** Only a person signed in may call it (a personal key is theirs): a key is refused (403 people_only). */
+  peopleOnly?: true;
   /** Errors carry `data` {} (null for 401) instead of details: the error shape the pull operations have always had, which their clients read. */
   bareErrors?: boolean;
 }

@@ -95,6 +95,8 @@ const workspaceWide = z.object({ workspaceWide: z.literal(true), branches: z.arr
 const protectedBranch = z.object({ branch: z.string() });
 /** `data` of self_approval: the author, whom no key of theirs may approve for. */
 const requestAuthor = z.object({ owner: z.string() });
+/** `data` of personal_key_owner: the key. */
+const keyRef = z.object({ keyId: z.string() });
 /** `data` of forbidden when a person has no role in the workspace named. */
 const membership = z.object({ workspace: z.string().describe('the workspace Service-Workspace named') });
 /** `data` of owner_fixed: the key, and when it first proposed or approved. */
@@ -139,6 +141,7 @@ const componentSchemas = {
   RequestState: jsonSchema(requestState, 'output'),
   FixedOwner: jsonSchema(fixedOwner, 'output'),
   Membership: jsonSchema(membership, 'output'),
+  KeyRef: jsonSchema(keyRef, 'output'),
   ApprovalCount: jsonSchema(approvalCount, 'output'),
   ImportProblems: jsonSchema(importProblems, 'output'),
   FileBound: jsonSchema(fileBound, 'output'),
@@ -165,6 +168,8 @@ const detailSchemas = {
   owner: 'RequestAuthor',
   state: 'RequestState',
   ownerFixedAt: 'FixedOwner',
+  // After ownerFixedAt: it names the key too.
+  keyId: 'KeyRef',
   workspace: 'Membership',
   approvals: 'ApprovalCount',
   bound: 'FileBound',

@@ -117,6 +117,16 @@ export const errors = {
       `You have no role in the workspace "${shownId(workspace)}": its managers give roles to your groups or your e-mail (GET /dev/v1/access).`,
       { workspace },
     ),
+  peopleOnly: () =>
+    new ApiError(
+      403,
+      'people_only',
+      'Only a person signed in (Authorization: Bearer) may do this: a personal key belongs to the person who made it. A key makes keys with POST /dev/v1/keys.',
+    ),
+  personalKeyOwner: (keyId: string) =>
+    new ApiError(403, 'personal_key_owner', `The API key "${shownId(keyId)}" is a personal key: its owner is the person who made it, and does not change.`, {
+      keyId,
+    }),
   selfLockout: () =>
     new ApiError(
       409,

@@ -15,6 +15,7 @@
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
 import { keyOwner, type Principal } from '../auth/authenticate.ts';
+import { coversPermission, grantsOf } from '../auth/grants.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
 import { defaultRole, grants, roleNames, roles, type Role } from '../vocabulary/permissions.ts';
 import { errors, type FieldIssue } from '../vocabulary/errors.ts';
@@ -30,6 +31,14 @@ export const createKeyBody = z.strictObject({
   label: text(200),
   /** The person or system the key belongs to: approvals and the audit log name owners. */
   owner: text(200),
+  role,
+  branches: z.optional(branchList),
+  expiresAt: z.optional(instant()),
+});
+
+/** A personal key: its owner is the person signed in, never the body's. */
+export const createPersonalKeyBody = z.strictObject({
+  label: text(200),
   role,
   branches: z.optional(branchList),
   expiresAt: z.optional(instant()),
@@ -58,6 +67,8 @@ export interface KeyView {
   vouchedBy?: string;
   /** When it first proposed or approved a change request: its owner is fixed since. */
   ownerFixedAt?: string;
+  /** A personal key's person: who the issuer says made it. */
+  person?: { issuer: string; subject: string; email?: string };
   /** Whether it opens the workspace now. */
   state: 'active' | 'expired' | 'revoked';
 }
@@ -76,6 +87,7 @@ export const keyView = (key: ApiKey, now = Date.now()): KeyView => ({
   ...(key.revokedAt && { revokedAt: key.revokedAt }),
   ...(key.vouchedBy && { vouchedBy: key.vouchedBy }),
   ...(key.ownerFixedAt && { ownerFixedAt: key.ownerFixedAt }),
+  ...(key.person && { person: { issuer: key.person.issuer, subject: key.person.subject, ...(key.person.email && { email: key.person.email }) } }),
   state: stateOf(key, now),
 });
 
@@ -105,29 +117,72 @@ const futureOnly = (expiresAt: string | null | undefined, now: number) => {
 };
 
 /**
- * Makes a key: the secret is in the answer once, and only its hash is kept.
+ * Stores a new key of `caller`'s workspace, made of `fields` and who answers
+ * for its owner (`answeredBy`: the key that made it, or the person it is
+ * theirs): the secret is in the answer once, and only its hash is kept.
+ */
+async function mintKey(
+  store: DirectoryStore,
+  caller: Principal,
+  fields: Pick<ApiKey, 'label' | 'owner' | 'role'> & { branches?: string[]; expiresAt?: string },
+  answeredBy: Pick<ApiKey, 'vouchedBy' | 'person'>,
+  auditor: Auditor | undefined,
+  now: number,
+) {
+  futureOnly(fields.expiresAt, now);
+  await checkBranches(store, caller.workspace.id, fields.branches);
+  const key = generateApiKey();
+  const record: ApiKey = {
+    keyId: generateKeyId(),
+    workspaceId: caller.workspace.id,
+    label: fields.label,
+    owner: fields.owner,
+    role: fields.role,
+    ...(fields.branches && { branches: [...new Set(fields.branches)] }),
+    createdAt: new Date(now).toISOString(),
+    ...(fields.expiresAt && { expiresAt: new Date(fields.expiresAt).toISOString() }),
+    ...answeredBy,
+  };
+  const detail = { role: record.role!, owner: record.owner!, ...(record.person && { personal: 'true' }) };
+  await store.createApiKey(hashApiKey(key), record, auditEvent(auditor, keyTarget(record.keyId), { detail }));
+  return { ...keyView(record, now), key };
+}
+
+/**
+ * Makes a key, within what the calling key has.
  *
  * @example
  * await createKey(store, principal, { label: 'checkout', owner: 'checkout-service', role: 'executor' }); // { keyId, key: 'rk_…', … }
  */
 export async function createKey(store: DirectoryStore, caller: Principal, body: z.output<typeof createKeyBody>, auditor?: Auditor, now = Date.now()) {
   withinCaller(caller, { role: body.role, branches: caller.branches && (body.branches ?? null) });
-  futureOnly(body.expiresAt, now);
-  await checkBranches(store, caller.workspace.id, body.branches);
-  const key = generateApiKey();
-  const record: ApiKey = {
-    keyId: generateKeyId(),
-    workspaceId: caller.workspace.id,
-    label: body.label,
-    owner: body.owner,
-    role: body.role,
-    ...(body.branches && { branches: [...new Set(body.branches)] }),
-    createdAt: new Date(now).toISOString(),
-    ...(body.expiresAt && { expiresAt: new Date(body.expiresAt).toISOString() }),
-    vouchedBy: caller.keyId,
-  };
-  await store.createApiKey(hashApiKey(key), record, auditEvent(auditor, keyTarget(record.keyId), { detail: { role: record.role!, owner: record.owner! } }));
-  return { ...keyView(record, now), key };
+  return mintKey(store, caller, body, { vouchedBy: caller.keyId }, auditor, now);
+}
+
+/**
+ * Makes a personal key for the person signed in: owned by them (from their
+ * token, never from the body), with at most what their grants give (each
+ * permission of its role, on each of its branches), and working only while
+ * their grants still cover it (lib/auth/authenticate.ts).
+ *
+ * @example
+ * await createPersonalKey(store, personPrincipal, { label: 'laptop', role: 'editor', branches: ['staging'] }); // { keyId, key: 'rk_…', owner: 'ana@bank.example', … }
+ */
+export async function createPersonalKey(
+  store: DirectoryStore,
+  caller: Principal,
+  body: z.output<typeof createPersonalKeyBody>,
+  auditor?: Auditor,
+  now = Date.now(),
+) {
+  // The stack lets only people through (the route's peopleOnly); this narrows the type for a direct call.
+  const person = caller.person;
+  if (!person) throw errors.peopleOnly();
+  const grants = grantsOf(caller.workspace.access, person);
+  const beyond = roles[body.role].find((permission) => !coversPermission(grants, permission, body.branches));
+  if (beyond) throw errors.forbidden(beyond, caller.role);
+  const theirs = { person: { issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }), groups: person.groups } };
+  return mintKey(store, caller, { ...body, owner: caller.owner }, theirs, auditor, now);
 }
 
 /** What the calling key may do, as it asks of itself. */
@@ -181,6 +236,7 @@ export async function updateKey(
   const limits = body.branches !== undefined && body.branches !== null;
   if (governsWorkspace(key, now) && (demotes || limits || body.expiresAt) && !otherAdminRemains(keys, key, now)) throw errors.lastAdmin(keyId);
   const renames = body.owner !== undefined && body.owner !== keyOwner(key);
+  if (renames && key.person) throw errors.personalKeyOwner(keyId);
   if (renames && key.ownerFixedAt) throw errors.ownerFixed(keyId, key.ownerFixedAt);
   const change: ApiKeyChange = {
     ...(body.label !== undefined && { label: body.label }),

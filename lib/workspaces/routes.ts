@@ -2,7 +2,7 @@
 import { emptyQuery } from '../http/queries.ts';
 import type { Route } from '../http/route.ts';
 import { accessBody, accessBounds } from './access.ts';
-import { createKeyBody, updateKeyBody } from './keys.ts';
+import { createKeyBody, createPersonalKeyBody, updateKeyBody } from './keys.ts';
 
 const keyRules =
   'Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).';
@@ -94,6 +94,21 @@ export const workspaceRoutes = {
     description: `Revokes the key for good; revoking it again answers it as it is. ${keyRules}`,
     branch: 'none',
     query: emptyQuery,
+    tableAccess: 'readWrite',
+  },
+  createPersonalKey: {
+    operationId: 'createPersonalKey',
+    permission: 'anyKey',
+    peopleOnly: true,
+    method: 'POST',
+    path: '/dev/v1/me/keys',
+    handler: 'create-personal-key',
+    summary: 'Make a personal API key (a person signed in)',
+    description:
+      "Makes a key that belongs to the person signed in (Authorization: Bearer): its owner is their e-mail (or subject), from their token, never from the body; its role and branches at most what their grants give (each permission of the role, on each branch; 403 forbidden names the first beyond). It works while their grants, by the groups their token named then and their e-mail, still cover it: once the workspace's mapping no longer does, it answers 401 service_api_key_invalid. A key cannot make one (403 people_only). The answer holds the key itself, once.",
+    branch: 'none',
+    query: emptyQuery,
+    body: createPersonalKeyBody,
     tableAccess: 'readWrite',
   },
   getAccess: {

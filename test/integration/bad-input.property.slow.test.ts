@@ -874,6 +874,7 @@ const bodyTemplates: { [N in RouteName as (typeof routes)[N] extends { body: unk
   putRemote: () => [{ url: `${t.runtime.gitUrl}/demo.git` }],
   createKey: () => [{ label: 'Fuzz key', owner: 'fuzz', role: 'reader', expiresAt: '2099-01-01T00:00:00Z' }],
   updateKey: () => [{ label: 'Fuzzed label' }],
+  createPersonalKey: () => [{ label: 'Fuzz personal', role: 'reader', branches: ['main'] }],
   putAccess: () => [{ groups: [{ group: 'fuzz-group', role: 'reader', branches: ['main'] }], people: [{ email: 'fuzz@example.com', role: 'editor' }] }],
 };
 

@@ -798,6 +798,9 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       })),
     ),
     revokeKey: onItem('revokeKey', key, (id) => ({ method: 'DELETE', path: at('/dev/v1/keys', id) })),
+    createPersonalKey: fc.constant(
+      probe('createPersonalKey', [], (_v, nonce) => ({ method: 'POST', path: '/dev/v1/me/keys', body: { label: `A ${nonce}`, role: 'reader' } })),
+    ),
     getAccess: fc.constant(probe('getAccess', [], () => ({ method: 'GET', path: '/dev/v1/access' }))),
     putAccess: fc.constant(
       probe('putAccess', [], (_v, nonce) => ({

@@ -157,6 +157,32 @@ describe('a person signed in', () => {
     ).toBe('v1');
   });
 
+  it('makes personal keys with at most their own grants, owned by them, that stop working when their grants no longer cover them', async () => {
+    const make = (who: keyof typeof people, body: unknown) =>
+      as(who)<{ key: string; keyId: string; owner: string; person?: { subject: string } }>('/dev/v1/me/keys', json('POST', body));
+    const made = expectUnpaged(await make('dan', { label: 'laptop', role: 'editor', branches: ['staging'] }), 201);
+    expect(made).toMatchObject({ owner: 'dan@bank.example', role: 'editor', branches: ['staging'], person: { subject: 'sub-dan' } });
+    // Beyond the person's grants: editor on main (dan only reads there), or on every branch.
+    const beyond = await make('dan', { label: 'too much', role: 'editor', branches: ['main'] });
+    expectFailure(beyond, 403, 'forbidden');
+    expect(beyond.body.data).toMatchObject({ permission: 'write' });
+    expectFailure(await make('dan', { label: 'too much', role: 'editor' }), 403, 'forbidden');
+    // The owner comes from the token: a body naming one is refused; a key cannot make a personal key.
+    expectFailure(await make('dan', { label: 'x', role: 'reader', owner: 'someone-else' }), 400, 'invalid_request');
+    expectFailure(await t.api('/dev/v1/me/keys', { ...json('POST', { label: 'x', role: 'reader' }), key: adminKey }), 403, 'people_only');
+    // It works as its person's, within its role and branches; its owner does not change.
+    const withKey = (path: string, options: Parameters<typeof t.api>[1] = {}) => t.api(path, { branch: 'staging', ...options, key: made.key });
+    expect((await withKey('/dev/v1/rule', json('POST', simpleRule('dan-laptop', 'Dan laptop')))).status).toBe(201);
+    expectFailure(await t.api(`/dev/v1/keys/${made.keyId}`, { ...json('PATCH', { owner: 'mallory' }), key: adminKey }), 403, 'personal_key_owner');
+    // The mapping no longer gives dan's groups editor on staging: the key stops working.
+    expectUnpaged(
+      await t.api('/dev/v1/access', { ...json('PUT', { ...mapping, groups: mapping.groups.filter((g) => g.group !== 'staging-editors') }), key: adminKey }),
+    );
+    expectFailure(await withKey('/dev/v1/rule'), 401, 'service_api_key_invalid');
+    expectUnpaged(await t.api('/dev/v1/access', { ...json('PUT', mapping), key: adminKey }));
+    expect((await withKey('/dev/v1/rule')).status).toBe(200);
+  });
+
   it('manages the mapping with manage, and cannot take manage away from themselves', async () => {
     expectFailure(await as('ana')('/dev/v1/access'), 403, 'forbidden');
     expect(expectUnpaged(await as('boss')<typeof mapping>('/dev/v1/access')).people).toHaveLength(2);

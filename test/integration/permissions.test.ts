@@ -67,7 +67,9 @@ describe('every operation, with a key of every role', () => {
   it.each(guarded.map((route) => [route.operationId, route] as const))('%s: allowed or refused (403) before anything is read', async (_id, route) => {
     for (const role of roleNames) {
       const response = await call(route, keys[role], route.branch === 'required' ? 'staging' : undefined);
-      if (grants(role, route.permission as never)) expect(response.status, `${role} on ${route.operationId}`).not.toBe(403);
+      // An operation for people only refuses every key, after its permission.
+      if (grants(role, route.permission as never) && route.peopleOnly) expect(response.body.code, `${role} on ${route.operationId}`).toBe('people_only');
+      else if (grants(role, route.permission as never)) expect(response.status, `${role} on ${route.operationId}`).not.toBe(403);
       else {
         expect({ role, status: response.status, code: response.body.code }).toEqual({ role, status: 403, code: 'forbidden' });
         // The pull's legacy-shaped errors carry {} (Route.bareErrors).
@@ -84,6 +86,7 @@ describe('a key limited to some branches, of every role', () => {
     const bare = (data: unknown) => (route.bareErrors ? {} : data);
     if (!grants(role, route.permission as never)) return { status: 403, data: bare({ permission: route.permission, role }) };
     if (route.workspaceWide) return { status: 403, data: bare({ workspaceWide: true, branches: ['staging'] }) };
+    if (route.peopleOnly) return { status: 403, data: {}, code: 'people_only' };
     if ((route.branch !== 'none' || branchInPath(route)) && branch !== 'staging')
       return { status: 403, data: bare({ branch: branch ?? 'main', branches: ['staging'] }) };
     return { status: 'not 403' };
@@ -101,7 +104,7 @@ describe('a key limited to some branches, of every role', () => {
           const response = await call(route, limitedKeys[role], branch);
           const want = expected(route, role, branch);
           const got = response.status === 403 ? { status: 403, code: response.body.code, data: response.body.data } : { status: 'not 403' };
-          expect({ role, branch, ...got }).toEqual({ role, branch, ...want, ...(want.status === 403 && { code: 'forbidden' }) });
+          expect({ role, branch, ...got }).toEqual({ role, branch, ...(want.status === 403 && { code: 'forbidden' }), ...want });
         }
     },
   );

@@ -519,6 +519,28 @@ export interface paths {
         patch: operations["updateKey"];
         trace?: never;
     };
+    "/dev/v1/me/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a personal API key (a person signed in)
+         * @description Makes a key that belongs to the person signed in (Authorization: Bearer): its owner is their e-mail (or subject), from their token, never from the body; its role and branches at most what their grants give (each permission of the role, on each branch; 403 forbidden names the first beyond). It works while their grants, by the groups their token named then and their e-mail, still cover it: once the workspace's mapping no longer does, it answers 401 service_api_key_invalid. A key cannot make one (403 people_only). The answer holds the key itself, once.
+         *
+         *     Any valid key may call it, whatever its role.
+         */
+        post: operations["createPersonalKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/access": {
         parameters: {
             query?: never;
@@ -1153,6 +1175,9 @@ export interface components {
             /** @description the workspace Service-Workspace named */
             workspace: string;
         };
+        KeyRef: {
+            keyId: string;
+        };
         ApprovalCount: {
             approvals: number;
             required: number;
@@ -1501,7 +1526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1511,8 +1536,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1716,7 +1741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1726,8 +1751,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -1899,7 +1924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -1909,8 +1934,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2122,7 +2147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2132,8 +2157,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2269,7 +2294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2279,8 +2304,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2459,7 +2484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2469,8 +2494,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2642,7 +2667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2652,8 +2677,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -2851,7 +2876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -2861,8 +2886,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3220,7 +3245,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3230,8 +3255,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3522,7 +3547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3532,8 +3557,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3765,7 +3790,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3775,8 +3800,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -3933,7 +3958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -3943,8 +3968,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4134,7 +4159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4144,8 +4169,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4329,7 +4354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4339,8 +4364,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4576,7 +4601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4586,8 +4611,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -4838,7 +4863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -4848,8 +4873,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5064,7 +5089,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5074,8 +5099,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5337,7 +5362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5347,8 +5372,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5596,7 +5621,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5606,8 +5631,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -5854,7 +5879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -5864,8 +5889,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6119,7 +6144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6129,8 +6154,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6402,7 +6427,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6412,8 +6437,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6581,7 +6606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6591,8 +6616,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6726,7 +6751,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6736,8 +6761,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6862,7 +6887,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -6872,8 +6897,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -6953,6 +6978,12 @@ export interface operations {
                             vouchedBy?: string;
                             /** @description when it first proposed or approved a change request: its owner cannot change since */
                             ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         }[];
@@ -7002,7 +7033,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7012,8 +7043,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7104,6 +7135,12 @@ export interface operations {
                             vouchedBy?: string;
                             /** @description when it first proposed or approved a change request: its owner cannot change since */
                             ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                             /** @description the key itself: shown this once, only its hash is kept */
@@ -7155,6 +7192,12 @@ export interface operations {
                             vouchedBy?: string;
                             /** @description when it first proposed or approved a change request: its owner cannot change since */
                             ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                             /** @description the key itself: shown this once, only its hash is kept */
@@ -7206,7 +7249,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7216,8 +7259,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7299,6 +7342,12 @@ export interface operations {
                             vouchedBy?: string;
                             /** @description when it first proposed or approved a change request: its owner cannot change since */
                             ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         };
@@ -7348,7 +7397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7358,8 +7407,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7457,6 +7506,12 @@ export interface operations {
                             vouchedBy?: string;
                             /** @description when it first proposed or approved a change request: its owner cannot change since */
                             ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         };
@@ -7506,7 +7561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7516,8 +7571,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7640,6 +7695,12 @@ export interface operations {
                             vouchedBy?: string;
                             /** @description when it first proposed or approved a change request: its owner cannot change since */
                             ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
                         };
@@ -7689,7 +7750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden, owner_fixed; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, owner_fixed, people_only, personal_key_owner; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7699,8 +7760,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden" | "owner_fixed";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["FixedOwner"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "owner_fixed" | "people_only" | "personal_key_owner";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["FixedOwner"] | components["schemas"]["KeyRef"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -7735,6 +7796,221 @@ export interface operations {
                     };
                 };
             };
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
+            500: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                        data?: components["schemas"]["Empty"];
+                    };
+                };
+            };
+            502: components["responses"]["Gateway502"];
+            /** @description Service Unavailable: sign_in_unavailable; data is null. */
+            503: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "sign_in_unavailable";
+                        data?: null;
+                    };
+                };
+            };
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    createPersonalKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label: string;
+                    /** @enum {string} */
+                    role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                    branches?: string[];
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            /** @description the key itself: shown this once, only its hash is kept */
+                            key: string;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description created */
+            201: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            keyId: string;
+                            label: string;
+                            /** @description the person or system it belongs to */
+                            owner: string;
+                            /** @enum {string} */
+                            role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                            /** @description the branches it is limited to; absent, every branch */
+                            branches?: string[];
+                            createdAt: string;
+                            expiresAt?: string;
+                            revokedAt?: string;
+                            /** @description the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made */
+                            vouchedBy?: string;
+                            /** @description when it first proposed or approved a change request: its owner cannot change since */
+                            ownerFixedAt?: string;
+                            /** @description a personal key's person: who the issuer says made it */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            /** @description the key itself: shown this once, only its hash is kept */
+                            key: string;
+                        };
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description Bad Request: invalid_request; invalid_request lists each field's problem in data.errors; an unknown query parameter or body field is refused with invalid_request naming it; from API Gateway itself: bad_request (The request was rejected by the gateway). */
+            400: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request" | "invalid_request";
+                        data?: components["schemas"]["Empty"] | components["schemas"]["FieldIssues"];
+                    };
+                };
+            };
+            /** @description Unauthorized: bearer_not_accepted, service_api_key_empty, service_api_key_expired, service_api_key_invalid, token_algorithm_refused, token_audience_invalid, token_expired, token_issuer_invalid, token_malformed, token_not_yet_valid, token_signature_invalid; data is null. */
+            401: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "bearer_not_accepted" | "service_api_key_empty" | "service_api_key_expired" | "service_api_key_invalid" | "token_algorithm_refused" | "token_audience_invalid" | "token_expired" | "token_issuer_invalid" | "token_malformed" | "token_not_yet_valid" | "token_signature_invalid";
+                        data?: null;
+                    };
+                };
+            };
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            403: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {unknown} */
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                    };
+                };
+            };
+            405: components["responses"]["Gateway405"];
             413: components["responses"]["Gateway413"];
             429: components["responses"]["Gateway429"];
             /** @description Internal Server Error: internal_error; from API Gateway itself: internal_error (The service failed unexpectedly. Retry after a delay, backing off exponentially). */
@@ -7860,7 +8136,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -7870,8 +8146,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -8018,7 +8294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8028,8 +8304,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8184,7 +8460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8194,8 +8470,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -8403,7 +8679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8413,8 +8689,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8566,7 +8842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8576,8 +8852,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -8729,7 +9005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8739,8 +9015,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -8919,7 +9195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -8929,8 +9205,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9098,7 +9374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9108,8 +9384,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9276,7 +9552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9286,8 +9562,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -9499,7 +9775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9509,8 +9785,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -9674,7 +9950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9684,8 +9960,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -9835,7 +10111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -9845,8 +10121,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -10029,7 +10305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10039,8 +10315,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -10229,7 +10505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10239,8 +10515,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -10392,7 +10668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; data is {}. */
+            /** @description Forbidden: forbidden, people_only; data is {}. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10402,7 +10678,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "people_only";
                         data?: components["schemas"]["Empty"];
                     };
                 };
@@ -10540,7 +10816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; data is {}. */
+            /** @description Forbidden: forbidden, people_only; data is {}. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10550,7 +10826,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "people_only";
                         data?: components["schemas"]["Empty"];
                     };
                 };
@@ -10689,7 +10965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -10699,8 +10975,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11043,7 +11319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11053,8 +11329,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11397,7 +11673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11407,8 +11683,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11544,7 +11820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11554,8 +11830,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11701,7 +11977,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11711,8 +11987,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };
@@ -11838,7 +12114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11848,8 +12124,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -11984,7 +12260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -11994,8 +12270,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -12329,7 +12605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -12339,8 +12615,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -12915,7 +13191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -12925,8 +13201,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -13291,7 +13567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -13301,8 +13577,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -13644,7 +13920,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden, self_approval; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only, self_approval; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -13654,8 +13930,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden" | "self_approval";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["RequestAuthor"];
+                        code?: "forbidden" | "people_only" | "self_approval";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["RequestAuthor"];
                     };
                 };
             };
@@ -14012,7 +14288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -14022,8 +14298,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -14230,7 +14506,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -14240,8 +14516,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -14370,7 +14646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -14380,8 +14656,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"];
                     };
                 };
             };
@@ -14527,7 +14803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
+            /** @description Forbidden: forbidden, people_only; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches; forbidden with data.workspaceWide: the key is limited to branches (data.branches), and this changes or sends out what the whole workspace shares. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -14537,8 +14813,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden";
-                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
+                        code?: "forbidden" | "people_only";
+                        data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["WorkspaceWide"];
                     };
                 };
             };

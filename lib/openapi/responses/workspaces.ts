@@ -19,6 +19,10 @@ const keySchema = z.object({
   revokedAt: z.string().optional(),
   vouchedBy: z.string().optional().describe('the key that made it or last changed its owner, and answers for that owner; absent for a key the operator made'),
   ownerFixedAt: z.string().optional().describe('when it first proposed or approved a change request: its owner cannot change since'),
+  person: z
+    .object({ issuer: z.string(), subject: z.string(), email: z.string().optional() })
+    .optional()
+    .describe("a personal key's person: who the issuer says made it"),
   state: z.enum(['active', 'expired', 'revoked']),
 }) satisfies z.ZodType<KeyView>;
 
@@ -55,6 +59,7 @@ export const workspaceResponses = {
   getKey: { data: keySchema },
   updateKey: { data: keySchema },
   revokeKey: { data: keySchema.describe('the key, revoked') },
+  createPersonalKey: { data: keySchema.extend({ key: z.string().describe('the key itself: shown this once, only its hash is kept') }), created: true },
   getAccess: { data: accessSchema },
   putAccess: { data: accessSchema },
 } satisfies ResponsesOf<typeof workspaceRoutes>;

@@ -24,6 +24,7 @@ const apiKeyFields = [
   'revokedAt',
   'vouchedBy',
   'ownerFixedAt',
+  'person',
 ] as const;
 
 export class DynamoDirectoryStore extends TableClient implements DirectoryStore {

@@ -49,6 +49,8 @@ export interface ApiKey {
   vouchedBy?: string;
   /** When it first proposed or approved a change request: from then on its owner cannot change. */
   ownerFixedAt?: string;
+  /** Set on a personal key: the person who made it, signed in, and the groups their token named then; it works while their grants still cover it. */
+  person?: { issuer: string; subject: string; email?: string; groups: string[] };
 }
 
 /** What an update may change in a key: a field given null is taken away. */
