@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../vocabulary/errors.ts';
-import type { ApiKey, DirectoryStore, Workspace } from '../store/types.ts';
+import type { ApiKey, DirectoryStore, Grant, Workspace } from '../store/types.ts';
 import { hashApiKey } from './api-key.ts';
 import { defaultRole, type Requirement, type Role } from '../vocabulary/permissions.ts';
 import { covers, effectiveGrant, grantsOf } from './grants.ts';
@@ -18,6 +18,8 @@ export interface Principal {
   branches?: readonly string[];
   /** Set when a person signed in is calling, with a token the issuer signed. */
   person?: Person;
+  /** A person's grants in the workspace, from which `role` and `branches` are drawn for each call. */
+  grants?: readonly Grant[];
 }
 
 /** Who a key belongs to, as approvals and the audit log name them: its owner, or for a key made before owners, its id. */
@@ -64,5 +66,5 @@ export async function authenticatePerson(directory: DirectoryStore, person: Pers
     throw refusal;
   }
   const { role, branches } = effectiveGrant(grants, permission);
-  return { keyId: personId(person), workspace, role, owner: person.email ?? person.subject, ...(branches && { branches }), person };
+  return { keyId: personId(person), workspace, role, owner: person.email ?? person.subject, ...(branches && { branches }), person, grants };
 }

@@ -11,6 +11,7 @@ import type { $ZodType, output } from 'zod/v4/core';
 import { auditorOf, type Auditor } from '../auth/auditor.ts';
 import { authenticate, authenticatePerson, type Principal } from '../auth/authenticate.ts';
 import { signInConfigFromEnv, tokenVerifier } from '../auth/person-token.ts';
+import { effectiveGrant } from '../auth/grants.ts';
 import { grants, type Requirement } from '../vocabulary/permissions.ts';
 import { EngineError } from '../engine/errors.ts';
 import { RevisionConflict } from '../store/revision-retry.ts';
@@ -146,29 +147,42 @@ const authentication = (
   },
 });
 
-const branchResolution = (mode: BranchMode): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
+/** A person's role for a call on `branch`: the widest of their grants that give `permission` there (a key's stays its own). */
+function onBranch(principal: Principal, permission: Requirement, branch: string): Principal {
+  const there = principal.grants?.filter((g) => !g.branches || g.branches.includes(branch));
+  return there?.length ? { ...principal, role: effectiveGrant(there, permission).role } : principal;
+}
+
+const branchResolution = (mode: BranchMode, permission: Requirement): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallContext> => ({
   before: async (request) => {
-    const { workspace, branches } = request.context.principal!;
-    if (mode === 'none') {
-      // A branch the path names (a branch's protection) is held to the key's branches as Service-Branch is, before anything is read.
-      const named = request.event.pathParameters?.branch;
-      if (named !== undefined && branches && !branches.includes(named)) throw errors.branchForbidden(named, branches);
-      return;
-    }
-    const header = request.event.headers?.['service-branch'];
-    if (header === undefined || header === '') {
-      if (mode === 'required') throw errors.branchRequired();
-      if (branches && !branches.includes(workspace.defaultBranch)) throw errors.branchForbidden(workspace.defaultBranch, branches);
-      request.context.branch = workspace.defaultBranch;
-      return;
-    }
-    if (!isValidBranchName(header)) throw errors.invalidBranch(header);
-    // Before the lookup: a key limited to other branches learns nothing of this one, not even whether it exists.
-    if (branches && !branches.includes(header)) throw errors.branchForbidden(header, branches);
-    if (!(await storeFromEnv().directory.getBranch(workspace.id, header))) throw errors.branchNotFound(header);
-    request.context.branch = header;
+    await resolveBranch(request, mode);
+    const branch = request.context.branch ?? request.event.pathParameters?.branch;
+    if (branch !== undefined) request.context.principal = onBranch(request.context.principal!, permission, branch);
   },
 });
+
+/** The branch the call acts on, held to the caller's branches before anything of it is read. */
+async function resolveBranch(request: Request, mode: BranchMode) {
+  const { workspace, branches } = request.context.principal!;
+  if (mode === 'none') {
+    // A branch the path names (a branch's protection) is held to the key's branches as Service-Branch is, before anything is read.
+    const named = request.event.pathParameters?.branch;
+    if (named !== undefined && branches && !branches.includes(named)) throw errors.branchForbidden(named, branches);
+    return;
+  }
+  const header = request.event.headers?.['service-branch'];
+  if (header === undefined || header === '') {
+    if (mode === 'required') throw errors.branchRequired();
+    if (branches && !branches.includes(workspace.defaultBranch)) throw errors.branchForbidden(workspace.defaultBranch, branches);
+    request.context.branch = workspace.defaultBranch;
+    return;
+  }
+  if (!isValidBranchName(header)) throw errors.invalidBranch(header);
+  // Before the lookup: a key limited to other branches learns nothing of this one, not even whether it exists.
+  if (branches && !branches.includes(header)) throw errors.branchForbidden(header, branches);
+  if (!(await storeFromEnv().directory.getBranch(workspace.id, header))) throw errors.branchNotFound(header);
+  request.context.branch = header;
+}
 
 /**
  * Turns whatever the handler returned or threw into an enveloped response,
@@ -263,7 +277,7 @@ export function endpoint<Q extends $ZodType, B extends $ZodType = $ZodType<undef
     .use(injectLambdaContext(logger, invocationLogging))
     .use(envelope(options.operationId, options.bareErrors))
     .use(authentication(options.permission === 'public' ? missingPermission(options) : options.permission, options.workspaceWide, options.peopleOnly))
-    .use(branchResolution(options.branch))
+    .use(branchResolution(options.branch, options.permission === 'public' ? missingPermission(options) : options.permission))
     .handler(async (event, context) => {
       const parameters = event.queryStringParameters ?? {};
       if (options.path?.startsWith(strictPathPrefix)) refuseUnknownQueryParameters(options.query, parameters);

@@ -31,6 +31,7 @@ const people = {
   cleo: { sub: 'sub-cleo', email: 'Cleo@Bank.example', groups: ['risk'] },
   dan: { sub: 'sub-dan', email: 'dan@bank.example', groups: ['staging-editors', 'readers'] },
   boss: { sub: 'sub-boss', email: 'boss@bank.example', groups: [] as string[] },
+  eve: { sub: 'sub-eve', email: 'eve@bank.example', groups: ['risk-admins'] },
   nobody: { sub: 'sub-nobody', email: 'nobody@bank.example', groups: ['elsewhere'] },
 };
 
@@ -51,10 +52,12 @@ const mapping = {
     { group: 'pricing-approvers', role: 'publisher' },
     { group: 'staging-editors', role: 'editor', branches: ['staging'] },
     { group: 'readers', role: 'reader' },
+    { group: 'risk-admins', role: 'admin', branches: ['staging'] },
   ],
   people: [
     { email: 'cleo@bank.example', role: 'publisher', branches: ['main'] },
     { email: 'boss@bank.example', role: 'admin' },
+    { email: 'eve@bank.example', role: 'publisher', branches: ['main'] },
   ],
 };
 
@@ -85,6 +88,15 @@ describe('a person signed in', () => {
         query: { operation: 'createEntity', branch: 'main', outcome: 'ok' },
       }),
     );
+    // A person acts with the widest of their grants on the branch of the call: eve is an admin on staging, a publisher on main.
+    expectUnpaged(await as('eve')('/dev/v1/rule', json('POST', simpleRule('eve-fee', 'Eve fee'))), 201);
+    const eves = expectUnpaged(
+      await t.api<{ records: { actor: { owner: string; role: string } }[] }>('/dev/v1/audit', {
+        key: adminKey,
+        query: { operation: 'createEntity', targetId: 'eve-fee', outcome: 'ok' },
+      }),
+    );
+    expect(eves.records[0]!.actor).toMatchObject({ owner: 'eve@bank.example', role: 'publisher' });
     expect(records[0]!.actor).toEqual({
       owner: 'ana@bank.example',
       keyId: expect.stringMatching(/^person_[0-9a-f]{24}$/),
@@ -185,7 +197,7 @@ describe('a person signed in', () => {
 
   it('manages the mapping with manage, and cannot take manage away from themselves', async () => {
     expectFailure(await as('ana')('/dev/v1/access'), 403, 'forbidden');
-    expect(expectUnpaged(await as('boss')<typeof mapping>('/dev/v1/access')).people).toHaveLength(2);
+    expect(expectUnpaged(await as('boss')<typeof mapping>('/dev/v1/access')).people).toHaveLength(3);
     const lockout = await as('boss')('/dev/v1/access', json('PUT', { ...mapping, people: [] }));
     expectFailure(lockout, 409, 'self_lockout');
     const unknownBranch = await as('boss')('/dev/v1/access', json('PUT', { ...mapping, groups: [{ group: 'x', role: 'reader', branches: ['nope'] }] }));
