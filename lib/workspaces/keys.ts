@@ -14,7 +14,7 @@
  */
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
-import { keyOwner, type Principal } from '../auth/authenticate.ts';
+import { keyOwner, personFacts, type Principal } from '../auth/authenticate.ts';
 import { coversPermission, grantsOf } from '../auth/grants.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
 import { defaultRole, grants, roleNames, roles, type Role } from '../vocabulary/permissions.ts';
@@ -185,7 +185,7 @@ export async function createPersonalKey(
   return mintKey(store, caller, { ...body, owner: caller.owner }, theirs, auditor, now);
 }
 
-/** What the calling key may do, as it asks of itself. */
+/** What the calling key (or person) may do, as it asks of itself. */
 export const callerView = (caller: Principal) => ({
   keyId: caller.keyId,
   owner: caller.owner,
@@ -193,6 +193,8 @@ export const callerView = (caller: Principal) => ({
   permissions: [...roles[caller.role]],
   branches: caller.branches ? [...caller.branches] : null,
   workspace: { id: caller.workspace.id, name: caller.workspace.name, defaultBranch: caller.workspace.defaultBranch },
+  // A person: who the issuer says they are, and each grant they hold here (role and branches above are their widest).
+  ...(caller.person && { person: personFacts(caller.person), grants: (caller.grants ?? []).map((g) => ({ role: g.role, branches: g.branches ?? null })) }),
 });
 
 export async function listKeys(store: DirectoryStore, caller: Principal, now = Date.now()): Promise<KeyView[]> {

@@ -70,7 +70,14 @@ beforeAll(async () => {
 describe('a person signed in', () => {
   it("acts with the grants the workspace's mapping gives their groups and e-mail, and is named by their e-mail", async () => {
     const me = expectUnpaged(await (await as('ana'))('/dev/v1/me'));
-    expect(me).toMatchObject({ owner: 'ana@bank.example', role: 'editor', branches: null, workspace: { id: workspace } });
+    expect(me).toMatchObject({
+      owner: 'ana@bank.example',
+      role: 'editor',
+      branches: null,
+      workspace: { id: workspace },
+      person: { issuer: issuer.url, subject: 'sub-ana', email: 'ana@bank.example' },
+      grants: [{ role: 'editor', branches: null }],
+    });
     const saved = expectUnpaged(await as('ana')('/dev/v1/rule', json('POST', simpleRule('people-fee', 'People fee'))), 201);
     const refused = await as('ana')('/dev/v1/rule/people-fee/publish', json('POST', { checksum: (saved as { checksum: string }).checksum }));
     expectFailure(refused, 403, 'forbidden');

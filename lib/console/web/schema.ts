@@ -6840,6 +6840,18 @@ export interface operations {
                                 name: string;
                                 defaultBranch: string;
                             };
+                            /** @description a person signed in: who the issuer says they are (role, permissions and branches are then their widest) */
+                            person?: {
+                                issuer: string;
+                                subject: string;
+                                email?: string;
+                            };
+                            /** @description a person's grants here, from their groups and e-mail */
+                            grants?: {
+                                /** @enum {string} */
+                                role: "reader" | "executor" | "editor" | "publisher" | "admin";
+                                branches: string[] | null;
+                            }[];
                         };
                         /**
                          * @description empty on success

@@ -52,6 +52,14 @@ export const workspaceResponses = {
       permissions: z.array(z.enum(permissions)).describe('what the role grants'),
       branches: z.array(z.string()).nullable().describe('the branches the key is limited to; null: every branch'),
       workspace: z.object({ id: z.string(), name: z.string(), defaultBranch: z.string() }),
+      person: z
+        .object({ issuer: z.string(), subject: z.string(), email: z.string().optional() })
+        .optional()
+        .describe('a person signed in: who the issuer says they are (role, permissions and branches are then their widest)'),
+      grants: z
+        .array(z.object({ role: roleSchema, branches: z.array(z.string()).nullable() }))
+        .optional()
+        .describe("a person's grants here, from their groups and e-mail"),
     }),
   },
   createKey: { data: keySchema.extend({ key: z.string().describe('the key itself: shown this once, only its hash is kept') }), created: true },
