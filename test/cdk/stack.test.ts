@@ -71,9 +71,10 @@ const routePaths = [...new Set(routeList.map((route) => route.path))];
 const envelopeOf = (template: string) => JSON.parse(template);
 
 /** Every IAM statement that applies to a role. */
+/** A role's statements: its policy's, and those CDK moves into an overflow managed policy when one grows past IAM's size limit (the API's invoke role). */
 const statementsOf = (roleId: string, policies = resources) =>
   Object.values(policies)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
+    .filter((r) => ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy'].includes(r.Type) && r.Properties.Roles?.some((role: any) => role.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown }[]);
 const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
