@@ -231,9 +231,12 @@ const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} 
  * every execution of a rule, failed ones too, counts for its version's
  * coverage, in the rule's tally items (lib/tallies/coverage-counts.ts); and a
  * publish its rule's replay gate refuses keeps the replay it ran, a completed
- * task (lib/replay/gate.ts).
+ * task (lib/replay/gate.ts); and a refusal (403) is recorded in the audit log,
+ * its record and the chain's head (lib/http/endpoint.ts): the demo key is an
+ * admin, refused only by an operation for people signed in.
  */
 const recordedFailure = (sent: Sent, change: string) =>
+  (sent.status === 403 && /^[+~] AUDIT:/.test(change)) ||
   (sent.operationId === 'executeEntity' && /^(\+ EXEC:|[+~] USAGE:)/.test(change)) ||
   (sent.operationId === 'publishEntity' && sent.status === 409 && change.startsWith('+ TASK:'));
 
