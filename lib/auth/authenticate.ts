@@ -43,7 +43,14 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
 }
 
 /** Who the issuer says a person is, as records keep it. */
-export const personFacts = (person: Person) => ({ issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }) });
+export const personFacts = (person: Pick<Person, 'issuer' | 'subject' | 'email'>) => ({
+  issuer: person.issuer,
+  subject: person.subject,
+  ...(person.email && { email: person.email }),
+});
+
+/** What records name a person by: their verified e-mail, else their subject. */
+const personName = (person: Pick<Person, 'email' | 'subject'>) => person.email ?? person.subject;
 
 /** A person's id in the records: from their issuer and subject, which together are who they are. */
 export const personId = (person: Pick<Person, 'issuer' | 'subject'>) =>
@@ -61,10 +68,9 @@ export async function authenticatePerson(directory: DirectoryStore, person: Pers
   if (!workspace || !grants.length) {
     const refusal = errors.notAMember(workspaceId);
     // Recorded in the workspace's audit log when there is one (lib/http/endpoint.ts): who tried, though they hold no role there.
-    if (workspace)
-      refusal.refusedIn = { workspaceId, actor: { keyId: personId(person), owner: person.email ?? person.subject, role: '', person: personFacts(person) } };
+    if (workspace) refusal.refusedIn = { workspaceId, actor: { keyId: personId(person), owner: personName(person), role: '', person: personFacts(person) } };
     throw refusal;
   }
   const { role, branches } = effectiveGrant(grants, permission);
-  return { keyId: personId(person), workspace, role, owner: person.email ?? person.subject, ...(branches && { branches }), person, grants };
+  return { keyId: personId(person), workspace, role, owner: personName(person), ...(branches && { branches }), person, grants };
 }

@@ -13,7 +13,7 @@
  * decisions before they approve it.
  */
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/authenticate.ts';
+import { personFacts, type Principal } from '../auth/authenticate.ts';
 import type { Person } from '../auth/person-token.ts';
 import { auditEvent, entityTarget, type Auditor } from '../auth/auditor.ts';
 import { checkRule, runTestCases, type TestCase } from '../engine/authoring.ts';
@@ -84,7 +84,7 @@ export function changeRequestView(
     .sort((a, b) => (a.at < b.at ? -1 : 1))
     .map(({ person, ...approval }) => ({
       ...approval,
-      ...(person && { person: { issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }) } }),
+      ...(person && { person: personFacts(person) }),
       counts: standing.has(approval.owner),
     }));
   const stale = request.state === 'open' && isStale(request, draft);
@@ -209,7 +209,7 @@ export async function approveChange(store: Store, ref: EntityRef, id: string, co
     keyId,
     comment,
     at: now(),
-    ...(person && { person: { issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }), groups: person.groups } }),
+    ...(person && { person: { ...personFacts(person), groups: person.groups } }),
   };
   const added = await store.approveChangeRequest(
     ref,

@@ -87,7 +87,7 @@ export const keyView = (key: ApiKey, now = Date.now()): KeyView => ({
   ...(key.revokedAt && { revokedAt: key.revokedAt }),
   ...(key.vouchedBy && { vouchedBy: key.vouchedBy }),
   ...(key.ownerFixedAt && { ownerFixedAt: key.ownerFixedAt }),
-  ...(key.person && { person: { issuer: key.person.issuer, subject: key.person.subject, ...(key.person.email && { email: key.person.email }) } }),
+  ...(key.person && { person: personFacts(key.person) }),
   state: stateOf(key, now),
 });
 
@@ -181,7 +181,7 @@ export async function createPersonalKey(
   const grants = grantsOf(caller.workspace.access, person);
   const beyond = roles[body.role].find((permission) => !coversPermission(grants, permission, body.branches));
   if (beyond) throw errors.forbidden(beyond, caller.role);
-  const theirs = { person: { issuer: person.issuer, subject: person.subject, ...(person.email && { email: person.email }), groups: person.groups } };
+  const theirs = { person: { ...personFacts(person), groups: person.groups } };
   return mintKey(store, caller, { ...body, owner: caller.owner }, theirs, auditor, now);
 }
 
