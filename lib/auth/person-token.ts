@@ -32,12 +32,14 @@ export interface SignInConfig {
   audience: string;
   /** The claim listing the person's groups. */
   groupsClaim: string;
+  /** The issuer's sign-out page when its discovery document names none (Cognito's `/logout`). */
+  signOutUrl?: string;
 }
 
 /** The issuer the functions are told of (cdk/sign-in.ts, the local runtime), if any. */
 export function signInConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SignInConfig | undefined {
-  const { OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: groupsClaim } = env;
-  return issuer && audience ? { issuer, audience, groupsClaim: groupsClaim || 'groups' } : undefined;
+  const { OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: groupsClaim, OIDC_SIGN_OUT_URL: signOutUrl } = env;
+  return issuer && audience ? { issuer, audience, groupsClaim: groupsClaim || 'groups', ...(signOutUrl && { signOutUrl }) } : undefined;
 }
 
 /** A person as a verified token names them: the issuer and subject are who they are; the e-mail only when the issuer verified it. */

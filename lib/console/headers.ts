@@ -7,17 +7,31 @@
  * to the API on that same origin: anything else (inline script or style, a
  * frame, a form posting elsewhere, a plug-in) is refused by the browser.
  */
-export const contentSecurityPolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
+export const contentSecurityPolicyFor = (signInOrigins: readonly string[]) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    // The issuer people sign in with: its keys' discovery, token and revocation endpoints, called by the page's token worker.
+    ["connect-src 'self'", ...signInOrigins].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+
+/** The policy with no issuer to reach (a page signed in with keys only). */
+export const contentSecurityPolicy = contentSecurityPolicyFor([]);
+
+/**
+ * The headers, where the page may reach `signInOrigins` (the issuer's, and
+ * its hosted sign-in's where that is another) besides its own origin.
+ */
+export const consoleSecurityHeadersFor = (signInOrigins: readonly string[]) => ({
+  ...consoleSecurityHeaders,
+  'content-security-policy': contentSecurityPolicyFor(signInOrigins),
+});
 
 export const consoleSecurityHeaders = {
   'content-security-policy': contentSecurityPolicy,

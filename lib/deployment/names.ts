@@ -29,3 +29,15 @@ export const stageName = 'api';
 /** The local runtime's table (npm start), and where its DynamoDB listens by default: the CLI's default target. */
 export const localTableName = 'rules-local';
 export const defaultLocalEndpoint = 'http://127.0.0.1:8000';
+
+/** The local OpenID provider's client id for the console and the CLI (lib/local/openid-provider.ts); deployed, the issuer names it. */
+export const signInClientId = 'rules-console';
+
+/**
+ * Where the CLI's sign-in comes back to (RFC 8252's loopback redirect): one
+ * fixed port, since Cognito takes only callback URLs registered to the
+ * letter, and http only on localhost. The stack registers them on the
+ * console's client beside the console's URL; another issuer needs them too.
+ */
+export const cliSignInPort = 53682;
+export const cliSignInRedirects = [`http://localhost:${cliSignInPort}/callback`, `http://127.0.0.1:${cliSignInPort}/callback`] as const;

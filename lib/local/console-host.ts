@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildConsole, type ConsoleFile } from '../console/build.ts';
-import { consolePath, consoleSecurityHeaders } from '../console/headers.ts';
+import { consolePath, consoleSecurityHeadersFor } from '../console/headers.ts';
 
 export interface ConsoleHost {
   /** Answers a request under /console, or returns false when the path is not the console's. */
@@ -21,18 +21,23 @@ const codeLifetimeMs = 15 * 60_000;
 const maxSessionBodyBytes = 1024;
 
 /** The console is built on its first request (about 0.2 s), so a runtime that never serves it, as in most tests, never builds it. */
-export function createConsoleHost(options: { apiKey: string }): ConsoleHost {
+export function createConsoleHost(options: {
+  apiKey: string;
+  /** The origins of the issuer people sign in with, which the page's policy lets it reach: known once the local OpenID provider listens. */
+  signInOrigins?: () => readonly string[];
+}): ConsoleHost {
+  const securityHeaders = () => consoleSecurityHeadersFor(options.signInOrigins?.() ?? []);
   let built: Promise<Map<string, ConsoleFile>> | undefined;
   const codes = new Map<string, number>();
 
   const send = (response: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string) => {
-    response.writeHead(status, { ...consoleSecurityHeaders, ...headers, 'content-length': Buffer.byteLength(body) });
+    response.writeHead(status, { ...securityHeaders(), ...headers, 'content-length': Buffer.byteLength(body) });
     response.end(body);
   };
   const sendJson = (response: ServerResponse, status: number, body: unknown) =>
     send(response, status, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(body));
   const sendFile = (response: ServerResponse, file: ConsoleFile, head: boolean) => {
-    response.writeHead(200, { ...consoleSecurityHeaders, 'content-type': file.contentType, 'content-length': file.body.length, 'cache-control': 'no-cache' });
+    response.writeHead(200, { ...securityHeaders(), 'content-type': file.contentType, 'content-length': file.body.length, 'cache-control': 'no-cache' });
     response.end(head ? undefined : file.body);
   };
 

@@ -6,6 +6,7 @@
 import { defaultLocalEndpoint } from '../deployment/names.ts';
 import { demoProviderKey } from './demo-provider.ts';
 import { demoApiKey } from './seed.ts';
+import { demoAccess } from './demo-people.ts';
 import { PortSettingError, portFromEnv } from './ports.ts';
 import { startLocalRuntime } from './runtime.ts';
 
@@ -16,6 +17,7 @@ try {
     dynamoPort: portFromEnv('DYNAMODB_PORT', 8000, true),
     gitPort: portFromEnv('GIT_PORT', 3001, true),
     providerPort: portFromEnv('DEMO_PROVIDER_PORT', 3002, true),
+    openIdProvider: { port: portFromEnv('OIDC_PORT', 3003, true) },
     dataDir: process.env.DATA_DIR || undefined,
     apiKey: process.env.SERVICE_API_KEY || demoApiKey,
   });
@@ -28,6 +30,15 @@ try {
 // The CLI finds the local table at its default endpoint; a runtime that had to move elsewhere says how to reach it.
 const cliTarget = runtime.dynamoEndpoint === defaultLocalEndpoint ? '' : `\n  CLI:               npm run cli -- --endpoint ${runtime.dynamoEndpoint} <command>`;
 
+/** The demo people, their passwords and the role the demo workspace gives their group: who to sign in as. */
+function peopleLines() {
+  const { openId } = runtime;
+  if (!openId) return '';
+  const roleOf = (groups: string[]) => demoAccess.groups.find((entry) => groups.includes(entry.group))?.role ?? 'no role';
+  const people = openId.people.map((p) => `\n                     ${p.username} / ${p.password}  (${p.name}, ${p.email}: ${roleOf(p.groups)})`);
+  return `\n  sign-in:           OpenID provider ${openId.issuer} (client ${openId.clientId}); demo people, username / password:${people.join('')}`;
+}
+
 console.log(`
 Rules service (local) listening on ${runtime.url}
   embedded DynamoDB: ${runtime.dynamoEndpoint} (table ${runtime.tableName}${process.env.DATA_DIR ? `, kept in ${process.env.DATA_DIR}` : ', in memory'})${cliTarget}
@@ -35,8 +46,9 @@ Rules service (local) listening on ${runtime.url}
   API key:           ${runtime.apiKey}
   demo provider:     ${runtime.providerUrl} (its key: ${demoProviderKey}; integrations intg_demo_risk, intg_demo_fx)
   OpenAPI:           ${runtime.url}/openapi.json
-  console:           ${runtime.consoleSignInLink()}
-                     (signs one browser in, once; after that sign in with the API key)
+  console:           ${runtime.url}/console/ (sign in as a demo person, workspace demo)
+                     or ${runtime.consoleSignInLink()}
+                     (signs one browser in with the API key, once)${peopleLines()}
   rule schedules:    run in this process (EventBridge Scheduler's API on ${runtime.scheduler.endpoint.endpoint})
 
 Try:

@@ -9,6 +9,8 @@ import { deploymentOf, type RuleScheduler } from '../schedules/scheduler.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { ensureTable } from '../store/dynamo/create-table.ts';
 import { createConsoleHost } from './console-host.ts';
+import { consolePath } from '../console/headers.ts';
+import type { LocalOpenIdProvider, OpenIdProviderOptions } from './openid-provider.ts';
 import { startDemoProvider } from './demo-provider.ts';
 import { openLocalTable } from './embedded-dynamo.ts';
 import { startGitServer } from './git-server.ts';
@@ -37,6 +39,12 @@ export interface LocalRuntimeOptions {
   visibilityTimeoutMs?: number;
   /** The first retry's delay, doubled for each further one. */
   retryBaseSeconds?: number;
+  /**
+   * Whether to start the local OpenID provider (./openid-provider.ts) and
+   * have the functions take its people's tokens: by default, unless the
+   * environment names an issuer already (OIDC_ISSUER).
+   */
+  openIdProvider?: boolean | (Pick<OpenIdProviderOptions, 'idTokenTtlSeconds' | 'people'> & { port?: number | PortChoice });
   /** The clock schedules fire by (epoch ms): tests set one just before a minute, so that a schedule fires without waiting for it. */
   schedulerNow?: () => number;
 }
@@ -104,8 +112,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
   if (options.seed !== false) await seedDemoProvider({ store, keyring: keyringFromEnv() }, provider.url);
   // Schedules kept in DATA_DIR from an earlier start: the table has them, the local scheduler (in memory) not yet.
   if (options.dataDir) await redeploySchedules(store, schedulerFor({ ...localScheduleTarget, SCHEDULER_ENDPOINT: scheduler.endpoint }));
-  const consoleHost = createConsoleHost({ apiKey });
+  let openId: LocalOpenIdProvider | undefined;
+  const consoleHost = createConsoleHost({ apiKey, signInOrigins: () => (openId ? [openId.issuer] : []) });
   const api = await listenOn(options.port ?? 0, (port) => startLocalApi({ port, console: consoleHost }));
+  const openIdOptions = options.openIdProvider ?? !process.env.OIDC_ISSUER;
+  if (openIdOptions) {
+    const { port, ...rest } = openIdOptions === true ? {} : openIdOptions;
+    // The console is reached as 127.0.0.1 or as localhost: both are its redirect URIs.
+    const consoleUrls = [api.url, api.url.replace('127.0.0.1', 'localhost')].map((origin) => `${origin}${consolePath}`);
+    // Loaded only when started: the package takes some 0.3 s to load, which a runtime without people (most tests) is spared.
+    const { startOpenIdProvider } = await import('./openid-provider.ts');
+    openId = await listenOn(port ?? 0, (free) => startOpenIdProvider({ port: free, consoleUrls, ...rest }));
+    // What the stack tells every function (cdk/sign-in.ts): read when the first bearer token arrives.
+    Object.assign(process.env, { OIDC_ISSUER: openId.issuer, OIDC_AUDIENCE: openId.clientId, OIDC_GROUPS_CLAIM: openId.groupsClaim });
+  }
   // What the stack's schedule does on AWS.
   const sweeping = setInterval(() => void handlerOf(sweeper).then((sweep) => sweep({}, lambdaContext(sweeper), () => undefined)), sweepEveryMs);
   sweeping.unref();
@@ -116,6 +136,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
     tableName: config.tableName,
     dynamoEndpoint: dynamo.endpoint,
     gitUrl: git.url,
+    /** The local OpenID provider people sign in with, when this runtime started it. */
+    openId,
     /** A one-time link that signs a browser in to the console with the runtime's key. */
     consoleSignInLink: () => consoleHost.signInLink(api.url),
     /** The demo provider, which the demo integrations call. */
@@ -128,7 +150,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}) {
       queue.close();
       localScheduler.close();
       await api.close();
-      await Promise.all([sqs.close(), git.close(), provider.close(), scheduler.close()]);
+      await Promise.all([sqs.close(), git.close(), provider.close(), scheduler.close(), openId?.close()]);
       await Promise.all([queue.idle().catch(() => undefined), localScheduler.idle()]);
       // What the functions counted since their last flush (coverage, and the rollouts' comparisons once they end), as a Lambda function shut down while frozen would not.
       await flushTallies();

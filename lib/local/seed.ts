@@ -12,6 +12,7 @@ import { addBranch, createApiKey, createWorkspace } from '../workspaces/admin.ts
 import { demoIntegrationIds, demoRules, demoWorkflows, editedAfterPublishing, remoteOnlyRules } from './demo-entities.ts';
 import { demoProviderKey, demoProviderKeyHeader, demoProviderKeyParam } from './demo-provider.ts';
 import { createRepository } from './git-server.ts';
+import { demoAccess } from './demo-people.ts';
 
 export const demoWorkspaceId = 'demo';
 /** The demo workspace's key when SERVICE_API_KEY names none: fixed, so the examples of the README and its guides run as written (the local runtime listens on loopback only). */
@@ -24,6 +25,7 @@ const sources = (entities: typeof demoRules) => entities.map((content) => ({ ori
  * The demo workspace: branches main and staging, rules of every kind and
  * workflows on main, one rule published as v1 and edited since. Seeding again
  * changes nothing; with `apiKey` that key is (or stays) a key of the workspace.
+ * The demo people's groups are mapped to roles (./demo-people.ts).
  */
 export async function seedDemo(store: Store, options: { apiKey?: string } = {}) {
   const workspace = await createWorkspace(store, { id: demoWorkspaceId, name: 'Demo workspace', defaultBranch: 'main' });
@@ -37,6 +39,8 @@ export async function seedDemo(store: Store, options: { apiKey?: string } = {}) 
     await importEntities(store, main, sources(edited.map(editedAfterPublishing.edit)), { actor });
   }
   await importEntities(store, { workspaceId: workspace.id, branch: 'staging' }, sources([...demoRules.slice(0, 4), demoWorkflows[0]!]), { actor });
+  // The demo people's groups (./demo-people.ts), mapped once: a mapping changed since is the user's.
+  if (!(await store.getWorkspace(workspace.id))?.access) await store.setWorkspaceAccess(workspace.id, { ...demoAccess, updatedAt: new Date().toISOString() });
   const { key } = await createApiKey(store, workspace.id, { label: 'demo', secret: options.apiKey });
   return { workspace, apiKey: key };
 }

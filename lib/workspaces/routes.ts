@@ -8,6 +8,19 @@ const keyRules =
   'Needs `manage`. A key gives no other key more than it has: no permission its own role lacks, no branch beyond its own. The last usable admin key (unexpired, limited to no branch) cannot be revoked, limited, expired or demoted. Changes hold on every function within 30 s (the directory cache).';
 
 export const workspaceRoutes = {
+  getSignIn: {
+    operationId: 'getSignIn',
+    permission: 'public',
+    method: 'GET',
+    path: '/dev/v1/sign-in',
+    handler: 'get-sign-in',
+    summary: 'Who people sign in with',
+    description:
+      'The OpenID Connect issuer people sign in with and the client id of the console (and the CLI) there, for a client to start the authorization code flow with PKCE; the API takes the ID token it gets (`Authorization: Bearer`, with `Service-Workspace`). Needs no key. null when the service signs in no people (keys only).',
+    branch: 'none',
+    query: emptyQuery,
+    tableAccess: 'none',
+  },
   listBranches: {
     operationId: 'listBranches',
     permission: 'read',

@@ -14,7 +14,8 @@ export async function startQuietRuntime(options: LocalRuntimeOptions = {}): Prom
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   // Imported only now, so that nothing reads the environment before it is set.
   const { startLocalRuntime } = await import('../../lib/local/runtime.ts');
-  return startLocalRuntime({ port: 0, dynamoPort: 0, ...options });
+  // The local OpenID provider only for the files that sign people in with it.
+  return startLocalRuntime({ port: 0, dynamoPort: 0, openIdProvider: false, ...options });
 }
 
 export interface RuntimeFixture {

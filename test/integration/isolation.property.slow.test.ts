@@ -784,6 +784,7 @@ function probeArbitraries(): Record<RouteName, fc.Arbitrary<Probe>> {
       }));
     }),
     getOpenApi: fc.constant(probe('getOpenApi', [], () => ({ method: 'GET', path: '/openapi.json' }))),
+    getSignIn: fc.constant(probe('getSignIn', [], () => ({ method: 'GET', path: '/dev/v1/sign-in' }))),
     createKey: fc.constant(
       probe('createKey', [], (_v, nonce) => ({ method: 'POST', path: '/dev/v1/keys', body: { label: `A ${nonce}`, owner: 'isolation', role: 'reader' } })),
     ),
@@ -1176,8 +1177,8 @@ describe('revoked and expired keys', () => {
       { key: w.keys.bExpired, code: 'service_api_key_expired' },
     ];
     const { unconditional } = foreignTokens();
-    // The contract needs no key: it is the one operation that answers a dead key.
-    const authenticated = routeList.filter((route) => route.operationId !== 'getOpenApi').map((route) => route.operationId as RouteName);
+    // The public operations (the contract, who people sign in with) need no key: they are the ones that answer a dead key.
+    const authenticated = routeList.filter((route) => route.permission !== 'public').map((route) => route.operationId as RouteName);
     expect((await call('deadKeys', '/openapi.json', { key: null })).status).toBe(200);
 
     const refused = async (probe: Probe, which: (typeof dead)[number]) => {

@@ -413,6 +413,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dev/v1/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who people sign in with
+         * @description The OpenID Connect issuer people sign in with and the client id of the console (and the CLI) there, for a client to start the authorization code flow with PKCE; the API takes the ID token it gets (`Authorization: Bearer`, with `Service-Workspace`). Needs no key. null when the service signs in no people (keys only).
+         */
+        get: operations["getSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/v1/branches": {
         parameters: {
             query?: never;
@@ -6670,6 +6690,68 @@ export interface operations {
                     };
                 };
             };
+            504: components["responses"]["Gateway504"];
+        };
+    };
+    getSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    /** @description the request id, as in the service logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        code: "";
+                        data: {
+                            /** @description the `iss` of the tokens the API takes; its discovery document is at `<issuer>/.well-known/openid-configuration` */
+                            issuer: string;
+                            /** @description the console's client id: the audience of the tokens the API takes */
+                            clientId: string;
+                            /** @description the claim of the ID token that lists the person's groups */
+                            groupsClaim: string;
+                            /** @description the scopes to ask for */
+                            scope: string;
+                            /** @description the issuer's sign-out page, where its discovery document names none (Cognito's `/logout`, with `client_id` and `logout_uri`) */
+                            signOutUrl?: string;
+                            /** @description where the CLI's sign-in comes back to (a loopback redirect) */
+                            cliRedirectUris: string[];
+                        } | null;
+                        /**
+                         * @description empty on success
+                         * @constant
+                         */
+                        message: "";
+                        /** @description current page; 0 when not paginated */
+                        pageNo: number;
+                        /** @description items per page; 0 when not paginated */
+                        pageSize: number;
+                        /** @description matching items; 0 when not paginated */
+                        totalCount: number;
+                        /** @description pages; 0 when not paginated */
+                        totalPages: number;
+                    };
+                };
+            };
+            400: components["responses"]["Gateway400"];
+            405: components["responses"]["Gateway405"];
+            413: components["responses"]["Gateway413"];
+            429: components["responses"]["Gateway429"];
+            500: components["responses"]["Gateway500"];
+            502: components["responses"]["Gateway502"];
             504: components["responses"]["Gateway504"];
         };
     };

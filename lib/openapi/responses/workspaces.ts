@@ -34,6 +34,21 @@ const accessSchema = z.object({
 });
 
 export const workspaceResponses = {
+  getSignIn: {
+    data: z
+      .object({
+        issuer: z.string().describe('the `iss` of the tokens the API takes; its discovery document is at `<issuer>/.well-known/openid-configuration`'),
+        clientId: z.string().describe("the console's client id: the audience of the tokens the API takes"),
+        groupsClaim: z.string().describe("the claim of the ID token that lists the person's groups"),
+        scope: z.string().describe('the scopes to ask for'),
+        signOutUrl: z
+          .string()
+          .optional()
+          .describe("the issuer's sign-out page, where its discovery document names none (Cognito's `/logout`, with `client_id` and `logout_uri`)"),
+        cliRedirectUris: z.array(z.string()).describe("where the CLI's sign-in comes back to (a loopback redirect)"),
+      })
+      .nullable(),
+  },
   listBranches: {
     data: z.array(
       z.object({

@@ -1,0 +1,39 @@
+/**
+ * The local OpenID provider (npm start's): the demo people sign in on its
+ * page with their passwords, and the API takes the ID tokens it issues as
+ * those people, in the demo workspace, with the roles its mapping gives their
+ * groups; a wrong password gets no code.
+ */
+import { describe, expect, it } from 'vitest';
+import { demoPeople } from '../../lib/local/demo-people.ts';
+import { expectUnpaged } from '../helpers/envelope.ts';
+import { useRuntime } from '../helpers/runtime.ts';
+import { signInAs } from '../helpers/sign-in.ts';
+
+const t = useRuntime({ openIdProvider: true });
+const [ana, ben, ada] = demoPeople as [(typeof demoPeople)[number], (typeof demoPeople)[number], (typeof demoPeople)[number]];
+
+const asPerson = (idToken: string) => ({ key: null, headers: { authorization: `Bearer ${idToken}`, 'service-workspace': 'demo' } });
+
+describe('the local OpenID provider', () => {
+  it('signs a demo person in with their password, and the API takes their ID token as them', async () => {
+    const { idToken, refreshToken } = await signInAs(t.runtime.openId!, ana);
+    expect(refreshToken).toBeTruthy();
+    const me = expectUnpaged<{ owner: string; role: string; person: { issuer: string; email: string } }>(await t.api('/dev/v1/me', asPerson(idToken)));
+    expect(me).toMatchObject({ owner: ana.email, role: 'editor', person: { issuer: t.runtime.openId!.issuer, email: ana.email } });
+  });
+
+  it('gives each demo person the role the demo mapping gives their group', async () => {
+    for (const [person, role] of [
+      [ben, 'publisher'],
+      [ada, 'admin'],
+    ] as const) {
+      const { idToken } = await signInAs(t.runtime.openId!, person);
+      expect(expectUnpaged<{ role: string }>(await t.api('/dev/v1/me', asPerson(idToken))).role).toBe(role);
+    }
+  });
+
+  it('gives no code for a wrong password, and says so on its page', async () => {
+    await expect(signInAs(t.runtime.openId!, { username: ana.username, password: 'wrong' })).rejects.toThrow(/username or password is not right/);
+  });
+});
