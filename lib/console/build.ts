@@ -25,7 +25,12 @@ const contentTypes: Record<string, string> = {
 
 const buildOptions = (options: { minify?: boolean }): BuildOptions & { write: false } => ({
   // The draft check runs in a worker of its own (web/draft-check-worker.ts), started by its name.
-  entryPoints: { app: new URL('main.tsx', web).pathname, 'draft-check-worker': new URL('draft-check-worker.ts', web).pathname },
+  // So does the token worker, which holds a signed-in person's tokens (web/people/token-worker.ts).
+  entryPoints: {
+    app: new URL('main.tsx', web).pathname,
+    'draft-check-worker': new URL('draft-check-worker.ts', web).pathname,
+    'token-worker': new URL('people/token-worker.ts', web).pathname,
+  },
   bundle: true,
   write: false,
   outdir: '/console',
@@ -56,7 +61,7 @@ function consoleFiles(outputFiles: OutputFile[]): Map<string, ConsoleFile> {
   return files;
 }
 
-/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`, `draft-check-worker.js` and the chunks). */
+/** The console's files by their name under `/console/` (`index.html`, `app.js`, `app.css`, `draft-check-worker.js`, `token-worker.js` and the chunks). */
 export async function buildConsole(options: { minify?: boolean } = {}): Promise<Map<string, ConsoleFile>> {
   return consoleFiles((await build(buildOptions(options))).outputFiles);
 }

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { api } from '../helpers/api.ts';
 import { startQuietRuntime, type Runtime } from '../helpers/runtime.ts';
+import type { LocalRuntimeOptions } from '../../lib/local/runtime.ts';
 
 /** The Chromium to drive (CHROMIUM_PATH when set, else Debian's), or undefined: the browser tests then skip and say so. */
 export const chromiumPath = (process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']).find((path) =>
@@ -68,7 +69,8 @@ const isLoopback = (url: string) => {
 /** Everything the page reported that a person would not see: script errors and refused policies fail the test that ends with them. */
 export const pageProblems = new WeakMap<Page, string[]>();
 
-export function useConsoleBrowser(): ConsoleFixture {
+/** `runtime`: options of the runtime the pages talk to (the sign-in tests start the local OpenID provider). */
+export function useConsoleBrowser(runtime: LocalRuntimeOptions = {}): ConsoleFixture {
   // A page's flow waits on the browser and the runtime together: vitest's defaults (5 s a test, 1 s a poll) are short when the machine is loaded
   // (a save's answer took over 1 s while the other worker ran); 5 s a poll is what vitest's own browser mode gives.
   vi.setConfig({ testTimeout: 30_000, expect: { poll: { timeout: 5_000 } } });
@@ -76,7 +78,7 @@ export function useConsoleBrowser(): ConsoleFixture {
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
-    fixture.runtime = await startQuietRuntime({ port: 0, gitPort: 0, providerPort: 0 });
+    fixture.runtime = await startQuietRuntime({ port: 0, gitPort: 0, providerPort: 0, ...runtime });
     fixture.browser = await chromium.launch({ executablePath: chromiumPath!, args: chromiumFlags, timeout: 30_000 });
     const open = async (options: PageOptions = {}) => {
       const context = await fixture.browser.newContext({

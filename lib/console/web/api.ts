@@ -1,8 +1,10 @@
 /**
  * The console's client of the public API: openapi-fetch typed by `schema.ts`
  * (generated from the OpenAPI document), on the page's own origin, with the
- * signed-in key and branch added to every request. The console holds no
- * privilege of its own: it can do what its key can, as curl could.
+ * signed-in key and branch added to every request, or, for a person, sent by
+ * the token worker, which adds their token (./people/token-client.ts). The
+ * console holds no privilege of its own: it can do what its key or person
+ * can, as curl could.
  *
  * Bodies are written by openapi-fetch's own serializer, JSON.stringify: a
  * `Decimal` in one (a typed number a double would round, read by
@@ -12,6 +14,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema.ts';
 import type { Session } from './session.ts';
+import { callAsPerson } from './people/token-client.ts';
 
 /** A failed call, from its error envelope: the code, the message for people and, when the API names them, the fields at fault. */
 export class ApiFailure extends Error {
@@ -52,12 +55,16 @@ function unreadable(response: Response | undefined, cause: unknown): ApiFailure 
 }
 
 export function createApi(session: () => Session | undefined, onUnauthorized: (failure: ApiFailure) => void) {
-  const client = createClient<paths>({ baseUrl: location.origin });
+  const client = createClient<paths>({
+    baseUrl: location.origin,
+    // A call naming its own key (the sign-in's check of a pasted key) goes as it is; a person's, through the token worker.
+    fetch: (request) => (session()?.person && !request.headers.has('Service-API-Key') ? callAsPerson(request) : fetch(request)),
+  });
   client.use({
     onRequest({ request }) {
       const current = session();
       if (current) {
-        request.headers.set('Service-API-Key', current.apiKey);
+        if (current.apiKey) request.headers.set('Service-API-Key', current.apiKey);
         if (current.branch) request.headers.set('Service-Branch', current.branch);
       }
       return request;

@@ -1,7 +1,8 @@
 /**
  * The console: a page for the people who write rules, over the same public
- * API consumers call. It signs in with a Service-API-Key, keeps it for the
- * tab's session only, and shows the rules, workflows, credentials and remote
+ * API consumers call. A person signs in at the service's issuer (their
+ * tokens held by a worker: ./people/), or with a Service-API-Key, kept for
+ * the tab's session only; it shows the rules, workflows, credentials and remote
  * of that key's workspace on the chosen branch, and to a key that manages
  * the workspace, its keys and audit log. Every control names the operation
  * it calls, and what the key may not do is disabled or hidden, with why
@@ -9,12 +10,14 @@
  */
 import './styles.css';
 import { render } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { createApi } from './api.ts';
 import { ConsoleContext } from './context.ts';
 import { permissionsFor, readRequirements, type Caller, type OperationId } from './permissions.ts';
 import { hrefOf, mayLeave, usePlace, type EntityType, type Place } from './route.ts';
-import { loadSession, saveSession, type Session } from './session.ts';
+import { loadSession, saveSession, sessionIdentity, type Session } from './session.ts';
+import { configureTokens, consoleUrl, readSignInSettings } from './people/sign-in-settings.ts';
+import { isSignInReturn, signOutPerson, startSignIn } from './people/token-client.ts';
 import { Failure } from './ui/failure.tsx';
 import { useLoad } from './ui/use-load.ts';
 import { AuditView } from './views/audit.tsx';
@@ -69,6 +72,8 @@ function App() {
   // What the key may do: the sign-in asked it; after a reload, it is asked again, once.
   const [caller, setCaller] = useState<Caller>();
   const [signedOutBecause, setSignedOutBecause] = useState<string>();
+  // Back from the issuer with a code: the sign-in page finishes it, whatever this tab's session said before.
+  const [returning, setReturning] = useState(isSignInReturn);
   const place = usePlace();
   const change = (next: Session | undefined) => {
     saveSession(next);
@@ -83,9 +88,23 @@ function App() {
       }),
     [],
   );
-  // What each operation needs: public, read once for the page.
+  // What each operation needs, and who people sign in with: public, read once for the page.
   const requirements = useLoad(() => readRequirements(api), []);
-  const asked = useLoad(async () => (session && !caller ? api.data(api.client.GET('/dev/v1/me')) : undefined), [session?.apiKey, caller]);
+  const people = useLoad(() => readSignInSettings(api), []);
+  // A person's tokens are in the token worker, which a reload ends: the page signs in again at the issuer, whose session spares the password.
+  const [tokensReady, setTokensReady] = useState(() => !session?.person || returning);
+  useEffect(() => {
+    if (tokensReady || !session?.person || !people.value) return;
+    const { workspace } = session.person;
+    void configureTokens(people.value)
+      .then(async ({ signedIn }) => (signedIn ? setTokensReady(true) : location.assign(await startSignIn(workspace))))
+      .catch((failure: unknown) => {
+        setSignedOutBecause(failure instanceof Error ? failure.message : String(failure));
+        change(undefined);
+      });
+  }, [tokensReady, session?.person, people.value]);
+  const identity = sessionIdentity(session);
+  const asked = useLoad(async () => (session && tokensReady && !caller ? api.data(api.client.GET('/dev/v1/me')) : undefined), [identity, tokensReady, caller]);
   const known = caller ?? asked.value;
   const can = useMemo(
     () => (known && requirements.value ? permissionsFor(known, requirements.value, session?.branch ?? '') : undefined),
@@ -93,23 +112,40 @@ function App() {
   );
   // Read again on each switch of branch, so that a protection set meanwhile holds on the branch a person moves to. A key that may not list
   // branches (an executor) gets none, and no page waits on them: the API still refuses a direct publish on a protected branch, saying why.
-  const branches = useLoad(async () => (session ? api.data(api.client.GET('/dev/v1/branches')) : undefined), [session?.apiKey, session?.branch]);
+  const branches = useLoad(
+    async () => (session && tokensReady ? api.data(api.client.GET('/dev/v1/branches')) : undefined),
+    [identity, tokensReady, session?.branch],
+  );
   const branchesRead = branches.value !== undefined || branches.error !== undefined;
 
-  if (!session || place.view === 'signIn')
+  /** Signs out: a person at the issuer too (their refresh token revoked, then the issuer's sign-out page), a key here. */
+  const signOut = async () => {
+    if (!mayLeave()) return;
+    const person = session?.person;
+    change(undefined);
+    if (!person) return;
+    const { url } = await signOutPerson(consoleUrl()).catch(() => ({ url: undefined }));
+    if (url) location.assign(url);
+  };
+
+  if (!session || place.view === 'signIn' || returning)
     return (
       <SignIn
         api={api}
         code={place.view === 'signIn' ? place.code : undefined}
         reason={signedOutBecause}
+        people={people.value === undefined && !people.error ? undefined : (people.value ?? null)}
         onSignedIn={(next, signedIn) => {
           setSignedOutBecause(undefined);
           setCaller(signedIn);
+          setTokensReady(true);
+          setReturning(false);
           change(next);
           location.replace(hrefOf.rules);
         }}
       />
     );
+  if (!tokensReady) return <p role="status">Signing you in again at your company's sign-in…</p>;
 
   const listed = branches.value ?? [];
   const onBranch = session.branch || known?.workspace.defaultBranch;
@@ -134,7 +170,12 @@ function App() {
             ))}
         </nav>
         {signedIn && <BranchSwitcher branch={session.branch} onChange={(branch) => mayLeave() && change({ ...session, branch })} />}
-        <button type="button" class="quiet" onClick={() => mayLeave() && change(undefined)}>
+        {session.person && (
+          <span class="who" title={known?.owner}>
+            {session.person.name}
+          </span>
+        )}
+        <button type="button" class="quiet" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
