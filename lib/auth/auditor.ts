@@ -5,7 +5,7 @@
  * with what it wrote (target, checksums, facts), and the store records it in
  * the same transaction as the write (lib/store/dynamo/audit.ts).
  */
-import { personFacts, type Principal } from './authenticate.ts';
+import { auditActorOf, type Principal } from './authenticate.ts';
 import type { AuditActor, AuditEvent, AuditTarget, EntityRef } from '../store/types.ts';
 
 export interface Auditor {
@@ -15,12 +15,7 @@ export interface Auditor {
 }
 
 export const auditorOf = (principal: Principal, operation: string, requestId: string): Auditor => ({
-  actor: {
-    keyId: principal.keyId,
-    owner: principal.owner,
-    role: principal.role,
-    ...(principal.person && { person: personFacts(principal.person) }),
-  },
+  actor: auditActorOf(principal),
   operation,
   requestId,
 });

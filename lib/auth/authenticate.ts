@@ -18,6 +18,8 @@ export interface Principal {
   branches?: readonly string[];
   /** Set when a person signed in is calling, with a token the issuer signed. */
   person?: Person;
+  /** A personal key's person: who the issuer said made it. */
+  keyPerson?: NonNullable<ApiKey['person']>;
   /** A person's grants in the workspace, from which `role` and `branches` are drawn for each call. */
   grants?: readonly Grant[];
 }
@@ -39,7 +41,14 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
   if (!workspace) throw errors.apiKeyInvalid();
   // A personal key works while its person's grants, by the groups their token named when they made it and their e-mail, still cover it.
   if (key.person && !covers(grantsOf(workspace.access, key.person), key.role ?? defaultRole, key.branches)) throw errors.apiKeyInvalid();
-  return { keyId: key.keyId, workspace, role: key.role ?? defaultRole, owner: keyOwner(key), ...(key.branches && { branches: key.branches }) };
+  return {
+    keyId: key.keyId,
+    workspace,
+    role: key.role ?? defaultRole,
+    owner: keyOwner(key),
+    ...(key.branches && { branches: key.branches }),
+    ...(key.person && { keyPerson: key.person }),
+  };
 }
 
 /** Who the issuer says a person is, as records keep it. */
@@ -48,6 +57,20 @@ export const personFacts = (person: Pick<Person, 'issuer' | 'subject' | 'email'>
   subject: person.subject,
   ...(person.email && { email: person.email }),
 });
+
+/** Who acts, as the audit log names them: a person with their name then, or a key with its person when it is a personal key. */
+export function auditActorOf(principal: Pick<Principal, 'keyId' | 'owner' | 'person' | 'keyPerson'> & { role: string }) {
+  const person = principal.person
+    ? { ...personFacts(principal.person), ...(principal.person.name && { name: principal.person.name }) }
+    : principal.keyPerson && personFacts(principal.keyPerson);
+  return {
+    kind: principal.person ? ('person' as const) : ('key' as const),
+    keyId: principal.keyId,
+    owner: principal.owner,
+    role: principal.role,
+    ...(person && { person }),
+  };
+}
 
 /** What records name a person by: their verified e-mail, else their subject. */
 const personName = (person: Pick<Person, 'email' | 'subject'>) => person.email ?? person.subject;
@@ -68,7 +91,7 @@ export async function authenticatePerson(directory: DirectoryStore, person: Pers
   if (!workspace || !grants.length) {
     const refusal = errors.notAMember(workspaceId);
     // Recorded in the workspace's audit log when there is one (lib/http/endpoint.ts): who tried, though they hold no role there.
-    if (workspace) refusal.refusedIn = { workspaceId, actor: { keyId: personId(person), owner: personName(person), role: '', person: personFacts(person) } };
+    if (workspace) refusal.refusedIn = { workspaceId, actor: auditActorOf({ keyId: personId(person), owner: personName(person), role: '', person }) };
     throw refusal;
   }
   const { role, branches } = effectiveGrant(grants, permission);

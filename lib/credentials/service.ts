@@ -230,7 +230,7 @@ function readForUse(deps: CredentialDeps, workspaceId: string, id: string) {
     const allowedHosts = (await hostsOfUsers(deps.store, workspaceId))(id);
     // Recorded as the service's own change: no key asked for it.
     await deps.store.bindCredentialHosts(workspaceId, id, allowedHosts, credential.revision, {
-      actor: { keyId: 'service', owner: 'service', role: 'service' },
+      actor: { kind: 'service', keyId: 'service', owner: 'service', role: 'service' },
       operation: 'bindCredentialHosts',
       requestId: `bind:${id}:${credential.revision}`,
       outcome: 'ok',

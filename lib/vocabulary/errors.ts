@@ -5,7 +5,16 @@ import { entityTypes } from './kinds.ts';
 
 export class ApiError extends Error {
   /** Set on a refusal raised before the caller had a principal: the workspace whose audit log records it, and who tried. */
-  refusedIn?: { workspaceId: string; actor: { keyId: string; owner: string; role: string; person?: { issuer: string; subject: string; email?: string } } };
+  refusedIn?: {
+    workspaceId: string;
+    actor: {
+      kind?: 'person' | 'key' | 'service';
+      keyId: string;
+      owner: string;
+      role: string;
+      person?: { issuer: string; subject: string; email?: string; name?: string };
+    };
+  };
 
   constructor(
     readonly status: number,

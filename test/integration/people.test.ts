@@ -105,6 +105,7 @@ describe('a person signed in', () => {
     );
     expect(eves.records[0]!.actor).toMatchObject({ owner: 'eve@bank.example', role: 'publisher' });
     expect(records[0]!.actor).toEqual({
+      kind: 'person',
       owner: 'ana@bank.example',
       keyId: expect.stringMatching(/^person_[0-9a-f]{24}$/),
       role: 'editor',
@@ -192,6 +193,20 @@ describe('a person signed in', () => {
     // It works as its person's, within its role and branches; its owner does not change.
     const withKey = (path: string, options: Parameters<typeof t.api>[1] = {}) => t.api(path, { branch: 'staging', ...options, key: made.key });
     expect((await withKey('/dev/v1/rule', json('POST', simpleRule('dan-laptop', 'Dan laptop')))).status).toBe(201);
+    // The audit log names the key, as a key, and the person it belongs to.
+    const created = expectUnpaged(
+      await t.api<{ records: { actor: Record<string, unknown> }[] }>('/dev/v1/audit', {
+        key: adminKey,
+        query: { operation: 'createEntity', targetId: 'dan-laptop' },
+      }),
+    ).records[0]!.actor;
+    expect(created).toEqual({
+      kind: 'key',
+      keyId: made.keyId,
+      owner: 'dan@bank.example',
+      role: 'editor',
+      person: { issuer: issuer.url, subject: 'sub-dan', email: 'dan@bank.example' },
+    });
     expectFailure(await t.api(`/dev/v1/keys/${made.keyId}`, { ...json('PATCH', { owner: 'mallory' }), key: adminKey }), 403, 'personal_key_owner');
     // The mapping no longer gives dan's groups editor on staging: the key stops working.
     expectUnpaged(

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { demoPeople } from '../../lib/local/demo-people.ts';
 import { expectUnpaged } from '../helpers/envelope.ts';
+import { json } from '../helpers/credentials.ts';
+import { simpleRule } from '../helpers/entities.ts';
 import { useRuntime } from '../helpers/runtime.ts';
 import { signInAs } from '../helpers/sign-in.ts';
 
@@ -21,6 +23,24 @@ describe('the local OpenID provider', () => {
     expect(refreshToken).toBeTruthy();
     const me = expectUnpaged<{ owner: string; role: string; person: { issuer: string; email: string } }>(await t.api('/dev/v1/me', asPerson(idToken)));
     expect(me).toMatchObject({ owner: ana.email, role: 'editor', person: { issuer: t.runtime.openId!.issuer, email: ana.email } });
+  });
+
+  it('has the audit log name the person as the issuer does: kind, issuer, subject, e-mail and name then', async () => {
+    const { idToken } = await signInAs(t.runtime.openId!, ana);
+    const post = json('POST', simpleRule('ana-first', 'Ana first'));
+    const person = asPerson(idToken);
+    const created = await t.api('/dev/v1/rule', { ...post, ...person, headers: { ...post.headers, ...person.headers }, branch: 'main' });
+    expect(created.status).toBe(201);
+    const { records } = expectUnpaged<{ records: { actor: unknown }[] }>(
+      await t.api('/dev/v1/audit', { query: { operation: 'createEntity', targetId: 'ana-first' } }),
+    );
+    expect(records[0]!.actor).toEqual({
+      kind: 'person',
+      keyId: expect.stringMatching(/^person_/),
+      owner: ana.email,
+      role: 'editor',
+      person: { issuer: t.runtime.openId!.issuer, subject: ana.username, email: ana.email, name: ana.name },
+    });
   });
 
   it('gives each demo person the role the demo mapping gives their group', async () => {

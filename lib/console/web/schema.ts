@@ -14515,14 +14515,20 @@ export interface operations {
                                 at: string;
                                 /** @description the key, its owner and its role then; for a person signed in, their id, e-mail, role and who the issuer says they are */
                                 actor: {
+                                    /**
+                                     * @description a person signed in with their token, a key (a personal key too), or the service's own work; absent in records written before kinds
+                                     * @enum {string}
+                                     */
+                                    kind?: "person" | "key" | "service";
                                     keyId: string;
                                     owner: string;
                                     role: string;
-                                    /** @description set for a person signed in */
+                                    /** @description who the issuer says the person is, with their e-mail and name then: the person signed in, or a personal key's person */
                                     person?: {
                                         issuer: string;
                                         subject: string;
                                         email?: string;
+                                        name?: string;
                                     };
                                 };
                                 /** @description the operation's id (createEntity, publishEntity, ...), as in this document */
@@ -14829,14 +14835,20 @@ export interface operations {
                         at: string;
                         /** @description the key, its owner and its role then; for a person signed in, their id, e-mail, role and who the issuer says they are */
                         actor: {
+                            /**
+                             * @description a person signed in with their token, a key (a personal key too), or the service's own work; absent in records written before kinds
+                             * @enum {string}
+                             */
+                            kind?: "person" | "key" | "service";
                             keyId: string;
                             owner: string;
                             role: string;
-                            /** @description set for a person signed in */
+                            /** @description who the issuer says the person is, with their e-mail and name then: the person signed in, or a personal key's person */
                             person?: {
                                 issuer: string;
                                 subject: string;
                                 email?: string;
+                                name?: string;
                             };
                         };
                         /** @description the operation's id (createEntity, publishEntity, ...), as in this document */

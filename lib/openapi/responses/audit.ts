@@ -9,10 +9,17 @@ const auditRecordSchema = z.object({
   at: timestamp.describe('when it was recorded; never before the record before it'),
   actor: z
     .object({
+      kind: z
+        .enum(['person', 'key', 'service'])
+        .optional()
+        .describe("a person signed in with their token, a key (a personal key too), or the service's own work; absent in records written before kinds"),
       keyId: z.string(),
       owner: z.string(),
       role: z.string(),
-      person: z.object({ issuer: z.string(), subject: z.string(), email: z.string().optional() }).optional().describe('set for a person signed in'),
+      person: z
+        .object({ issuer: z.string(), subject: z.string(), email: z.string().optional(), name: z.string().optional() })
+        .optional()
+        .describe("who the issuer says the person is, with their e-mail and name then: the person signed in, or a personal key's person"),
     })
     .describe('the key, its owner and its role then; for a person signed in, their id, e-mail, role and who the issuer says they are'),
   operation: z.string().describe("the operation's id (createEntity, publishEntity, ...), as in this document"),

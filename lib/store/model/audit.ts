@@ -7,12 +7,14 @@
 
 /** Who acted: the key, the person or system it belongs to, and its role at the time. */
 export interface AuditActor {
+  /** A person signed in with their token, a key (a personal key too), or the service's own background work; absent in records written before kinds. */
+  kind?: 'person' | 'key' | 'service';
   /** The key's id; a person's id (`person_…`) for a person. */
   keyId: string;
   owner: string;
   role: string;
-  /** Set for a person signed in: who the issuer says they are, and their e-mail then. */
-  person?: { issuer: string; subject: string; email?: string };
+  /** Who the issuer says the person is, with their e-mail and name then: the person signed in, or the person of a personal key. */
+  person?: { issuer: string; subject: string; email?: string; name?: string };
 }
 
 /** What was acted on: its type (rule, workflow, credential, integration, key, remote, branch, schedule, task), id and branch where it has them. */

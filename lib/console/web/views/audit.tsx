@@ -215,10 +215,7 @@ function RecordRow({ record }: { record: AuditRecord }) {
         </div>
       </th>
       <td>
-        {record.actor.owner}
-        <div class="muted">
-          <code>{record.actor.keyId}</code> · {record.actor.role}
-        </div>
+        <Actor actor={record.actor} />
       </td>
       <td>
         <code>{record.operation}</code>
@@ -303,5 +300,27 @@ function VerifyChain() {
         </div>
       )}
     </section>
+  );
+}
+
+/** Who acted: a person by their name (and e-mail) as the issuer said then, a key by its owner and id, a personal key with its person. */
+function Actor({ actor }: { actor: AuditRecord['actor'] }) {
+  const { person } = actor;
+  if (actor.kind === 'person' || (!actor.kind && person && actor.keyId.startsWith('person_')))
+    return (
+      <>
+        {person?.name ?? person?.email ?? actor.owner}
+        <div class="muted">
+          person{person?.name && person.email ? ` · ${person.email}` : ''} · {actor.role || 'no role'}
+        </div>
+      </>
+    );
+  return (
+    <>
+      {actor.owner}
+      <div class="muted">
+        {person ? 'personal key' : actor.kind === 'service' ? 'the service' : 'key'} <code>{actor.keyId}</code> · {actor.role}
+      </div>
+    </>
   );
 }
