@@ -10,11 +10,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { demoPeople } from '../../lib/local/demo-people.ts';
-import { expectAccessible, expectNoPageProblems, skipReason, useConsoleBrowser } from './browser.ts';
+import { api } from '../helpers/api.ts';
+import { expectAccessible, expectNoPageProblems, screenshot, skipReason, useConsoleBrowser } from './browser.ts';
 
 // ID tokens live 6 s here, so that the page refreshes one within a test.
 const t = useConsoleBrowser({ openIdProvider: { idTokenTtlSeconds: 6 } });
 const ana = demoPeople.find((p) => p.username === 'ana')!;
+const ben = demoPeople.find((p) => p.username === 'ben')!;
 
 /** Every token the provider's token endpoint gave, and how many of its answers were refreshes, as the browser saw them (the worker's requests included). */
 function watchTokens(page: Page) {
@@ -105,5 +107,60 @@ describe.skipIf(skipReason)('signing in as a person', () => {
     await signInAs(page, ana, 'no-such-workspace');
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/workspace/i);
     expect(await page.getByRole('navigation', { name: 'Sections' }).count()).toBe(0);
+  });
+
+  it('lets one person propose a change and another approve and publish it, and the audit log names both', async () => {
+    const demo = <D>(path: string, method = 'GET', body?: unknown) =>
+      api(t.runtime)<D>(path, { method, branch: 'staging', ...(body !== undefined && { body: JSON.stringify(body) }) });
+    expect((await demo('/dev/v1/branches/staging/protection', 'PUT', { requiredApprovals: 1 })).status).toBe(200);
+    const rule = { id: 'people-fee', name: 'People fee', type: 'simpleRule', definition: { when: 'amount > 10', then: { fee: 2 }, otherwise: { fee: 0 } } };
+    expect((await demo('/dev/v1/rule', 'POST', rule)).status).toBe(201);
+
+    // Ana (an editor) edits the draft on the protected branch and proposes it.
+    const anaPage = await t.page();
+    await signInAs(anaPage, ana);
+    await anaPage.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await anaPage.getByLabel('Branch').selectOption('staging');
+    await anaPage.getByText('protected · 1 approval', { exact: true }).waitFor();
+    await anaPage.evaluate(() => (location.hash = '#/rules/people-fee'));
+    await anaPage.getByLabel('Description', { exact: true }).fill('The fee, now from 10');
+    await anaPage.getByRole('button', { name: 'Save', exact: true }).click();
+    await anaPage.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await anaPage.getByRole('tab', { name: 'Propose and versions' }).click();
+    await anaPage.getByRole('button', { name: 'Propose', exact: true }).click();
+    const form = anaPage.getByRole('form', { name: 'Propose the saved draft' });
+    await form.getByLabel('Description').fill('Describe the fee');
+    await form.getByRole('button', { name: 'Propose change' }).click();
+    await anaPage.getByRole('heading', { name: 'Change request for people-fee', level: 1 }).waitFor();
+    const requestPath = new URL(anaPage.url()).hash;
+
+    // Ben (a publisher) approves it and publishes it.
+    const benPage = await t.page();
+    await signInAs(benPage, ben);
+    await benPage.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await benPage.getByLabel('Branch').selectOption('staging');
+    await benPage.getByText('protected · 1 approval', { exact: true }).waitFor();
+    await benPage.evaluate((to) => (location.hash = to), requestPath);
+    const review = benPage.getByRole('region', { name: 'Review' });
+    await review.getByRole('button', { name: 'Approve', exact: true }).click();
+    const approval = benPage.getByRole('form', { name: 'Approve this change' });
+    await approval.getByLabel('Comment').fill('Reads well');
+    await approval.getByRole('button', { name: 'Send approval' }).click();
+    await benPage.getByRole('status').filter({ hasText: 'Approved.' }).waitFor();
+    const publish = review.getByRole('button', { name: 'Publish', exact: true });
+    await expect.poll(() => publish.isDisabled()).toBe(false);
+    await publish.click();
+    await benPage.getByRole('status').filter({ hasText: 'Published as v1.' }).waitFor();
+    await screenshot(benPage, 'sign-in-two-people-published');
+
+    // The audit log, read as the demo key, names both people with who the issuer says they are.
+    const { records } = (
+      await demo<{ records: { operation: string; actor: { kind?: string; owner: string; person?: { name?: string } } }[] }>('/dev/v1/audit?targetId=people-fee')
+    ).body.data;
+    const by = (operation: string) => records.find((record) => record.operation === operation)?.actor;
+    expect(by('proposeChange')).toMatchObject({ kind: 'person', owner: ana.email, person: { name: ana.name } });
+    expect(by('approveChange')).toMatchObject({ kind: 'person', owner: ben.email, person: { name: ben.name } });
+    expect(by('publishEntity')).toMatchObject({ kind: 'person', owner: ben.email });
+    for (const page of [anaPage, benPage]) expectNoPageProblems(page);
   });
 });
