@@ -1,7 +1,8 @@
 /**
  * The operator's CLI: workspaces, branches, API keys, imports and authoring,
- * against the local runtime's table or a deployed one. `rules help` lists the
- * commands.
+ * against the local runtime's table or a deployed one; and a person's, who
+ * signs in with their company's identity and calls the API as themselves
+ * (./person.ts). `rules help` lists the commands.
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { formatNames, type FormatName } from '../interchange/format-contract.ts'
 import { exportEntity, importFiles, parseChecksums } from '../interchange/transfer.ts';
 import { defaultLocalEndpoint } from '../deployment/names.ts';
 import { explainRefusal, resolveTarget } from './target.ts';
+import { CallRefused, personCommands, personUsage, runPersonCommand, type PersonIo } from './person.ts';
 
 export const usage = `Usage: rules <command> [options]
 
@@ -59,6 +61,9 @@ Commands:
                                                   the draft or a version as a file (default: its own name, here)
   workflow create|update|publish|delete ...                        the same, for workflows
 
+As a person, through the API (no target):
+${personUsage}
+
 Target (default: the local runtime, ${defaultLocalEndpoint}, table rules-local):
   --local                 the local runtime started by npm start
   --endpoint URL          a DynamoDB endpoint (with --table)
@@ -89,6 +94,11 @@ const options = {
   'dry-run': { type: 'boolean' },
   version: { type: 'string' },
   out: { type: 'string' },
+  api: { type: 'string' },
+  workspace: { type: 'string' },
+  'login-hint': { type: 'string' },
+  body: { type: 'string' },
+  branch: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -99,14 +109,27 @@ const cliActor = 'cli';
 const parse = (args: string[]) => parseArgs({ args, options, allowPositionals: true, strict: true });
 type Values = ReturnType<typeof parse>['values'];
 
-/** Runs one command; returns what it prints. Throws UsageError or the operation's error. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+/**
+ * Runs one command; returns what it prints. Throws UsageError or the operation's error. A person's commands
+ * say their progress with `io.say` (standard error by default).
+ */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Partial<PersonIo> = {}): Promise<string> {
   const { values, positionals } = parse(argv);
   if (values.help || !positionals[0] || positionals[0] === 'help') return usage;
+  // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
+  const from = env.INIT_CWD || process.cwd();
+  const [first, ...args] = positionals;
+  if ((personCommands as readonly string[]).includes(first!))
+    return runPersonCommand(
+      first as (typeof personCommands)[number],
+      args,
+      values,
+      { env, from, say: (line) => console.error(line), ...io },
+      (problem) => new UsageError(`${problem}\n\n${usage}`),
+    );
   const target = await resolveTarget(values, env);
   try {
-    // Relative to where the user stands: npm runs scripts from the project root and says in INIT_CWD where it was called.
-    return await command(createStore(target), positionals, values, env.INIT_CWD || process.cwd());
+    return await command(createStore(target), positionals, values, from);
   } catch (error) {
     throw explainRefusal(error, target);
   }
@@ -240,7 +263,10 @@ export async function main(argv = process.argv.slice(2)) {
   try {
     console.log(await runCli(argv));
   } catch (error) {
-    if (error instanceof ApiError) console.error(`rules: ${error.code}: ${error.message}${problemLines(error)}`);
+    if (error instanceof CallRefused) {
+      console.log(error.body);
+      console.error(`rules: ${error.message}`);
+    } else if (error instanceof ApiError) console.error(`rules: ${error.code}: ${error.message}${problemLines(error)}`);
     else if (error instanceof ImportRejected)
       console.error(`rules: nothing imported:\n${error.problems.map((p) => `  ${p.origin}: ${p.field} ${p.message}`).join('\n')}`);
     else console.error(`rules: ${(error as Error).message}`);

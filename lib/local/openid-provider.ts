@@ -45,14 +45,15 @@ const pageHeaders = {
   'referrer-policy': 'no-referrer',
 };
 
-const signInForm = (uid: string, clientName: string, error?: string) =>
+/** The form, its username filled in with the client's `login_hint` (or what was typed before a refusal). */
+const signInForm = (uid: string, clientName: string, username: string, error?: string) =>
   page(
     'Sign in',
     `<h1>Sign in</h1><p class="hint">to ${escapeHtml(clientName)}, with the local OpenID provider (npm start's banner lists the demo people)</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/interaction/${escapeHtml(uid)}/login">
-<label for="username">Username</label><input id="username" name="username" autocomplete="username" required autofocus>
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<label for="username">Username</label><input id="username" name="username" value="${escapeHtml(username)}" autocomplete="username" required${username ? '' : ' autofocus'}>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required${username ? ' autofocus' : ''}>
 <button type="submit">Sign in</button></form>`,
   );
 
@@ -213,13 +214,14 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions) {
     if (details.uid !== uid || details.prompt.name !== 'login')
       return void response.writeHead(400, pageHeaders).end(page('Sign in', '<p>This sign-in has ended: start again.</p>'));
     const clientName = (await provider.Client.find(String(details.params.client_id)))?.clientName ?? String(details.params.client_id);
-    if (request.method === 'GET' && !action) return void response.writeHead(200, pageHeaders).end(signInForm(uid, clientName));
+    const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+    if (request.method === 'GET' && !action) return void response.writeHead(200, pageHeaders).end(signInForm(uid, clientName, hint));
     if (request.method !== 'POST' || action !== 'login') return void response.writeHead(405, { allow: 'GET' }).end();
     const form = await formOf(request);
     const person = people.find((p) => p.username === form.get('username'));
     // The same answer for an unknown name and a wrong password, so that the page tells no one who has an account.
     if (!person || !samePassword(form.get('password') ?? '', person.password))
-      return void response.writeHead(401, pageHeaders).end(signInForm(uid, clientName, 'The username or password is not right.'));
+      return void response.writeHead(401, pageHeaders).end(signInForm(uid, clientName, form.get('username') ?? hint, 'The username or password is not right.'));
     await provider.interactionFinished(request, response, { login: { accountId: person.username } }, { mergeWithLastSubmission: false });
   }
 

@@ -7,6 +7,10 @@
  * must answer the status its trailing comment names (`# 401 ...`), or a 2xx
  * when it names none.
  *
+ * A person signing in (`rules sign-in`) gets a stand-in for their browser as
+ * `$BROWSER` (test/helpers/demo-browser.ts), which types the demo person's
+ * password on the local OpenID provider's page as the reader would.
+ *
  * It runs in a network namespace that holds only loopback (`unshare -rn`), so
  * the default ports (3000, 3001, 3002, 8000) the pages use are free even while a
  * developer's own `npm start` runs, and no command can reach another machine.
@@ -120,12 +124,19 @@ exit $status
       DEMO_PROVIDER_PORT: '',
       DYNAMODB_PORT: '',
       DATA_DIR: '',
+      OIDC_PORT: '',
+      RULES_SESSION_FILE: '',
+      BROWSER: `'${join(root, 'node_modules/.bin/tsx')}' '${join(root, 'test/helpers/demo-browser.ts')}'`,
     },
   });
   const startLog = readFileSync(join(dir, 'start.log'), 'utf8');
   const context = `\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- npm start\n${startLog}`;
   expect(run.status, `the pages' blocks failed${context}`).toBe(0);
   expect(startLog).toContain('API key:           demo-key');
+  // The README's two people: the audit log names who proposed the change and who approved and published it.
+  expect(run.stdout).toContain(
+    'publishEntity ben@demo.example\napproveChange ben@demo.example\nproposeChange ana@demo.example\nupdateEntity ana@demo.example\n',
+  );
 
   const calls = [...run.stderr.matchAll(/^README-CURL (\d{3}) (\S+) (\S+)$/gm)].map(([, status, method, url]) => ({ status: Number(status), method, url }));
   expect(calls.length, `curl calls made vs curl lines in the pages${context}`).toBe(expected.length);

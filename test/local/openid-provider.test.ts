@@ -53,6 +53,28 @@ describe('the local OpenID provider', () => {
     }
   });
 
+  it("fills the sign-in page's username in with the client's login_hint", async () => {
+    const authorization = new URL('/auth', t.runtime.openId!.issuer);
+    for (const [name, value] of Object.entries({
+      client_id: t.runtime.openId!.clientId,
+      redirect_uri: 'http://127.0.0.1:53682/callback',
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      login_hint: 'ben"<',
+    }))
+      authorization.searchParams.set(name, value);
+    const started = await fetch(authorization, { redirect: 'manual' });
+    const cookie = started.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const page = await (await fetch(new URL(started.headers.get('location')!, authorization), { headers: { cookie } })).text();
+    expect(page).toContain('name="username" value="ben&#34;&#60;"');
+    expect(page).toMatch(/name="password"[^>]* autofocus>/);
+  });
+
   it('gives no code for a wrong password, and says so on its page', async () => {
     await expect(signInAs(t.runtime.openId!, { username: ana.username, password: 'wrong' })).rejects.toThrow(/username or password is not right/);
   });
