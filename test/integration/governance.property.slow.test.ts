@@ -4,6 +4,7 @@
  * request, as a candidate, with the body's checksum or another), rollouts,
  * promotes, rollout ends and pushes, by random keys of a workspace whose main
  * needs two approvals, through the local HTTP runtime and a real Git remote.
+ * The workspace has no people: its access mapping lets its keys approve.
  *
  * The test keeps its own account of who is behind each key, by the trust the
  * service states (docs/governance.md): a key the operator made, or an admin
@@ -181,6 +182,8 @@ async function setUp() {
   ];
   const mallory = keys[4]!;
   const api = <D>(key: Key, path: string, options: RequestOptions = {}) => t.api<D>(path, { branch: 'main', ...options, key: key.secret });
+  // A workspace without people: its keys approve, as it says explicitly.
+  expectUnpaged(await api(root, '/dev/v1/access', json('PUT', { groups: [], people: [], keyApprovals: true })));
 
   // Before the branch is protected: v1 ('v0') is served, and v2 ('pre') is a candidate no request approved.
   const repository = `${workspaceId}.git`;
