@@ -9,20 +9,13 @@
  * do not approve where people are named; a person cannot take manage away
  * from themselves.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
-import { Issuer } from '../helpers/issuer.ts';
-import { useRuntime } from '../helpers/runtime.ts';
+import { useRuntimeWithIssuer } from '../helpers/issuer.ts';
 
-const issuer = new Issuer();
-const audience = 'console-client';
-await issuer.start();
-// What the stack tells every function (cdk/sign-in.ts); read when the first bearer token arrives.
-Object.assign(process.env, { OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'groups', DIRECTORY_CACHE_TTL_MS: '0' });
-const t = useRuntime();
-afterAll(() => issuer.close());
+const { issuer, audience, t } = await useRuntimeWithIssuer();
 
 const workspace = 'people-ws';
 let adminKey: string;
