@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../vocabulary/errors.ts';
-import type { ApiKey, DirectoryStore, Grant, Workspace } from '../store/types.ts';
+import type { ApiKey, DirectoryStore, Grant, Workspace, WorkspaceAccess } from '../store/types.ts';
 import { hashApiKey } from './api-key.ts';
 import { defaultRole, type Requirement, type Role } from '../vocabulary/permissions.ts';
 import { covers, effectiveGrant, grantsOf } from './grants.ts';
@@ -31,6 +31,10 @@ export const keyOwner = (key: Pick<ApiKey, 'owner' | 'keyId'>) => key.owner ?? k
 export const isUsable = (key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>, now = Date.now()) =>
   !key.revokedAt && !(key.expiresAt && Date.parse(key.expiresAt) <= now);
 
+/** Whether a key is still within its person's grants: a personal key works while the mapping, by the groups its person's token named when they made it and their e-mail, still covers its role and branches; any other key is. */
+export const stillCovered = (key: Pick<ApiKey, 'person' | 'role' | 'branches'>, access: WorkspaceAccess | undefined) =>
+  !key.person || covers(grantsOf(access, key.person), key.role ?? defaultRole, key.branches);
+
 /** Resolves a `Service-API-Key` value to its workspace, or throws the 401 the spec prescribes. */
 export async function authenticate(directory: DirectoryStore, apiKey: string | undefined, now = Date.now()): Promise<Principal> {
   if (!apiKey || !apiKey.trim()) throw errors.apiKeyEmpty();
@@ -39,8 +43,7 @@ export async function authenticate(directory: DirectoryStore, apiKey: string | u
   if (!isUsable(key, now)) throw errors.apiKeyExpired();
   const workspace = await directory.getWorkspace(key.workspaceId);
   if (!workspace) throw errors.apiKeyInvalid();
-  // A personal key works while its person's grants, by the groups their token named when they made it and their e-mail, still cover it.
-  if (key.person && !covers(grantsOf(workspace.access, key.person), key.role ?? defaultRole, key.branches)) throw errors.apiKeyInvalid();
+  if (!stillCovered(key, workspace.access)) throw errors.apiKeyInvalid();
   return {
     keyId: key.keyId,
     workspace,

@@ -22,7 +22,7 @@
  */
 import type { ApiKey, DirectoryStore } from '../store/types.ts';
 import { defaultRole } from '../vocabulary/permissions.ts';
-import { keyOwner } from './authenticate.ts';
+import { keyOwner, personId } from './authenticate.ts';
 
 /** How far up a chain of vouching keys an approval is traced; a longer chain is taken as the author's work (refused). */
 export const vouchingDepth = 16;
@@ -59,9 +59,10 @@ export async function actsFor(store: Pick<DirectoryStore, 'getApiKeyById'>, key:
 const namesPeople = (voucher: ApiKey) => (voucher.role ?? defaultRole) === 'admin' && !voucher.branches;
 
 /**
- * The person whose approval a key gives: its owner, when the operator made it
- * or a key that names people made or renamed it last; else the person of the
- * key that did. undefined (no one: the approval counts for nobody) when the
+ * The person whose approval a key gives: a personal key's person, by their
+ * issuer and subject (their id, as when they call signed in); its owner, when
+ * the operator made it or a key that names people made or renamed it last;
+ * else the person of the key that did. undefined (no one: the approval counts for nobody) when the
  * chain loops or runs past `vouchingDepth`.
  *
  * @example
@@ -71,6 +72,7 @@ export async function personOf(store: Pick<DirectoryStore, 'getApiKeyById'>, key
   const seen = new Set<string>();
   for (let current = key; seen.size < vouchingDepth && !seen.has(current.keyId);) {
     seen.add(current.keyId);
+    if (current.person) return personId(current.person);
     const voucher = current.vouchedBy ? await store.getApiKeyById(key.workspaceId, current.vouchedBy) : undefined;
     if (!voucher || namesPeople(voucher)) return keyOwner(current);
     current = voucher;

@@ -5,7 +5,7 @@ import type { Route } from '../http/route.ts';
 
 const onRequests = { branch: 'optional', query: emptyQuery } as const;
 const flow =
-  'On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.';
+  'On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.';
 
 export const changeRoutes = {
   protectBranch: {
@@ -75,7 +75,7 @@ export const changeRoutes = {
     path: '/dev/v1/{entityType}/{entityId}/change-requests/{changeRequestId}/approve',
     handler: 'approve-change',
     summary: 'Approve a change request',
-    description: `Adds the approval of the key's owner, with a comment; approving again counts once. The author cannot approve (403 self_approval). ${flow}`,
+    description: `Adds the caller's approval, with a comment; approving again counts once. The author cannot approve (403 self_approval). An API key, personal keys included, is refused (403 key_cannot_approve) unless the workspace's access mapping sets keyApprovals. ${flow}`,
     body: reviewChangeSchema,
     tableAccess: 'readWrite',
   },
@@ -87,7 +87,7 @@ export const changeRoutes = {
     path: '/dev/v1/{entityType}/{entityId}/change-requests/{changeRequestId}/reject',
     handler: 'reject-change',
     summary: 'Reject a change request',
-    description: `Closes the request as rejected, with a comment (its author may withdraw it so). ${flow}`,
+    description: `Closes the request as rejected, with a comment (its author may withdraw it so). A key may reject: a rejection publishes nothing. ${flow}`,
     body: reviewChangeSchema,
     tableAccess: 'readWrite',
   },

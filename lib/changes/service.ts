@@ -3,7 +3,7 @@
  * must approve a change; on a protected branch a draft is published only
  * through a change request: proposed (with its diff against the latest
  * published version and its test cases run), approved by enough distinct
- * owners other than its author (the approvals that count: ./approvals.ts), then published with its id (the gate a
+ * people other than its author (who may approve, and the approvals that count: ./approvals.ts), then published with its id (the gate a
  * publish passes is lib/publishing/gate.ts). The request
  * holds the checksum it proposed, so an edit after it makes it stale, and
  * neither an approval nor a publish goes through until it is proposed again.
@@ -28,7 +28,7 @@ import { isValidBranchName } from '../vocabulary/branch-name.ts';
 import { recordDiff } from './record-diff.ts';
 import { newestVersionOf } from '../entities/service.ts';
 import { actsFor, personOf } from '../auth/vouching.ts';
-import { authorPerson, standingApprovers } from './approvals.ts';
+import { authorNames, mayApprove, standingApprovers } from './approvals.ts';
 
 const newId = () => `cr_${randomBytes(10).toString('hex')}`;
 const now = () => new Date().toISOString();
@@ -187,21 +187,21 @@ export function mustBeOpen(request: ChangeRequest, draft: StoredEntity | undefin
 }
 
 /**
- * Approves as the caller's owner: not the author, with any key, nor a key
- * that acts for the author (made by the author's key, or vouched for by it)
- * or is the same person (lib/auth/vouching.ts); once per owner (again answers
- * the request as it is).
+ * Approves as the caller: a person signed in (`person`), or an API key where
+ * the workspace lets keys approve (./approvals.ts, refused first, before the
+ * request is read). Never the author, by any name they go by, with any key,
+ * nor a key that acts for the author (made by the author's key, or vouched for
+ * by it) or is the same person (lib/auth/vouching.ts); once per owner (again
+ * answers the request as it is).
  */
 export async function approveChange(store: Store, ref: EntityRef, id: string, comment: string, auditor: Auditor, person?: Person) {
+  await mayApprove(store, ref.workspaceId, person);
   const { request, draft, protection } = await loadChangeRequest(store, ref, id);
   mustBeOpen(request, draft);
   const { owner, keyId } = auditor.actor;
   const key = await store.getApiKeyById(ref.workspaceId, keyId);
-  if (
-    request.author.owner === owner ||
-    request.author.keyId === keyId ||
-    (key && ((await actsFor(store, key, request.author)) || (await personOf(store, key)) === (await authorPerson(store, request))))
-  )
+  const [author, approver] = await Promise.all([authorNames(store, request), key && personOf(store, key)]);
+  if (author.has(owner) || author.has(keyId) || (approver !== undefined && author.has(approver)) || (key && (await actsFor(store, key, request.author))))
     throw errors.selfApproval(request.author.owner);
   await fixOwner(store, ref.workspaceId, key);
   const approval: Approval = {

@@ -230,6 +230,12 @@ export const errors = {
     ),
   selfApproval: (owner: string) =>
     new ApiError(403, 'self_approval', `The change request was proposed by "${shownId(owner)}": its author cannot approve it, with any key.`, { owner }),
+  keyCannotApprove: () =>
+    new ApiError(
+      403,
+      'key_cannot_approve',
+      'An API key cannot approve a change request: people approve, signed in with their company identity (Authorization: Bearer), each counted once. A workspace that has no people yet may let its keys approve with keyApprovals: true in its access mapping (PUT /dev/v1/access).',
+    ),
   approvalsMissing: (id: string, approvals: number, required: number) =>
     new ApiError(
       409,

@@ -132,7 +132,7 @@ export const workspaceRoutes = {
     handler: 'get-access',
     summary: 'Who among the people signed in may do what',
     description:
-      "The workspace's mapping of IdP groups and single people (by verified e-mail) to roles, each optionally limited to branches, as a key's role is. A person calling with a bearer token holds every grant that names one of their token's groups or their e-mail.",
+      "The workspace's mapping of IdP groups and single people (by verified e-mail) to roles, each optionally limited to branches, as a key's role is. A person calling with a bearer token holds every grant that names one of their token's groups or their e-mail. keyApprovals says whether API keys still approve change requests here.",
     branch: 'none',
     query: emptyQuery,
     tableAccess: 'read',
@@ -145,7 +145,7 @@ export const workspaceRoutes = {
     path: '/dev/v1/access',
     handler: 'put-access',
     summary: 'Replace who among the people signed in may do what',
-    description: `Replaces the mapping whole: at most ${accessBounds.groups} groups and ${accessBounds.people} people, each with a role (reader, executor, editor, publisher, admin) and optionally the branches it is limited to, which must exist. E-mails are kept in lower case. A person cannot take manage away from themselves (409 self_lockout). Needs manage on every branch; audited. Changes hold on every function within 30 s (the directory cache).`,
+    description: `Replaces the mapping whole: at most ${accessBounds.groups} groups and ${accessBounds.people} people, each with a role (reader, executor, editor, publisher, admin) and optionally the branches it is limited to, which must exist. E-mails are kept in lower case. A person cannot take manage away from themselves (409 self_lockout). People approve change requests, keys do not (403 key_cannot_approve): \`keyApprovals: true\` keeps keys approving in a workspace that has no people yet, and is refused beside any group or person (400 invalid_request); replacing the mapping with its groups and people, keyApprovals left out, moves the workspace to people. Needs manage on every branch; audited. Changes hold on every function within 30 s (the directory cache).`,
     branch: 'none',
     query: emptyQuery,
     body: accessBody,

@@ -1,10 +1,12 @@
 /**
  * Who a key acts for: itself and its owner, and every key up its chain of
  * vouchers; a chain too long or that loops is taken as the author's. And the
- * person it approves as: its owner when the operator or an unlimited admin
- * named it, else the person of the branch-limited key that did.
+ * person it approves as: a personal key's person, by issuer and subject; its
+ * owner when the operator or an unlimited admin named it, else the person of
+ * the branch-limited key that did.
  */
 import { describe, expect, it } from 'vitest';
+import { personId } from '../../lib/auth/authenticate.ts';
 import { actsFor, personOf, vouchingDepth } from '../../lib/auth/vouching.ts';
 import type { ApiKey } from '../../lib/store/types.ts';
 
@@ -72,6 +74,13 @@ describe('personOf', () => {
     expect(await personOf(store, key('key_bob', 'bob', 'key_limited'))).toBe('mallory');
     const sub = key('key_sub', 'sub', 'key_limited', { role: 'admin', branches: ['main'] });
     expect(await personOf(directory([root, limited, sub]), key('key_gus', 'gus', 'key_sub'))).toBe('mallory');
+  });
+
+  it("is a personal key's person by issuer and subject, as when they sign in, and so for a key a branch-limited personal key made", async () => {
+    const ben = { issuer: 'https://idp.example', subject: 'sub-ben', email: 'ben@bank.example', groups: [] };
+    const personal = key('key_ben', 'ben@bank.example', undefined, { role: 'admin', branches: ['main'], person: ben });
+    expect(await personOf(store, personal)).toBe(personId(ben));
+    expect(await personOf(directory([personal]), key('key_made', 'someone', 'key_ben'))).toBe(personId(ben));
   });
 
   it('is no one for a loop', async () => {

@@ -2,6 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { afterAll } from 'vitest';
+import { useRuntime } from './runtime.ts';
 
 export type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -46,4 +48,19 @@ export class Issuer {
   close() {
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * A file's local runtime with people signing in: an issuer started on
+ * loopback, named to the functions as the stack names its own (cdk/sign-in.ts:
+ * issuer, the console's client as audience, the groups claim), and every call
+ * reading keys and the mapping as they are now (no directory cache). Call it
+ * at the top of the file, before the runtime starts.
+ */
+export async function useRuntimeWithIssuer(audience = 'console-client') {
+  const issuer = await new Issuer().start();
+  Object.assign(process.env, { OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'groups', DIRECTORY_CACHE_TTL_MS: '0' });
+  const t = useRuntime();
+  afterAll(() => issuer.close());
+  return { issuer, audience, t };
 }

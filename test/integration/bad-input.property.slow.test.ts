@@ -233,7 +233,8 @@ const describeSent = (sent: Sent) => `${sent.method} ${sent.path.slice(0, 200)} 
  * publish its rule's replay gate refuses keeps the replay it ran, a completed
  * task (lib/replay/gate.ts); and a refusal (403) is recorded in the audit log,
  * its record and the chain's head (lib/http/endpoint.ts): the demo key is an
- * admin, refused only by an operation for people signed in.
+ * admin, refused only by an operation for people signed in, and an approval
+ * (a key approves nothing where the access mapping does not say keyApprovals).
  */
 const recordedFailure = (sent: Sent, change: string) =>
   (sent.status === 403 && /^[+~] AUDIT:/.test(change)) ||

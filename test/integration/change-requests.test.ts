@@ -4,7 +4,10 @@
  * people other than its author (the author's other key is refused too);
  * approvals count once per person, also when they come at once; an edit
  * after the proposal makes the request stale; a rejected or published
- * request is closed; a pull may not delete what is published there.
+ * request is closed; a pull may not delete what is published there. Its
+ * workspace has no people: it lets its keys approve (keyApprovals in its
+ * access mapping), and once it stops, a key is refused and what keys approved
+ * stops counting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/workspaces/admin.ts';
@@ -48,12 +51,25 @@ const as = (who: keyof typeof keys, branch = 'main') => {
   };
 };
 
+/** The request shows these approvals (owner, whether it counts now) on main, which requires two, and its publish is refused for want of the ones that count. */
+async function expectShortOfApprovals(id: string, changeRequestId: string, approvals: [string, boolean][]) {
+  const shown = expectUnpaged(await as('bob').get(id, changeRequestId));
+  expect(shown.approvals.map((a) => [a.owner, a.counts])).toEqual(approvals);
+  const counted = approvals.filter(([, counts]) => counts).length;
+  expect([shown.approvalsCounted, shown.publishable]).toEqual([counted, false]);
+  const refused = await as('dave').publish(id, { changeRequestId });
+  expectFailure(refused, 409, 'approvals_missing');
+  expect(refused.body.data).toEqual({ approvals: counted, required: 2 });
+}
+
 let repos: Repositories;
 afterAll(() => repos?.close());
 
 beforeAll(async () => {
   repos = await startRepositories();
   keys.admin = (await createWorkspaceWithKey(t.runtime.store, { id: 'cr-ws', branches: ['staging'] })).key;
+  // A workspace without people yet: its keys approve, as it says explicitly.
+  expectUnpaged(await t.api('/dev/v1/access', { ...json('PUT', { groups: [], people: [], keyApprovals: true }), key: keys.admin }));
   const make = async (owner: string, role: string) =>
     expectUnpaged(await t.api<{ key: string }>('/dev/v1/keys', { ...json('POST', { label: `${owner} ${role}`, owner, role }), key: keys.admin }), 201).key;
   keys.bob = await make('bob', 'editor');
@@ -338,15 +354,10 @@ describe('approvals that no longer stand', () => {
     // A rename that slipped in beside the approval (written under the store, as a race would): the approval under the old name stops counting.
     await t.runtime.store.updateApiKey('cr-ws', frank.keyId, { owner: 'frank-again' });
     expectUnpaged(await approve());
-    const shown = expectUnpaged(await as('bob').get('door-four', proposal.id));
-    expect(shown.approvals.map((a) => [a.owner, a.counts])).toEqual([
+    await expectShortOfApprovals('door-four', proposal.id, [
       ['frank', false],
       ['frank-again', true],
     ]);
-    expect([shown.approvalsCounted, shown.publishable]).toEqual([1, false]);
-    const refused = await as('dave').publish('door-four', { changeRequestId: proposal.id });
-    expectFailure(refused, 409, 'approvals_missing');
-    expect(refused.body.data).toEqual({ approvals: 1, required: 2 });
   });
 
   it("an author's own keys renamed to other owners approve nothing of the author's", async () => {
@@ -422,6 +433,55 @@ describe('approvals that no longer stand', () => {
     expectUnpaged(await as('carol').approve('door-mint', proposal.id));
     expectUnpaged(await as('dave').approve('door-mint', proposal.id));
     expect(expectUnpaged(await as('dave').publish('door-mint', { changeRequestId: proposal.id }), 201).version).toBe('v1');
+  });
+});
+
+describe('approvals by keys', () => {
+  interface Access {
+    keyApprovals: boolean;
+  }
+  interface Records {
+    records: { operation: string; actor: { owner: string }; detail?: Record<string, unknown> }[];
+  }
+  const keyApprovals = async (on: boolean) =>
+    expectUnpaged(await as('admin').call<Access>('/dev/v1/access', json('PUT', { groups: [], people: [], ...(on && { keyApprovals: true }) })));
+  const audit = async (query: Record<string, string>) => expectUnpaged(await as('admin').call<Records>('/dev/v1/audit', { query })).records;
+
+  it('count only while the workspace lets keys approve: turned off, a key is refused (audited) and what keys approved stops counting', async () => {
+    expect(expectUnpaged(await as('admin').call<Access>('/dev/v1/access')).keyApprovals).toBe(true);
+    const saved = expectUnpaged(await as('bob').save(simpleRule('door-keys', 'Door keys')), 201);
+    const proposal = expectUnpaged(await as('bob').propose('door-keys', saved.checksum), 201);
+    for (const who of ['carol', 'dave'] as const) expectUnpaged(await as(who).approve('door-keys', proposal.id));
+    expect(expectUnpaged(await as('bob').get('door-keys', proposal.id))).toMatchObject({ approvalsCounted: 2, publishable: true });
+    const other = expectUnpaged(await as('bob').save(simpleRule('door-keys-other', 'Door keys other')), 201);
+    const otherProposal = expectUnpaged(await as('bob').propose('door-keys-other', other.checksum), 201);
+    try {
+      // Left out, keyApprovals is false: the default, which the audit record of the change names.
+      expect(await keyApprovals(false)).toMatchObject({ keyApprovals: false });
+      expect((await audit({ operation: 'putAccess' }))[0]!.detail).toEqual({ groups: 0, people: 0, keyApprovals: false });
+      // The approvals given stop counting, shown and at publish.
+      await expectShortOfApprovals('door-keys', proposal.id, [
+        ['carol', false],
+        ['dave', false],
+      ]);
+      // A key is refused, before the request is read, saying how people approve; the refusal is audited.
+      const refused = await as('carol').approve('door-keys-other', otherProposal.id);
+      expectFailure(refused, 403, 'key_cannot_approve');
+      expect(refused.body.message).toMatch(/people approve, signed in.*keyApprovals/);
+      expectFailure(await as('carol').approve('door-keys-other', 'cr_00000000000000000000'), 403, 'key_cannot_approve');
+      const refusals = await audit({ operation: 'approveChange', outcome: 'forbidden', targetId: 'door-keys-other' });
+      expect(refusals.map((r) => [r.detail?.code, r.actor.owner])).toEqual([
+        ['key_cannot_approve', 'carol'],
+        ['key_cannot_approve', 'carol'],
+      ]);
+      expect(expectUnpaged(await as('bob').get('door-keys-other', otherProposal.id)).approvals).toEqual([]);
+      // A key still rejects: a rejection publishes nothing.
+      expect(expectUnpaged(await as('carol').reject('door-keys-other', otherProposal.id))).toMatchObject({ state: 'rejected' });
+    } finally {
+      expect(await keyApprovals(true)).toMatchObject({ keyApprovals: true });
+    }
+    // Turned on again, the keys' approvals weigh as before.
+    expect(expectUnpaged(await as('dave').publish('door-keys', { changeRequestId: proposal.id }), 201).version).toBe('v1');
   });
 });
 

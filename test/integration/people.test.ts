@@ -4,23 +4,18 @@
  * with every grant its mapping gives their groups or e-mail (union, branch
  * limits and all); a workspace that gives them nothing, or does not exist,
  * answers alike; a token failing a check is a 401 saying which; a person
- * approves as themselves, once, never their own change, and only while the
- * mapping still lets them; a person cannot take manage away from themselves.
+ * approves as themselves, once, never their own change (nor one their personal
+ * key proposed), and only while the mapping still lets them; keys, theirs too,
+ * do not approve where people are named; a person cannot take manage away
+ * from themselves.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../helpers/credentials.ts';
 import { createWorkspaceWithKey, simpleRule } from '../helpers/entities.ts';
 import { expectFailure, expectUnpaged } from '../helpers/envelope.ts';
-import { Issuer } from '../helpers/issuer.ts';
-import { useRuntime } from '../helpers/runtime.ts';
+import { useRuntimeWithIssuer } from '../helpers/issuer.ts';
 
-const issuer = new Issuer();
-const audience = 'console-client';
-await issuer.start();
-// What the stack tells every function (cdk/sign-in.ts); read when the first bearer token arrives.
-Object.assign(process.env, { OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'groups', DIRECTORY_CACHE_TTL_MS: '0' });
-const t = useRuntime();
-afterAll(() => issuer.close());
+const { issuer, audience, t } = await useRuntimeWithIssuer();
 
 const workspace = 'people-ws';
 let adminKey: string;
@@ -175,6 +170,71 @@ describe('a person signed in', () => {
     expect(
       expectUnpaged(await as('ben')<{ version: string }>('/dev/v1/rule/people-cr/publish', json('POST', { changeRequestId: proposal.id })), 201).version,
     ).toBe('v1');
+  });
+
+  it('approves where keys cannot: a service key and a personal key are refused, audited; a personal key is its person', async () => {
+    expectUnpaged(await t.api('/dev/v1/branches/main/protection', { ...json('PUT', { requiredApprovals: 2 }), key: adminKey }));
+    // A mapping that names people keeps keys from approving: it shows so, and cannot say otherwise.
+    expect(expectUnpaged(await t.api<{ keyApprovals: boolean }>('/dev/v1/access', { key: adminKey })).keyApprovals).toBe(false);
+    const keyApprovals = await t.api('/dev/v1/access', { ...json('PUT', { ...mapping, keyApprovals: true }), key: adminKey });
+    expectFailure(keyApprovals, 400, 'invalid_request');
+    expect(keyApprovals.body.data).toEqual({ errors: [{ in: 'body', field: 'keyApprovals', message: expect.stringContaining('no people yet') }] });
+
+    const saved = expectUnpaged(await as('ana')<{ checksum: string }>('/dev/v1/rule', json('POST', simpleRule('people-keys', 'People keys'))), 201);
+    const proposal = expectUnpaged(
+      await as('ana')<{ id: string }>('/dev/v1/rule/people-keys/change-requests', json('POST', { checksum: saved.checksum, description: 'fee' })),
+      201,
+    );
+    const approvePath = (id: string, cr: string) => `/dev/v1/rule/${id}/change-requests/${cr}/approve`;
+    const service = expectUnpaged(
+      await t.api<{ key: string }>('/dev/v1/keys', { ...json('POST', { label: 'ci', owner: 'ci-bot', role: 'publisher' }), key: adminKey }),
+      201,
+    );
+    const personal = expectUnpaged(await as('ben')<{ key: string }>('/dev/v1/me/keys', json('POST', { label: 'laptop', role: 'publisher' })), 201);
+    for (const key of [service.key, personal.key])
+      expectFailure(
+        await t.api(approvePath('people-keys', proposal.id), { ...json('POST', { comment: 'ok' }), key, branch: 'main' }),
+        403,
+        'key_cannot_approve',
+      );
+    const { records } = expectUnpaged(
+      await t.api<{ records: { actor: { owner: string }; detail: { code: string } }[] }>('/dev/v1/audit', {
+        key: adminKey,
+        query: { operation: 'approveChange', outcome: 'forbidden', targetId: 'people-keys' },
+      }),
+    );
+    expect(records.map((r) => [r.detail.code, r.actor.owner])).toEqual([
+      ['key_cannot_approve', 'ben@bank.example'],
+      ['key_cannot_approve', 'ci-bot'],
+    ]);
+    // People approve it as before.
+    for (const who of ['ben', 'cleo'] as const) expectUnpaged(await as(who)(approvePath('people-keys', proposal.id), json('POST', { comment: 'ok' })));
+    expectUnpaged(await as('ben')('/dev/v1/rule/people-keys/publish', json('POST', { changeRequestId: proposal.id })), 201);
+
+    // What ben's personal key proposes is ben's: he cannot approve it signed in, by his issuer and subject, whatever e-mail his token names now.
+    const mine = expectUnpaged(
+      await t.api<{ checksum: string }>('/dev/v1/rule', { ...json('POST', simpleRule('people-mine', 'People mine')), key: personal.key, branch: 'main' }),
+      201,
+    );
+    const own = expectUnpaged(
+      await t.api<{ id: string }>('/dev/v1/rule/people-mine/change-requests', {
+        ...json('POST', { checksum: mine.checksum, description: 'mine' }),
+        key: personal.key,
+        branch: 'main',
+      }),
+      201,
+    );
+    expectFailure(await as('ben')(approvePath('people-mine', own.id), json('POST', { comment: 'ok' })), 403, 'self_approval');
+    const renamed = await t.api(approvePath('people-mine', own.id), {
+      ...json('POST', { comment: 'ok' }),
+      key: null,
+      branch: 'main',
+      headers: {
+        authorization: `Bearer ${await issuer.token(audience, { ...people.ben, email: 'benjamin@bank.example' })}`,
+        'service-workspace': workspace,
+      },
+    });
+    expectFailure(renamed, 403, 'self_approval');
   });
 
   it('makes personal keys with at most their own grants, owned by them, that stop working when their grants no longer cover them', async () => {

@@ -570,14 +570,14 @@ export interface paths {
         };
         /**
          * Who among the people signed in may do what
-         * @description The workspace's mapping of IdP groups and single people (by verified e-mail) to roles, each optionally limited to branches, as a key's role is. A person calling with a bearer token holds every grant that names one of their token's groups or their e-mail.
+         * @description The workspace's mapping of IdP groups and single people (by verified e-mail) to roles, each optionally limited to branches, as a key's role is. A person calling with a bearer token holds every grant that names one of their token's groups or their e-mail. keyApprovals says whether API keys still approve change requests here.
          *
          *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
         get: operations["getAccess"];
         /**
          * Replace who among the people signed in may do what
-         * @description Replaces the mapping whole: at most 100 groups and 500 people, each with a role (reader, executor, editor, publisher, admin) and optionally the branches it is limited to, which must exist. E-mails are kept in lower case. A person cannot take manage away from themselves (409 self_lockout). Needs manage on every branch; audited. Changes hold on every function within 30 s (the directory cache).
+         * @description Replaces the mapping whole: at most 100 groups and 500 people, each with a role (reader, executor, editor, publisher, admin) and optionally the branches it is limited to, which must exist. E-mails are kept in lower case. A person cannot take manage away from themselves (409 self_lockout). People approve change requests, keys do not (403 key_cannot_approve): `keyApprovals: true` keeps keys approving in a workspace that has no people yet, and is refused beside any group or person (400 invalid_request); replacing the mapping with its groups and people, keyApprovals left out, moves the workspace to people. Needs manage on every branch; audited. Changes hold on every function within 30 s (the directory cache).
          *
          *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
@@ -905,7 +905,7 @@ export interface paths {
         get?: never;
         /**
          * Protect a branch: publishing there needs approved change requests
-         * @description Sets how many people must approve a change before it is published on the branch (1 to 5). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         * @description Sets how many people must approve a change before it is published on the branch (1 to 5). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
          *
          *     Needs the permission `manage` (manage keys, credentials, integrations, the remote, branch protection and the audit log), which the roles `admin` grant.
          */
@@ -932,7 +932,7 @@ export interface paths {
         };
         /**
          * The change requests of a rule or workflow
-         * @description Every change request of the rule or workflow on the branch, newest first, with its state, whether it is stale, its approvals and what the branch requires. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         * @description Every change request of the rule or workflow on the branch, newest first, with its state, whether it is stale, its approvals and what the branch requires. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
          *
          *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
@@ -940,7 +940,7 @@ export interface paths {
         put?: never;
         /**
          * Propose the draft for publication (a change request)
-         * @description Proposes the draft whose `checksum` you name (201), with the field-by-field diff against the latest published version and the draft's test cases run; proposing the same draft again answers its open request (200). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         * @description Proposes the draft whose `checksum` you name (201), with the field-by-field diff against the latest published version and the draft's test cases run; proposing the same draft again answers its open request (200). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
          *
          *     Needs the permission `write` (create, edit, test and delete drafts, save schedules, pull from the remote), which the roles `editor`, `publisher`, `admin` grant.
          */
@@ -960,7 +960,7 @@ export interface paths {
         };
         /**
          * One change request
-         * @description The request with its diff, test results, approvals and comments. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         * @description The request with its diff, test results, approvals and comments. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
          *
          *     Needs the permission `read` (read rules, workflows, executions, schedules, tasks, branches, credentials and integrations (never a secret)), which the roles `reader`, `editor`, `publisher`, `admin` grant.
          */
@@ -984,7 +984,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a change request
-         * @description Adds the approval of the key's owner, with a comment; approving again counts once. The author cannot approve (403 self_approval). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         * @description Adds the caller's approval, with a comment; approving again counts once. The author cannot approve (403 self_approval). An API key, personal keys included, is refused (403 key_cannot_approve) unless the workspace's access mapping sets keyApprovals. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
          *
          *     Needs the permission `approve` (approve or reject a change request), which the roles `publisher`, `admin` grant.
          */
@@ -1006,7 +1006,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a change request
-         * @description Closes the request as rejected, with a comment (its author may withdraw it so). On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each an owner other than the author: the same person with another key is refused), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
+         * @description Closes the request as rejected, with a comment (its author may withdraw it so). A key may reject: a rejection publishes nothing. On a protected branch a draft is published only through a change request: proposed (with its diff against the latest published version and its test cases run), approved by as many people as the branch requires (each a person other than the author, signed in, counted once; an API key approves only in a workspace whose access mapping sets keyApprovals, for one that has no people yet), then published with `changeRequestId`. An edit to the draft after it was proposed makes the request stale (409 change_request_stale) until it is proposed again; a rejected or published request is closed.
          *
          *     Needs the permission `approve` (approve or reject a change request), which the roles `publisher`, `admin` grant.
          */
@@ -8181,6 +8181,8 @@ export interface operations {
                                 /** @description the branches it is limited to; absent, every branch */
                                 branches?: string[];
                             }[];
+                            /** @description whether API keys approve change requests here: only while the mapping names no group or person */
+                            keyApprovals: boolean;
                             /** @description when it was last replaced ('' before the first time) */
                             updatedAt: string;
                         };
@@ -8304,6 +8306,8 @@ export interface operations {
                         role: "reader" | "executor" | "editor" | "publisher" | "admin";
                         branches?: string[];
                     }[];
+                    /** @description whether API keys approve change requests (default false): only for a workspace whose mapping names no group or person yet; once people are named, they approve, signed in */
+                    keyApprovals?: boolean;
                 };
             };
         };
@@ -8339,6 +8343,8 @@ export interface operations {
                                 /** @description the branches it is limited to; absent, every branch */
                                 branches?: string[];
                             }[];
+                            /** @description whether API keys approve change requests here: only while the mapping names no group or person */
+                            keyApprovals: boolean;
                             /** @description when it was last replaced ('' before the first time) */
                             updatedAt: string;
                         };
@@ -14014,7 +14020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: forbidden, people_only, self_approval; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
+            /** @description Forbidden: forbidden, key_cannot_approve, people_only, self_approval; forbidden names the permission the key's role lacks in data.permission; forbidden names the branch and the branches the key is limited to in data.branch and data.branches. */
             403: {
                 headers: {
                     /** @description the request id, as in the service logs */
@@ -14024,7 +14030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {unknown} */
-                        code?: "forbidden" | "people_only" | "self_approval";
+                        code?: "forbidden" | "key_cannot_approve" | "people_only" | "self_approval";
                         data?: components["schemas"]["BranchLimit"] | components["schemas"]["Empty"] | components["schemas"]["Membership"] | components["schemas"]["MissingPermission"] | components["schemas"]["RequestAuthor"];
                     };
                 };

@@ -30,6 +30,7 @@ const grantFields = { role: roleSchema, branches: z.array(z.string()).optional()
 const accessSchema = z.object({
   groups: z.array(z.object({ group: z.string().describe("a group as the issuer's groups claim names it"), ...grantFields })),
   people: z.array(z.object({ email: z.string().describe('a verified e-mail, in lower case'), ...grantFields })),
+  keyApprovals: z.boolean().describe('whether API keys approve change requests here: only while the mapping names no group or person'),
   updatedAt: z.string().describe("when it was last replaced ('' before the first time)"),
 });
 

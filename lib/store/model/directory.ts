@@ -21,6 +21,8 @@ export interface Grant {
 export interface WorkspaceAccess {
   groups: (Grant & { group: string })[];
   people: (Grant & { email: string })[];
+  /** Whether API keys still approve change requests here: only in a workspace whose mapping names no group or person yet (lib/changes/approvals.ts); absent, they do not. */
+  keyApprovals?: boolean;
   updatedAt: string;
 }
 
