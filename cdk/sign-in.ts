@@ -5,7 +5,8 @@
  * Cognito's threat protection enforced (the Plus plan), through the hosted
  * sign-in on a Cognito domain; its groups are the groups a workspace maps to
  * roles (`cognito:groups`). The console's app client uses the authorization
- * code flow with PKCE and no client secret, as a browser app must.
+ * code flow with PKCE and no client secret, as a browser app must; the CLI
+ * signs people in through the same client, with a loopback redirect.
  *
  * A deployer points the stack at any other OpenID Connect issuer instead
  * (Okta, Entra ID, Google Workspace, Auth0) with `signIn` in the stack's
@@ -28,6 +29,7 @@ import {
   type UserPoolClientProps,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { cliSignInRedirects } from '../lib/deployment/names.ts';
 
 /** An OpenID Connect issuer the deployer runs: its URL (the `iss` of its tokens), the client id tokens are issued to, and the claim that lists a person's groups. */
 export interface ExternalIssuer {
@@ -40,9 +42,16 @@ export interface ExternalIssuer {
 export interface SignInProps {
   /** Another issuer than the stack's own user pool. */
   readonly external?: ExternalIssuer;
-  /** Where the issuer may send a person back after sign-in and sign-out: the console. */
+  /** Where the issuer may send a person back after sign-in and sign-out: the console (the CLI's loopback redirect is added for sign-in). */
   readonly consoleUrl: string;
 }
+
+/**
+ * The CLI's loopback redirects Cognito takes: it refuses http but for
+ * `http://localhost` (CreateUserPoolClient's CallbackURLs), so not
+ * `http://127.0.0.1`.
+ */
+const cognitoCliRedirects = cliSignInRedirects.filter((url) => new URL(url).hostname === 'localhost');
 
 /** The claim Cognito lists a user's groups in. */
 const cognitoGroupsClaim = 'cognito:groups';
@@ -109,7 +118,7 @@ export class SignIn extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
-        callbackUrls: [consoleUrl],
+        callbackUrls: [consoleUrl, ...cognitoCliRedirects],
         logoutUrls: [consoleUrl],
       },
     };

@@ -2,8 +2,8 @@
  * Who people sign in with, in the template: by default the stack's own
  * Cognito user pool (invited people only, MFA and threat protection enforced,
  * strong passwords, kept when the stack goes) with the console's app client
- * (authorization code with PKCE, no secret, sent back only to the console)
- * and its hosted sign-in; or an OpenID Connect issuer the deployer names, in
+ * (authorization code with PKCE, no secret, sent back only to the console
+ * and the CLI's loopback) and its hosted sign-in; or an OpenID Connect issuer the deployer names, in
  * props or `-c` context, with no user pool at all. Either way every route's
  * function is told the issuer, the audience and the groups claim, and cdk-nag
  * finds nothing.
@@ -12,6 +12,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { routeList } from '../../lib/api/routes.ts';
+import { cliSignInRedirects } from '../../lib/deployment/names.ts';
 import { fastApp, logicalIdOf, resourcesOf, synthesize, type Resources } from './template-checks.ts';
 
 const ofType = (resources: Resources, type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -44,7 +45,7 @@ describe("the stack's own user pool (the default)", () => {
     expect(pool.DeletionPolicy).toBe('Retain');
   });
 
-  it("has the console's app client: authorization code only, no secret, sent back to the console alone, short-lived tokens that can be revoked", () => {
+  it("has the console's app client: authorization code only, no secret, sent back to the console and the CLI's loopback alone, short-lived tokens that can be revoked", () => {
     const clients = ofType(resources, 'AWS::Cognito::UserPoolClient');
     expect(clients).toHaveLength(1);
     const client = clients[0]![1].Properties;
@@ -59,7 +60,9 @@ describe("the stack's own user pool (the default)", () => {
     });
     expect(client.ExplicitAuthFlows ?? ['ALLOW_REFRESH_TOKEN_AUTH']).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
     const consoleUrl = stack.resolve(stack.console.url);
-    expect(client.CallbackURLs).toEqual([consoleUrl]);
+    // Cognito takes http for localhost only: the CLI's 127.0.0.1 redirect is not registered.
+    expect(client.CallbackURLs).toEqual([consoleUrl, 'http://localhost:53682/callback']);
+    expect(cliSignInRedirects).toContain('http://localhost:53682/callback');
     expect(client.LogoutURLs).toEqual([consoleUrl]);
     expect(ofType(resources, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
   });
