@@ -11,11 +11,13 @@
  * A deployer points the stack at any other OpenID Connect issuer instead
  * (Okta, Entra ID, Google Workspace, Auth0) with `signIn` in the stack's
  * props or `-c signInIssuer=<url> -c signInClientId=<id>
- * [-c signInGroupsClaim=<claim>]`: then no user pool is made.
+ * [-c signInGroupsClaim=<claim>] [-c signInSignOutUrl=<url>]`: then no user
+ * pool is made.
  *
  * Either way every function is handed the issuer, the audience tokens must
- * name and the claim that holds groups (`environment`); the functions verify
- * tokens themselves, against the issuer's published keys.
+ * name and the claim that holds groups (`environment`), and the issuer's
+ * sign-out page where its discovery document names none (Cognito's); the
+ * functions verify tokens themselves, against the issuer's published keys.
  */
 import { Aws, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import {
@@ -37,6 +39,8 @@ export interface ExternalIssuer {
   readonly clientId: string;
   /** The claim holding the person's groups: `groups` unless said. */
   readonly groupsClaim?: string;
+  /** The issuer's sign-out page, for an issuer whose discovery document names no `end_session_endpoint`. */
+  readonly signOutUrl?: string;
 }
 
 export interface SignInProps {
@@ -61,9 +65,13 @@ export function externalIssuerOf(scope: Construct): ExternalIssuer | undefined {
   const issuerUrl = scope.node.tryGetContext('signInIssuer') as string | undefined;
   const clientId = scope.node.tryGetContext('signInClientId') as string | undefined;
   const groupsClaim = scope.node.tryGetContext('signInGroupsClaim') as string | undefined;
-  if (!issuerUrl && !clientId) return undefined;
+  const signOutUrl = scope.node.tryGetContext('signInSignOutUrl') as string | undefined;
+  if (!issuerUrl && !clientId) {
+    if (signOutUrl) throw new Error("signInSignOutUrl is the sign-out page of the issuer signInIssuer names: the stack's own user pool has its own");
+    return undefined;
+  }
   if (!issuerUrl || !clientId) throw new Error('signInIssuer and signInClientId go together: name both, or neither for the stack to make its own user pool');
-  return { issuerUrl, clientId, ...(groupsClaim && { groupsClaim }) };
+  return { issuerUrl, clientId, ...(groupsClaim && { groupsClaim }), ...(signOutUrl && { signOutUrl }) };
 }
 
 /** Refuses an issuer URL that is not https (a token's issuer is compared as written: no trailing slash, no query). */
@@ -71,6 +79,12 @@ function checkIssuerUrl(url: string) {
   if (Token.isUnresolved(url)) return;
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:' || parsed.search || parsed.hash) throw new Error(`signInIssuer must be an https URL without query or fragment, not ${url}`);
+}
+
+/** Refuses a sign-out page that is not https: the console sends people there with its client id. */
+function checkSignOutUrl(url: string) {
+  if (Token.isUnresolved(url)) return;
+  if (!URL.canParse(url) || new URL(url).protocol !== 'https:') throw new Error(`signInSignOutUrl must be an https URL, not ${url}`);
 }
 
 export class SignIn extends Construct {
@@ -83,6 +97,8 @@ export class SignIn extends Construct {
   readonly userPool?: UserPool;
   /** The hosted sign-in's base URL, for the stack's own pool. */
   readonly hostedSignInUrl?: string;
+  /** The issuer's sign-out page, where its discovery document names no `end_session_endpoint`: the hosted sign-in's `/logout` for the stack's own pool. */
+  readonly signOutUrl?: string;
 
   constructor(scope: Construct, id: string, { external, consoleUrl }: SignInProps) {
     super(scope, id);
@@ -91,6 +107,10 @@ export class SignIn extends Construct {
       this.issuer = external.issuerUrl;
       this.clientId = external.clientId;
       this.groupsClaim = external.groupsClaim ?? 'groups';
+      if (external.signOutUrl) {
+        checkSignOutUrl(external.signOutUrl);
+        this.signOutUrl = external.signOutUrl;
+      }
       return;
     }
     const pool = new UserPool(this, 'People', {
@@ -133,10 +153,17 @@ export class SignIn extends Construct {
     this.clientId = consoleClient.userPoolClientId;
     this.groupsClaim = cognitoGroupsClaim;
     this.hostedSignInUrl = domain.baseUrl();
+    // Cognito's discovery document names no end_session_endpoint; its sign-out takes client_id and a logout_uri of the client's LogoutURLs.
+    this.signOutUrl = `${this.hostedSignInUrl}/logout`;
   }
 
-  /** What every function is told of sign-in: the issuer, the audience and the groups claim. */
+  /** What every function is told of sign-in: the issuer, the audience, the groups claim and the sign-out page, if the issuer needs one named. */
   get environment(): Record<string, string> {
-    return { OIDC_ISSUER: this.issuer, OIDC_AUDIENCE: this.clientId, OIDC_GROUPS_CLAIM: this.groupsClaim };
+    return {
+      OIDC_ISSUER: this.issuer,
+      OIDC_AUDIENCE: this.clientId,
+      OIDC_GROUPS_CLAIM: this.groupsClaim,
+      ...(this.signOutUrl && { OIDC_SIGN_OUT_URL: this.signOutUrl }),
+    };
   }
 }

@@ -48,7 +48,7 @@ const tableActions = {
 };
 
 export interface RulesServiceStackProps extends StackProps {
-  /** Another OpenID Connect issuer for people to sign in with than the user pool the stack makes (or the context values signInIssuer, signInClientId, signInGroupsClaim). */
+  /** Another OpenID Connect issuer for people to sign in with than the user pool the stack makes (or the context values signInIssuer, signInClientId, signInGroupsClaim, signInSignOutUrl). */
   readonly signIn?: ExternalIssuer;
   /** Replaces the defaults (`defaultLimits`) it names. */
   readonly limits?: Partial<ServiceLimits>;

@@ -5,8 +5,9 @@
  * (authorization code with PKCE, no secret, sent back only to the console
  * and the CLI's loopback) and its hosted sign-in; or an OpenID Connect issuer the deployer names, in
  * props or `-c` context, with no user pool at all. Either way every route's
- * function is told the issuer, the audience and the groups claim, and cdk-nag
- * finds nothing.
+ * function is told the issuer, the audience and the groups claim, and the
+ * sign-out page where the issuer's discovery names none; cdk-nag finds
+ * nothing.
  */
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -67,11 +68,14 @@ describe("the stack's own user pool (the default)", () => {
     expect(ofType(resources, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
   });
 
-  it("tells every route's function the pool's issuer, the client as audience and cognito:groups, and outputs them", () => {
+  it("tells every route's function the pool's issuer, the client as audience, cognito:groups and the hosted sign-out, and outputs them", () => {
     const issuer = { 'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/', { Ref: poolId }]] };
     const audience = { Ref: ofType(resources, 'AWS::Cognito::UserPoolClient')[0]![0] };
+    // Cognito's discovery names no end_session_endpoint: its hosted sign-in's /logout.
+    const domainId = ofType(resources, 'AWS::Cognito::UserPoolDomain')[0]![0];
+    const signOutUrl = { 'Fn::Join': ['', ['https://', { Ref: domainId }, '.auth.', { Ref: 'AWS::Region' }, '.amazoncognito.com/logout']] };
     for (const environment of functionEnvironments(stack, resources))
-      expect(environment).toMatchObject({ OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'cognito:groups' });
+      expect(environment).toMatchObject({ OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'cognito:groups', OIDC_SIGN_OUT_URL: signOutUrl });
     const outputs = stack.resolve(Object.fromEntries(stack.node.children.filter((c) => 'value' in c).map((c) => [c.node.id, (c as any).value])));
     expect(outputs[outputNames.signInIssuer]).toEqual(issuer);
     expect(outputs[outputNames.hostedSignInUrl]).toBeDefined();
@@ -85,29 +89,40 @@ describe("the stack's own user pool (the default)", () => {
 describe('an issuer the deployer names', () => {
   const external = { issuerUrl: 'https://login.example.com/oauth2/default', clientId: '0oa1example', groupsClaim: 'roles' };
 
-  it('in props: no user pool; every function is told that issuer, client and claim', () => {
+  it('in props: no user pool; every function is told that issuer, client and claim, and no sign-out page (its discovery names it)', () => {
     const { stack, resources } = synthesize({ signIn: external });
     expect(ofType(resources, 'AWS::Cognito::UserPool')).toEqual([]);
     expect(ofType(resources, 'AWS::Cognito::UserPoolClient')).toEqual([]);
-    for (const environment of functionEnvironments(stack, resources))
+    for (const environment of functionEnvironments(stack, resources)) {
       expect(environment).toMatchObject({ OIDC_ISSUER: external.issuerUrl, OIDC_AUDIENCE: external.clientId, OIDC_GROUPS_CLAIM: 'roles' });
+      expect(environment.OIDC_SIGN_OUT_URL).toBeUndefined();
+    }
     expect(nagFindings(stack)).toEqual([]);
   });
 
-  it('in context (-c signInIssuer=… -c signInClientId=…), the groups claim `groups` unless named', () => {
+  it('in context (-c signInIssuer=… -c signInClientId=…), the groups claim `groups` unless named, and the sign-out page when named', () => {
     const app = fastApp();
     app.node.setContext('signInIssuer', external.issuerUrl);
     app.node.setContext('signInClientId', external.clientId);
+    app.node.setContext('signInSignOutUrl', 'https://login.example.com/logout');
     const stack = new RulesServiceStack(app, stackId);
     const resources = resourcesOf(stack);
     expect(ofType(resources, 'AWS::Cognito::UserPool')).toEqual([]);
-    expect(functionEnvironments(stack, resources)[0]).toMatchObject({ OIDC_ISSUER: external.issuerUrl, OIDC_GROUPS_CLAIM: 'groups' });
+    expect(functionEnvironments(stack, resources)[0]).toMatchObject({
+      OIDC_ISSUER: external.issuerUrl,
+      OIDC_GROUPS_CLAIM: 'groups',
+      OIDC_SIGN_OUT_URL: 'https://login.example.com/logout',
+    });
   });
 
-  it('is refused without its client id, or when it is not an https URL', () => {
+  it('is refused without its client id, when it is not an https URL, and with a sign-out page that is not https or without an issuer', () => {
     const app = fastApp();
     app.node.setContext('signInIssuer', external.issuerUrl);
     expect(() => new RulesServiceStack(app, stackId)).toThrow(/signInIssuer and signInClientId go together/);
     expect(() => synthesize({ signIn: { ...external, issuerUrl: 'http://login.example.com' } })).toThrow(/https URL/);
+    expect(() => synthesize({ signIn: { ...external, signOutUrl: 'http://login.example.com/logout' } })).toThrow(/signInSignOutUrl must be an https URL/);
+    const alone = fastApp();
+    alone.node.setContext('signInSignOutUrl', 'https://login.example.com/logout');
+    expect(() => new RulesServiceStack(alone, stackId)).toThrow(/signInSignOutUrl is the sign-out page of the issuer signInIssuer names/);
   });
 });
