@@ -18,8 +18,9 @@
  * name and the claim that holds groups (`environment`), and the issuer's
  * sign-out page where its discovery document names none (Cognito's); the
  * functions verify tokens themselves, against the issuer's published keys.
+ * The console's page may call the issuer's origins (`origins`).
  */
-import { Aws, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import {
   FeaturePlan,
   Mfa,
@@ -81,6 +82,9 @@ function checkIssuerUrl(url: string) {
   if (parsed.protocol !== 'https:' || parsed.search || parsed.hash) throw new Error(`signInIssuer must be an https URL without query or fragment, not ${url}`);
 }
 
+/** An https URL's origin; for a URL known at deploy time only, its scheme and host, which CloudFormation takes apart. */
+const originOf = (url: string) => (Token.isUnresolved(url) ? `https://${Fn.select(2, Fn.split('/', url))}` : new URL(url).origin);
+
 /** Refuses a sign-out page that is not https: the console sends people there with its client id. */
 function checkSignOutUrl(url: string) {
   if (Token.isUnresolved(url)) return;
@@ -99,6 +103,13 @@ export class SignIn extends Construct {
   readonly hostedSignInUrl?: string;
   /** The issuer's sign-out page, where its discovery document names no `end_session_endpoint`: the hosted sign-in's `/logout` for the stack's own pool. */
   readonly signOutUrl?: string;
+  /**
+   * The origins the console's page calls at the issuer (its discovery
+   * document and keys, its token and revocation endpoints), which its content
+   * security policy lets it reach: the issuer's, and the hosted sign-in's for
+   * the stack's own pool, where Cognito serves /oauth2/token and /oauth2/revoke.
+   */
+  readonly origins: readonly string[];
 
   constructor(scope: Construct, id: string, { external, consoleUrl }: SignInProps) {
     super(scope, id);
@@ -107,6 +118,7 @@ export class SignIn extends Construct {
       this.issuer = external.issuerUrl;
       this.clientId = external.clientId;
       this.groupsClaim = external.groupsClaim ?? 'groups';
+      this.origins = [originOf(external.issuerUrl)];
       if (external.signOutUrl) {
         checkSignOutUrl(external.signOutUrl);
         this.signOutUrl = external.signOutUrl;
@@ -149,10 +161,12 @@ export class SignIn extends Construct {
       cognitoDomain: { domainPrefix: `${Stack.of(this).stackName.toLowerCase()}-${Aws.ACCOUNT_ID}` },
     });
     this.userPool = pool;
-    this.issuer = `https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}/${pool.userPoolId}`;
+    const issuerOrigin = `https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+    this.issuer = `${issuerOrigin}/${pool.userPoolId}`;
     this.clientId = consoleClient.userPoolClientId;
     this.groupsClaim = cognitoGroupsClaim;
     this.hostedSignInUrl = domain.baseUrl();
+    this.origins = [issuerOrigin, this.hostedSignInUrl];
     // Cognito's discovery document names no end_session_endpoint; its sign-out takes client_id and a logout_uri of the client's LogoutURLs.
     this.signOutUrl = `${this.hostedSignInUrl}/logout`;
   }

@@ -9,8 +9,10 @@
  * sign-out page where the issuer's discovery names none; cdk-nag finds
  * nothing.
  */
+import { CfnParameter, Stack } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { SignIn } from '../../cdk/sign-in.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { routeList } from '../../lib/api/routes.ts';
 import { cliSignInRedirects } from '../../lib/deployment/names.ts';
@@ -113,6 +115,16 @@ describe('an issuer the deployer names', () => {
       OIDC_GROUPS_CLAIM: 'groups',
       OIDC_SIGN_OUT_URL: 'https://login.example.com/logout',
     });
+  });
+
+  it("names that issuer's origin for the console's page to reach, also when its URL is known at deploy time only", () => {
+    const stack = new Stack(fastApp(), 'SignInProbe');
+    const consoleUrl = 'https://console.example.com/console/';
+    expect(new SignIn(stack, 'Known', { external, consoleUrl }).origins).toEqual(['https://login.example.com']);
+    const issuerUrl = new CfnParameter(stack, 'Issuer').valueAsString;
+    expect(stack.resolve(new SignIn(stack, 'Parameter', { external: { ...external, issuerUrl }, consoleUrl }).origins)).toEqual([
+      { 'Fn::Join': ['', ['https://', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'Issuer' }] }] }]] },
+    ]);
   });
 
   it('is refused without its client id, when it is not an https URL, and with a sign-out page that is not https or without an issuer', () => {
