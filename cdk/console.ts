@@ -4,8 +4,9 @@
  * distribution in front of both the bucket and the REST API, so the page and
  * the API it calls share one HTTPS origin and need no CORS. Every response
  * carries the console's security headers, read from `lib/console/headers.ts`
- * as the local runtime sends them. The bucket's and the distribution's access
- * logs go to a log bucket of their own.
+ * as the local runtime sends them, its content security policy letting the
+ * page reach the issuer people sign in with. The bucket's and the
+ * distribution's access logs go to a log bucket of their own.
  */
 import { AssetHashType, Aws, Duration, DockerImage, Names, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -39,7 +40,7 @@ import { Construct } from 'constructs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsoleSync } from '../lib/console/build.ts';
-import { consolePath, consoleSecurityHeaders } from '../lib/console/headers.ts';
+import { consolePath, consoleSecurityHeaders, consoleSecurityHeadersFor } from '../lib/console/headers.ts';
 import { routeList } from '../lib/api/routes.ts';
 import { stageName } from '../lib/deployment/names.ts';
 import { projectRoot } from './service-function.ts';
@@ -61,10 +62,10 @@ const enumValue = <T extends string>(values: Record<string, T>, value: string, h
 };
 
 /**
- * `consoleSecurityHeaders` as a response headers policy: the headers CloudFront
- * knows as security headers in their own settings (it refuses them as custom
- * headers), every other one as a custom header. Each overrides what an origin
- * may send.
+ * The console's security headers (`consoleSecurityHeadersFor`) as a response
+ * headers policy: the headers CloudFront knows as security headers in their
+ * own settings (it refuses them as custom headers), every other one as a
+ * custom header. Each overrides what an origin may send.
  */
 export function securityHeadersBehaviors(
   headers: Readonly<Record<keyof typeof consoleSecurityHeaders, string>> & Readonly<Record<string, string>>,
@@ -117,6 +118,8 @@ const entryRequests = `function handler(event) {
 export interface WebConsoleProps {
   /** The API the console calls, served by the distribution under `apiPathPatterns`. */
   readonly api: RestApi;
+  /** The issuer's origins the page calls to sign people in (`SignIn.origins`): its content security policy's connect-src. */
+  readonly signInOrigins: readonly string[];
 }
 
 export class WebConsole extends Construct {
@@ -131,7 +134,7 @@ export class WebConsole extends Construct {
   /** `https://<distribution domain>/console/` */
   readonly url: string;
 
-  constructor(scope: Construct, id: string, { api }: WebConsoleProps) {
+  constructor(scope: Construct, id: string, { api, signInOrigins }: WebConsoleProps) {
     super(scope, id);
 
     const privateBucket = { blockPublicAccess: BlockPublicAccess.BLOCK_ALL, enforceSSL: true, encryption: BucketEncryption.S3_MANAGED };
@@ -150,7 +153,7 @@ export class WebConsole extends Construct {
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       responseHeadersPolicyName: accountWideName,
       comment: 'The console security headers of lib/console/headers.ts',
-      ...securityHeadersBehaviors(consoleSecurityHeaders),
+      ...securityHeadersBehaviors(consoleSecurityHeadersFor(signInOrigins)),
     });
     const apiBehavior: BehaviorOptions = {
       // The API's own domain, named from its id: RestApiOrigin reads the stage's URL, and the stage, through its methods and their

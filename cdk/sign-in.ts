@@ -5,18 +5,22 @@
  * Cognito's threat protection enforced (the Plus plan), through the hosted
  * sign-in on a Cognito domain; its groups are the groups a workspace maps to
  * roles (`cognito:groups`). The console's app client uses the authorization
- * code flow with PKCE and no client secret, as a browser app must.
+ * code flow with PKCE and no client secret, as a browser app must; the CLI
+ * signs people in through the same client, with a loopback redirect.
  *
  * A deployer points the stack at any other OpenID Connect issuer instead
  * (Okta, Entra ID, Google Workspace, Auth0) with `signIn` in the stack's
  * props or `-c signInIssuer=<url> -c signInClientId=<id>
- * [-c signInGroupsClaim=<claim>]`: then no user pool is made.
+ * [-c signInGroupsClaim=<claim>] [-c signInSignOutUrl=<url>]`: then no user
+ * pool is made.
  *
  * Either way every function is handed the issuer, the audience tokens must
- * name and the claim that holds groups (`environment`); the functions verify
- * tokens themselves, against the issuer's published keys.
+ * name and the claim that holds groups (`environment`), and the issuer's
+ * sign-out page where its discovery document names none (Cognito's); the
+ * functions verify tokens themselves, against the issuer's published keys.
+ * The console's page may call the issuer's origins (`origins`).
  */
-import { Aws, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import {
   FeaturePlan,
   Mfa,
@@ -28,6 +32,7 @@ import {
   type UserPoolClientProps,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { cliSignInRedirects } from '../lib/deployment/names.ts';
 
 /** An OpenID Connect issuer the deployer runs: its URL (the `iss` of its tokens), the client id tokens are issued to, and the claim that lists a person's groups. */
 export interface ExternalIssuer {
@@ -35,14 +40,23 @@ export interface ExternalIssuer {
   readonly clientId: string;
   /** The claim holding the person's groups: `groups` unless said. */
   readonly groupsClaim?: string;
+  /** The issuer's sign-out page, for an issuer whose discovery document names no `end_session_endpoint`. */
+  readonly signOutUrl?: string;
 }
 
 export interface SignInProps {
   /** Another issuer than the stack's own user pool. */
   readonly external?: ExternalIssuer;
-  /** Where the issuer may send a person back after sign-in and sign-out: the console. */
+  /** Where the issuer may send a person back after sign-in and sign-out: the console (the CLI's loopback redirect is added for sign-in). */
   readonly consoleUrl: string;
 }
+
+/**
+ * The CLI's loopback redirects Cognito takes: it refuses http but for
+ * `http://localhost` (CreateUserPoolClient's CallbackURLs), so not
+ * `http://127.0.0.1`.
+ */
+const cognitoCliRedirects = cliSignInRedirects.filter((url) => new URL(url).hostname === 'localhost');
 
 /** The claim Cognito lists a user's groups in. */
 const cognitoGroupsClaim = 'cognito:groups';
@@ -52,9 +66,13 @@ export function externalIssuerOf(scope: Construct): ExternalIssuer | undefined {
   const issuerUrl = scope.node.tryGetContext('signInIssuer') as string | undefined;
   const clientId = scope.node.tryGetContext('signInClientId') as string | undefined;
   const groupsClaim = scope.node.tryGetContext('signInGroupsClaim') as string | undefined;
-  if (!issuerUrl && !clientId) return undefined;
+  const signOutUrl = scope.node.tryGetContext('signInSignOutUrl') as string | undefined;
+  if (!issuerUrl && !clientId) {
+    if (signOutUrl) throw new Error("signInSignOutUrl is the sign-out page of the issuer signInIssuer names: the stack's own user pool has its own");
+    return undefined;
+  }
   if (!issuerUrl || !clientId) throw new Error('signInIssuer and signInClientId go together: name both, or neither for the stack to make its own user pool');
-  return { issuerUrl, clientId, ...(groupsClaim && { groupsClaim }) };
+  return { issuerUrl, clientId, ...(groupsClaim && { groupsClaim }), ...(signOutUrl && { signOutUrl }) };
 }
 
 /** Refuses an issuer URL that is not https (a token's issuer is compared as written: no trailing slash, no query). */
@@ -62,6 +80,15 @@ function checkIssuerUrl(url: string) {
   if (Token.isUnresolved(url)) return;
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:' || parsed.search || parsed.hash) throw new Error(`signInIssuer must be an https URL without query or fragment, not ${url}`);
+}
+
+/** An https URL's origin; for a URL known at deploy time only, its scheme and host, which CloudFormation takes apart. */
+const originOf = (url: string) => (Token.isUnresolved(url) ? `https://${Fn.select(2, Fn.split('/', url))}` : new URL(url).origin);
+
+/** Refuses a sign-out page that is not https: the console sends people there with its client id. */
+function checkSignOutUrl(url: string) {
+  if (Token.isUnresolved(url)) return;
+  if (!URL.canParse(url) || new URL(url).protocol !== 'https:') throw new Error(`signInSignOutUrl must be an https URL, not ${url}`);
 }
 
 export class SignIn extends Construct {
@@ -74,6 +101,15 @@ export class SignIn extends Construct {
   readonly userPool?: UserPool;
   /** The hosted sign-in's base URL, for the stack's own pool. */
   readonly hostedSignInUrl?: string;
+  /** The issuer's sign-out page, where its discovery document names no `end_session_endpoint`: the hosted sign-in's `/logout` for the stack's own pool. */
+  readonly signOutUrl?: string;
+  /**
+   * The origins the console's page calls at the issuer (its discovery
+   * document and keys, its token and revocation endpoints), which its content
+   * security policy lets it reach: the issuer's, and the hosted sign-in's for
+   * the stack's own pool, where Cognito serves /oauth2/token and /oauth2/revoke.
+   */
+  readonly origins: readonly string[];
 
   constructor(scope: Construct, id: string, { external, consoleUrl }: SignInProps) {
     super(scope, id);
@@ -82,6 +118,11 @@ export class SignIn extends Construct {
       this.issuer = external.issuerUrl;
       this.clientId = external.clientId;
       this.groupsClaim = external.groupsClaim ?? 'groups';
+      this.origins = [originOf(external.issuerUrl)];
+      if (external.signOutUrl) {
+        checkSignOutUrl(external.signOutUrl);
+        this.signOutUrl = external.signOutUrl;
+      }
       return;
     }
     const pool = new UserPool(this, 'People', {
@@ -109,7 +150,7 @@ export class SignIn extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
-        callbackUrls: [consoleUrl],
+        callbackUrls: [consoleUrl, ...cognitoCliRedirects],
         logoutUrls: [consoleUrl],
       },
     };
@@ -120,14 +161,23 @@ export class SignIn extends Construct {
       cognitoDomain: { domainPrefix: `${Stack.of(this).stackName.toLowerCase()}-${Aws.ACCOUNT_ID}` },
     });
     this.userPool = pool;
-    this.issuer = `https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}/${pool.userPoolId}`;
+    const issuerOrigin = `https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+    this.issuer = `${issuerOrigin}/${pool.userPoolId}`;
     this.clientId = consoleClient.userPoolClientId;
     this.groupsClaim = cognitoGroupsClaim;
     this.hostedSignInUrl = domain.baseUrl();
+    this.origins = [issuerOrigin, this.hostedSignInUrl];
+    // Cognito's discovery document names no end_session_endpoint; its sign-out takes client_id and a logout_uri of the client's LogoutURLs.
+    this.signOutUrl = `${this.hostedSignInUrl}/logout`;
   }
 
-  /** What every function is told of sign-in: the issuer, the audience and the groups claim. */
+  /** What every function is told of sign-in: the issuer, the audience, the groups claim and the sign-out page, if the issuer needs one named. */
   get environment(): Record<string, string> {
-    return { OIDC_ISSUER: this.issuer, OIDC_AUDIENCE: this.clientId, OIDC_GROUPS_CLAIM: this.groupsClaim };
+    return {
+      OIDC_ISSUER: this.issuer,
+      OIDC_AUDIENCE: this.clientId,
+      OIDC_GROUPS_CLAIM: this.groupsClaim,
+      ...(this.signOutUrl && { OIDC_SIGN_OUT_URL: this.signOutUrl }),
+    };
   }
 }

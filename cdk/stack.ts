@@ -10,7 +10,7 @@
  * (`./console.ts`). People sign in with the stack's Cognito user pool or an
  * issuer the deployer names (`./sign-in.ts`).
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -48,7 +48,7 @@ const tableActions = {
 };
 
 export interface RulesServiceStackProps extends StackProps {
-  /** Another OpenID Connect issuer for people to sign in with than the user pool the stack makes (or the context values signInIssuer, signInClientId, signInGroupsClaim). */
+  /** Another OpenID Connect issuer for people to sign in with than the user pool the stack makes (or the context values signInIssuer, signInClientId, signInGroupsClaim, signInSignOutUrl). */
   readonly signIn?: ExternalIssuer;
   /** Replaces the defaults (`defaultLimits`) it names. */
   readonly limits?: Partial<ServiceLimits>;
@@ -112,8 +112,14 @@ export class RulesServiceStack extends Stack {
       ),
     });
 
-    this.console = new WebConsole(this, 'Console', { api: this.api });
-    this.signIn = new SignIn(this, 'SignIn', { external: signIn ?? externalIssuerOf(this), consoleUrl: this.console.url });
+    // Each needs the other: the console's headers policy lets the page reach the issuer's origins, and the user pool's client sends
+    // people back to the console. Sign-in comes first and reads the console's URL once the console is made; in the template the
+    // client depends on the distribution, and the distribution on the hosted sign-in's domain, never on the client: no cycle.
+    this.signIn = new SignIn(this, 'SignIn', {
+      external: signIn ?? externalIssuerOf(this),
+      consoleUrl: Lazy.string({ produce: () => this.console.url }),
+    });
+    this.console = new WebConsole(this, 'Console', { api: this.api, signInOrigins: this.signIn.origins });
 
     const routeMethods = addRouteMethods(this.api, routeList, (route) => this.routeFunction(route).function);
     const notAllowedMethods = addMethodNotAllowed(

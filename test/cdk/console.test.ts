@@ -1,7 +1,8 @@
 /**
  * The console as deployed (cdk/console.ts): a private, TLS-only, encrypted
  * bucket that only the distribution reads (origin access control); HTTPS
- * only; the security headers of lib/console/headers.ts on every response;
+ * only; the security headers of lib/console/headers.ts on every response,
+ * whose policy lets the page reach the issuer people sign in with;
  * the API's paths passed through uncached with every header; the console's
  * URL as a stack output; and the files of the build the local runtime serves
  * uploaded under `console/`.
@@ -19,9 +20,9 @@ import { apiPathPatterns, consoleKeyPrefix, securityHeadersBehaviors, WebConsole
 import { stageName } from '../../lib/deployment/names.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { buildConsole } from '../../lib/console/build.ts';
-import { consolePath, consoleSecurityHeaders, contentSecurityPolicy } from '../../lib/console/headers.ts';
+import { consolePath, consoleSecurityHeaders, consoleSecurityHeadersFor, contentSecurityPolicyFor } from '../../lib/console/headers.ts';
 import { routeList } from '../../lib/api/routes.ts';
-import { fastApp, logicalIdOf, type Resources } from './template-checks.ts';
+import { fastApp, logicalIdOf, rendered, synthesize, type Resources } from './template-checks.ts';
 
 const stack = new RulesServiceStack(fastApp(), stackId);
 const template = Template.fromStack(stack).toJSON() as { Resources: Resources; Outputs: Record<string, { Value: unknown }> };
@@ -37,6 +38,16 @@ const policyOf = (id: string) => ofType(resources, 'AWS::S3::BucketPolicy').find
 const behaviors = [distribution.DefaultCacheBehavior, ...distribution.CacheBehaviors];
 const behaviorFor = (pattern: string) => distribution.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === pattern);
 const originOf = (behavior: { TargetOriginId: string }) => distribution.Origins.find((o: { Id: string }) => o.Id === behavior.TargetOriginId);
+/** The content security policy of a template's one response headers policy, its references as `${Id}` (template-checks' `rendered`). */
+const contentSecurityPolicyOf = (from: Resources) => {
+  const [, policy] = ofType(from, 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
+  return rendered(policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy);
+};
+/** The stack's own user pool: its issuer's origin, and its hosted sign-in's, where Cognito serves /oauth2/token and /oauth2/revoke. */
+const cognitoOrigins = [
+  'https://cognito-idp.${AWS::Region}.${AWS::URLSuffix}',
+  `https://\${${ofType(resources, 'AWS::Cognito::UserPoolDomain')[0]![0]}}.auth.\${AWS::Region}.amazoncognito.com`,
+];
 
 /** A CloudFront path pattern as a regular expression (`*` any characters, `?` one). */
 const patternRegExp = (pattern: string) =>
@@ -109,21 +120,31 @@ describe('distribution', () => {
     expect(policies).toHaveLength(1);
     const [policyId, policy] = policies[0]!;
     const config = policy.Properties.ResponseHeadersPolicyConfig;
-    expect(config.SecurityHeadersConfig.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: contentSecurityPolicy, Override: true });
-    // Every header, as the browser gets it, equals the local runtime's.
+    expect(config.SecurityHeadersConfig.ContentSecurityPolicy.Override).toBe(true);
+    // Every header, as the browser gets it, equals the local runtime's, with the stack's issuer to reach.
     const hsts = config.SecurityHeadersConfig.StrictTransportSecurity;
     const sent = {
-      'content-security-policy': config.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy,
+      'content-security-policy': contentSecurityPolicyOf(resources),
       'x-content-type-options': 'nosniff',
       'x-frame-options': config.SecurityHeadersConfig.FrameOptions.FrameOption,
       'referrer-policy': config.SecurityHeadersConfig.ReferrerPolicy.ReferrerPolicy,
       'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
       ...Object.fromEntries(config.CustomHeadersConfig.Items.map((item: { Header: string; Value: string }) => [item.Header, item.Value])),
     };
-    expect(sent).toEqual(consoleSecurityHeaders);
+    expect(sent).toEqual(consoleSecurityHeadersFor(cognitoOrigins));
     expect(config.SecurityHeadersConfig.ContentTypeOptions).toEqual({ Override: true });
     expect(JSON.stringify(config.Name)).toContain('"Ref":"AWS::Region"');
     for (const behavior of behaviors) expect(behavior.ResponseHeadersPolicyId, behavior.PathPattern ?? 'default').toEqual({ Ref: policyId });
+  });
+
+  it("lets the page reach the stack's user pool: its issuer and its hosted sign-in", () => {
+    expect(contentSecurityPolicyOf(resources)).toContain(`connect-src 'self' ${cognitoOrigins.join(' ')};`);
+  });
+
+  it("lets the page reach an issuer the deployer names, by its URL's origin, and nothing else", () => {
+    const { resources: external } = synthesize({ signIn: { issuerUrl: 'https://login.example.com:8443/oauth2/default', clientId: '0oa1example' } });
+    expect(contentSecurityPolicyOf(external)).toBe(contentSecurityPolicyFor(['https://login.example.com:8443']));
+    expect(contentSecurityPolicyOf(external)).toContain("connect-src 'self' https://login.example.com:8443;");
   });
 
   it('refuses headers CloudFront cannot send as written', () => {
@@ -211,7 +232,7 @@ describe('deployment', () => {
     const probe = new Stack(app, 'ConsoleProbe');
     const api = new RestApi(probe, 'Api', { deployOptions: { stageName } });
     api.root.addMethod('GET', new MockIntegration());
-    new WebConsole(probe, 'Console', { api });
+    new WebConsole(probe, 'Console', { api, signInOrigins: [] });
     const { Resources: probeResources } = app.synth().getStackByName('ConsoleProbe').template as { Resources: Resources };
     const [, deployment] = ofType(probeResources, 'Custom::CDKBucketDeployment')[0]!;
     expect(deployment.Properties).toMatchObject({ DestinationBucketKeyPrefix: consoleKeyPrefix, Prune: true, SystemMetadata: { 'cache-control': 'no-cache' } });

@@ -2,16 +2,20 @@
  * Who people sign in with, in the template: by default the stack's own
  * Cognito user pool (invited people only, MFA and threat protection enforced,
  * strong passwords, kept when the stack goes) with the console's app client
- * (authorization code with PKCE, no secret, sent back only to the console)
- * and its hosted sign-in; or an OpenID Connect issuer the deployer names, in
+ * (authorization code with PKCE, no secret, sent back only to the console
+ * and the CLI's loopback) and its hosted sign-in; or an OpenID Connect issuer the deployer names, in
  * props or `-c` context, with no user pool at all. Either way every route's
- * function is told the issuer, the audience and the groups claim, and cdk-nag
- * finds nothing.
+ * function is told the issuer, the audience and the groups claim, and the
+ * sign-out page where the issuer's discovery names none; cdk-nag finds
+ * nothing.
  */
+import { CfnParameter, Stack } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { SignIn } from '../../cdk/sign-in.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { routeList } from '../../lib/api/routes.ts';
+import { cliSignInRedirects } from '../../lib/deployment/names.ts';
 import { fastApp, logicalIdOf, resourcesOf, synthesize, type Resources } from './template-checks.ts';
 
 const ofType = (resources: Resources, type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -44,7 +48,7 @@ describe("the stack's own user pool (the default)", () => {
     expect(pool.DeletionPolicy).toBe('Retain');
   });
 
-  it("has the console's app client: authorization code only, no secret, sent back to the console alone, short-lived tokens that can be revoked", () => {
+  it("has the console's app client: authorization code only, no secret, sent back to the console and the CLI's loopback alone, short-lived tokens that can be revoked", () => {
     const clients = ofType(resources, 'AWS::Cognito::UserPoolClient');
     expect(clients).toHaveLength(1);
     const client = clients[0]![1].Properties;
@@ -59,16 +63,21 @@ describe("the stack's own user pool (the default)", () => {
     });
     expect(client.ExplicitAuthFlows ?? ['ALLOW_REFRESH_TOKEN_AUTH']).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
     const consoleUrl = stack.resolve(stack.console.url);
-    expect(client.CallbackURLs).toEqual([consoleUrl]);
+    // Cognito takes http for localhost only: the CLI's 127.0.0.1 redirect is not registered.
+    expect(client.CallbackURLs).toEqual([consoleUrl, 'http://localhost:53682/callback']);
+    expect(cliSignInRedirects).toContain('http://localhost:53682/callback');
     expect(client.LogoutURLs).toEqual([consoleUrl]);
     expect(ofType(resources, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
   });
 
-  it("tells every route's function the pool's issuer, the client as audience and cognito:groups, and outputs them", () => {
+  it("tells every route's function the pool's issuer, the client as audience, cognito:groups and the hosted sign-out, and outputs them", () => {
     const issuer = { 'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/', { Ref: poolId }]] };
     const audience = { Ref: ofType(resources, 'AWS::Cognito::UserPoolClient')[0]![0] };
+    // Cognito's discovery names no end_session_endpoint: its hosted sign-in's /logout.
+    const domainId = ofType(resources, 'AWS::Cognito::UserPoolDomain')[0]![0];
+    const signOutUrl = { 'Fn::Join': ['', ['https://', { Ref: domainId }, '.auth.', { Ref: 'AWS::Region' }, '.amazoncognito.com/logout']] };
     for (const environment of functionEnvironments(stack, resources))
-      expect(environment).toMatchObject({ OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'cognito:groups' });
+      expect(environment).toMatchObject({ OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_GROUPS_CLAIM: 'cognito:groups', OIDC_SIGN_OUT_URL: signOutUrl });
     const outputs = stack.resolve(Object.fromEntries(stack.node.children.filter((c) => 'value' in c).map((c) => [c.node.id, (c as any).value])));
     expect(outputs[outputNames.signInIssuer]).toEqual(issuer);
     expect(outputs[outputNames.hostedSignInUrl]).toBeDefined();
@@ -82,29 +91,50 @@ describe("the stack's own user pool (the default)", () => {
 describe('an issuer the deployer names', () => {
   const external = { issuerUrl: 'https://login.example.com/oauth2/default', clientId: '0oa1example', groupsClaim: 'roles' };
 
-  it('in props: no user pool; every function is told that issuer, client and claim', () => {
+  it('in props: no user pool; every function is told that issuer, client and claim, and no sign-out page (its discovery names it)', () => {
     const { stack, resources } = synthesize({ signIn: external });
     expect(ofType(resources, 'AWS::Cognito::UserPool')).toEqual([]);
     expect(ofType(resources, 'AWS::Cognito::UserPoolClient')).toEqual([]);
-    for (const environment of functionEnvironments(stack, resources))
+    for (const environment of functionEnvironments(stack, resources)) {
       expect(environment).toMatchObject({ OIDC_ISSUER: external.issuerUrl, OIDC_AUDIENCE: external.clientId, OIDC_GROUPS_CLAIM: 'roles' });
+      expect(environment.OIDC_SIGN_OUT_URL).toBeUndefined();
+    }
     expect(nagFindings(stack)).toEqual([]);
   });
 
-  it('in context (-c signInIssuer=… -c signInClientId=…), the groups claim `groups` unless named', () => {
+  it('in context (-c signInIssuer=… -c signInClientId=…), the groups claim `groups` unless named, and the sign-out page when named', () => {
     const app = fastApp();
     app.node.setContext('signInIssuer', external.issuerUrl);
     app.node.setContext('signInClientId', external.clientId);
+    app.node.setContext('signInSignOutUrl', 'https://login.example.com/logout');
     const stack = new RulesServiceStack(app, stackId);
     const resources = resourcesOf(stack);
     expect(ofType(resources, 'AWS::Cognito::UserPool')).toEqual([]);
-    expect(functionEnvironments(stack, resources)[0]).toMatchObject({ OIDC_ISSUER: external.issuerUrl, OIDC_GROUPS_CLAIM: 'groups' });
+    expect(functionEnvironments(stack, resources)[0]).toMatchObject({
+      OIDC_ISSUER: external.issuerUrl,
+      OIDC_GROUPS_CLAIM: 'groups',
+      OIDC_SIGN_OUT_URL: 'https://login.example.com/logout',
+    });
   });
 
-  it('is refused without its client id, or when it is not an https URL', () => {
+  it("names that issuer's origin for the console's page to reach, also when its URL is known at deploy time only", () => {
+    const stack = new Stack(fastApp(), 'SignInProbe');
+    const consoleUrl = 'https://console.example.com/console/';
+    expect(new SignIn(stack, 'Known', { external, consoleUrl }).origins).toEqual(['https://login.example.com']);
+    const issuerUrl = new CfnParameter(stack, 'Issuer').valueAsString;
+    expect(stack.resolve(new SignIn(stack, 'Parameter', { external: { ...external, issuerUrl }, consoleUrl }).origins)).toEqual([
+      { 'Fn::Join': ['', ['https://', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'Issuer' }] }] }]] },
+    ]);
+  });
+
+  it('is refused without its client id, when it is not an https URL, and with a sign-out page that is not https or without an issuer', () => {
     const app = fastApp();
     app.node.setContext('signInIssuer', external.issuerUrl);
     expect(() => new RulesServiceStack(app, stackId)).toThrow(/signInIssuer and signInClientId go together/);
     expect(() => synthesize({ signIn: { ...external, issuerUrl: 'http://login.example.com' } })).toThrow(/https URL/);
+    expect(() => synthesize({ signIn: { ...external, signOutUrl: 'http://login.example.com/logout' } })).toThrow(/signInSignOutUrl must be an https URL/);
+    const alone = fastApp();
+    alone.node.setContext('signInSignOutUrl', 'https://login.example.com/logout');
+    expect(() => new RulesServiceStack(alone, stackId)).toThrow(/signInSignOutUrl is the sign-out page of the issuer signInIssuer names/);
   });
 });

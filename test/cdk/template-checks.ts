@@ -39,7 +39,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const listOf = (value: unknown): unknown[] => (value === undefined ? [] : [value].flat());
 
 /** A CloudFormation value as text: `${Id}` for a Ref, `${Id.Attribute}` for a GetAtt, a join joined, anything else as JSON. */
-function rendered(value: unknown): string {
+export function rendered(value: unknown): string {
   if (typeof value === 'string') return value;
   if (isRecord(value)) {
     if (typeof value.Ref === 'string') return `\${${value.Ref}}`;
