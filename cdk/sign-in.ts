@@ -9,7 +9,7 @@
  * signs people in through the same client, with a loopback redirect.
  *
  * A deployer points the stack at any other OpenID Connect issuer instead
- * (Okta, Entra ID, Google Workspace, Auth0) with `signIn` in the stack's
+ * (Okta, Entra ID, Auth0; Google Workspace through the pool's federation, docs/deploying.md) with `signIn` in the stack's
  * props or `-c signInIssuer=<url> -c signInClientId=<id>
  * [-c signInGroupsClaim=<claim>] [-c signInSignOutUrl=<url>]`: then no user
  * pool is made.
@@ -32,7 +32,7 @@ import {
   type UserPoolClientProps,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { cliSignInRedirects } from '../lib/deployment/names.ts';
+import { cliSignInRedirect } from '../lib/deployment/names.ts';
 
 /** An OpenID Connect issuer the deployer runs: its URL (the `iss` of its tokens), the client id tokens are issued to, and the claim that lists a person's groups. */
 export interface ExternalIssuer {
@@ -50,13 +50,6 @@ export interface SignInProps {
   /** Where the issuer may send a person back after sign-in and sign-out: the console (the CLI's loopback redirect is added for sign-in). */
   readonly consoleUrl: string;
 }
-
-/**
- * The CLI's loopback redirects Cognito takes: it refuses http but for
- * `http://localhost` (CreateUserPoolClient's CallbackURLs), so not
- * `http://127.0.0.1`.
- */
-const cognitoCliRedirects = cliSignInRedirects.filter((url) => new URL(url).hostname === 'localhost');
 
 /** The claim Cognito lists a user's groups in. */
 const cognitoGroupsClaim = 'cognito:groups';
@@ -150,7 +143,8 @@ export class SignIn extends Construct {
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
-        callbackUrls: [consoleUrl, ...cognitoCliRedirects],
+        // The CLI's loopback redirect: Cognito refuses http but for http://localhost (CreateUserPoolClient's CallbackURLs).
+        callbackUrls: [consoleUrl, cliSignInRedirect],
         logoutUrls: [consoleUrl],
       },
     };

@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { signInConfigFromEnv } from '../lib/auth/person-token.ts';
 import { jsonResponse, successEnvelope } from '../lib/http/envelope.ts';
-import { cliSignInRedirects } from '../lib/deployment/names.ts';
+import { cliSignInRedirect } from '../lib/deployment/names.ts';
 
 export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
   const config = signInConfigFromEnv();
@@ -16,7 +16,7 @@ export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayPr
     groupsClaim: config.groupsClaim,
     scope: 'openid email profile',
     ...(config.signOutUrl && { signOutUrl: config.signOutUrl }),
-    cliRedirectUris: [...cliSignInRedirects],
+    cliRedirectUris: [cliSignInRedirect],
   };
   return jsonResponse(200, successEnvelope(data ?? null), event.requestContext.requestId, { 'cache-control': 'no-store' });
 };

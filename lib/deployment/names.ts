@@ -36,8 +36,12 @@ export const signInClientId = 'rules-console';
 /**
  * Where the CLI's sign-in comes back to (RFC 8252's loopback redirect): one
  * fixed port, since Cognito takes only callback URLs registered to the
- * letter, and http only on localhost. The stack registers them on the
- * console's client beside the console's URL; another issuer needs them too.
+ * letter, and http only on localhost. `cliSignInRedirect` is the one every
+ * issuer takes: the stack registers it on the console's client beside the
+ * console's URL (another issuer must too), and the API names it to the CLI
+ * (GET /dev/v1/sign-in), which serves it on 127.0.0.1. The local provider
+ * takes 127.0.0.1 as well, which RFC 8252 §8.3 prefers.
  */
 export const cliSignInPort = 53682;
-export const cliSignInRedirects = [`http://localhost:${cliSignInPort}/callback`, `http://127.0.0.1:${cliSignInPort}/callback`] as const;
+export const cliSignInRedirect = `http://localhost:${cliSignInPort}/callback`;
+export const cliSignInRedirects = [cliSignInRedirect, `http://127.0.0.1:${cliSignInPort}/callback`] as const;

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { SignIn } from '../../cdk/sign-in.ts';
 import { RulesServiceStack, outputNames, stackId } from '../../cdk/stack.ts';
 import { routeList } from '../../lib/api/routes.ts';
-import { cliSignInRedirects } from '../../lib/deployment/names.ts';
+import { cliSignInRedirect } from '../../lib/deployment/names.ts';
 import { fastApp, logicalIdOf, resourcesOf, synthesize, type Resources } from './template-checks.ts';
 
 const ofType = (resources: Resources, type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -63,9 +63,9 @@ describe("the stack's own user pool (the default)", () => {
     });
     expect(client.ExplicitAuthFlows ?? ['ALLOW_REFRESH_TOKEN_AUTH']).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
     const consoleUrl = stack.resolve(stack.console.url);
-    // Cognito takes http for localhost only: the CLI's 127.0.0.1 redirect is not registered.
+    // Cognito takes http for localhost only: the CLI's redirect is the one the API names to it.
     expect(client.CallbackURLs).toEqual([consoleUrl, 'http://localhost:53682/callback']);
-    expect(cliSignInRedirects).toContain('http://localhost:53682/callback');
+    expect(cliSignInRedirect).toBe('http://localhost:53682/callback');
     expect(client.LogoutURLs).toEqual([consoleUrl]);
     expect(ofType(resources, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
   });

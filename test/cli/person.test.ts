@@ -83,7 +83,7 @@ describe('rules sign-in', () => {
     expect(address.origin).toBe(t.runtime.openId!.issuer);
     expect(Object.fromEntries(address.searchParams)).toMatchObject({
       client_id: 'rules-console',
-      redirect_uri: 'http://127.0.0.1:53682/callback',
+      redirect_uri: 'http://localhost:53682/callback',
       response_type: 'code',
       code_challenge_method: 'S256',
       login_hint: 'ana',
