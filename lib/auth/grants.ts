@@ -19,6 +19,9 @@ export function grantsOf(access: WorkspaceAccess | undefined, person: Pick<Perso
   ];
 }
 
+/** Whether API keys approve change requests in a workspace with this mapping: only when it says so (lib/changes/approvals.ts). */
+export const keysApprove = (access: WorkspaceAccess | undefined) => access?.keyApprovals === true;
+
 /** Whether any of `grants` gives `permission` on `branch`. */
 export const grantsOn = (grants: readonly Grant[], permission: Requirement, branch: string) =>
   grants.some((g) => roleGrants(g.role, permission) && (!g.branches || g.branches.includes(branch)));

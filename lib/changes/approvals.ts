@@ -24,16 +24,13 @@
  */
 import { isUsable, keyOwner, stillCovered } from '../auth/authenticate.ts';
 import { actsFor, personOf } from '../auth/vouching.ts';
-import { grantsOf, grantsOn } from '../auth/grants.ts';
+import { grantsOf, grantsOn, keysApprove } from '../auth/grants.ts';
 import type { Person } from '../auth/person-token.ts';
 import type { ApiKey, Approval, ChangeRequest, DirectoryStore, WorkspaceAccess } from '../store/types.ts';
 import { errors } from '../vocabulary/errors.ts';
 import { defaultRole, grants } from '../vocabulary/permissions.ts';
 
 type Keys = Pick<DirectoryStore, 'getApiKeyById' | 'getWorkspace'>;
-
-/** Whether API keys approve change requests in a workspace with this mapping: only when it says so. */
-const keysApprove = (access: WorkspaceAccess | undefined) => access?.keyApprovals === true;
 
 /**
  * Refuses an approval by an API key (403 key_cannot_approve), unless the

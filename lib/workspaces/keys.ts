@@ -15,7 +15,7 @@
 import { auditEvent, type Auditor } from '../auth/auditor.ts';
 import * as z from 'zod/mini';
 import { keyOwner, personFacts, type Principal } from '../auth/authenticate.ts';
-import { coversPermission, grantsOf } from '../auth/grants.ts';
+import { coversPermission, grantsOf, keysApprove } from '../auth/grants.ts';
 import { generateApiKey, generateKeyId, hashApiKey } from '../auth/api-key.ts';
 import { defaultRole, grants, roleNames, roles, type Role } from '../vocabulary/permissions.ts';
 import { errors, type FieldIssue } from '../vocabulary/errors.ts';
@@ -193,6 +193,8 @@ export const callerView = (caller: Principal) => ({
   permissions: [...roles[caller.role]],
   branches: caller.branches ? [...caller.branches] : null,
   workspace: { id: caller.workspace.id, name: caller.workspace.name, defaultBranch: caller.workspace.defaultBranch },
+  // Whether an approval by this caller is taken at all: a person's always (their grants decide the rest), a key's only where the workspace lets keys approve.
+  approves: caller.person !== undefined || keysApprove(caller.workspace.access),
   // A person: who the issuer says they are, and each grant they hold here (role and branches above are their widest).
   ...(caller.person && { person: personFacts(caller.person), grants: (caller.grants ?? []).map((g) => ({ role: g.role, branches: g.branches ?? null })) }),
 });

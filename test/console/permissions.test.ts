@@ -14,6 +14,7 @@ const callerWith = (role: Role, branches: string[] | null = null): Caller => ({
   permissions: [...roles[role]],
   branches,
   workspace: { id: 'ws', name: 'Workspace', defaultBranch: 'main' },
+  approves: true,
 });
 
 describe('requirementsOf', () => {
@@ -88,5 +89,23 @@ describe('permissionsFor', () => {
       reason: 'Your key (role editor) cannot approve a change request: that needs the permission approve.',
     });
     expect(permissionsFor(callerWith('publisher'), requirements, 'staging')('approveChange')).toEqual({ allowed: true });
+  });
+
+  it("says a key does not approve where the workspace takes no key's approval, and speaks to a person as 'you'", () => {
+    const key = permissionsFor({ ...callerWith('publisher'), approves: false }, requirements, 'staging');
+    expect(key('approveChange')).toEqual({
+      allowed: false,
+      reason: 'Keys do not approve in this workspace: sign in with your company account to approve a change request.',
+    });
+    expect(key('publishEntity')).toEqual({ allowed: true });
+    const person = { ...callerWith('editor', ['staging']), person: { issuer: 'https://issuer.example', subject: 'sub-ana', email: 'ana@bank.example' } };
+    expect(permissionsFor(person, requirements, 'staging')('approveChange')).toEqual({
+      allowed: false,
+      reason: 'You (role editor) cannot approve a change request: that needs the permission approve.',
+    });
+    expect(permissionsFor(person, requirements, 'main')('updateEntity')).toEqual({
+      allowed: false,
+      reason: 'You are limited to the branches "staging": you cannot edit the draft of a rule or workflow on "main".',
+    });
   });
 });

@@ -72,7 +72,10 @@ describe('a person signed in', () => {
       workspace: { id: workspace },
       person: { issuer: issuer.url, subject: 'sub-ana', email: 'ana@bank.example' },
       grants: [{ role: 'editor', branches: null }],
+      approves: true,
     });
+    // A key's approvals are not taken in a workspace whose mapping names people: /me says so, for the console to say it beforehand.
+    expect(expectUnpaged<{ approves: boolean }>(await t.api('/dev/v1/me', { key: adminKey })).approves).toBe(false);
     const saved = expectUnpaged(await as('ana')('/dev/v1/rule', json('POST', simpleRule('people-fee', 'People fee'))), 201);
     const refused = await as('ana')('/dev/v1/rule/people-fee/publish', json('POST', { checksum: (saved as { checksum: string }).checksum }));
     expectFailure(refused, 403, 'forbidden');

@@ -86,13 +86,16 @@ export function permissionsFor(caller: Caller, requirements: ReadonlyMap<string,
     const needs = requirements.get(operationId);
     // An operation the document does not name (an API older than the console) is left to the API to decide.
     if (!needs) return allowed;
+    const you = caller.person ? 'You' : 'Your key';
     if (needs.permission && !held.has(needs.permission))
-      return { allowed: false, reason: `Your key (role ${caller.role}) cannot ${needs.action}: that needs the permission ${needs.permission}.` };
+      return { allowed: false, reason: `${you} (role ${caller.role}) cannot ${needs.action}: that needs the permission ${needs.permission}.` };
     if (needs.onBranch && caller.branches && !caller.branches.includes(on))
       return {
         allowed: false,
-        reason: `Your key is limited to the branches ${caller.branches.map((b) => `"${b}"`).join(', ')}: it cannot ${needs.action} on "${on}".`,
+        reason: `${caller.person ? 'You are' : 'Your key is'} limited to the branches ${caller.branches.map((b) => `"${b}"`).join(', ')}: ${caller.person ? 'you' : 'it'} cannot ${needs.action} on "${on}".`,
       };
+    if (needs.permission === 'approve' && !caller.approves)
+      return { allowed: false, reason: `Keys do not approve in this workspace: sign in with your company account to ${needs.action}.` };
     return allowed;
   };
 }

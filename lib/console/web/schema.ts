@@ -6922,6 +6922,8 @@ export interface operations {
                                 name: string;
                                 defaultBranch: string;
                             };
+                            /** @description whether the caller's approvals of change requests are taken: a person's, always; a key's, only where the workspace's mapping turns keyApprovals on */
+                            approves: boolean;
                             /** @description a person signed in: who the issuer says they are (role, permissions and branches are then their widest) */
                             person?: {
                                 issuer: string;

@@ -68,6 +68,11 @@ export const workspaceResponses = {
       permissions: z.array(z.enum(permissions)).describe('what the role grants'),
       branches: z.array(z.string()).nullable().describe('the branches the key is limited to; null: every branch'),
       workspace: z.object({ id: z.string(), name: z.string(), defaultBranch: z.string() }),
+      approves: z
+        .boolean()
+        .describe(
+          "whether the caller's approvals of change requests are taken: a person's, always; a key's, only where the workspace's mapping turns keyApprovals on",
+        ),
       person: z
         .object({ issuer: z.string(), subject: z.string(), email: z.string().optional() })
         .optional()
