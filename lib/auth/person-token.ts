@@ -8,10 +8,11 @@
  *
  * Verified with `jose` against the issuer's published keys: its discovery
  * document gives their URL, read once per warm function; the keys are kept
- * and read again when a token names a key not among them (the issuer rotated
- * its keys), at most every 30 s. Issuer, audience, expiry and not-before are
- * checked, with no leeway, and only asymmetric signatures are taken (never
- * `none`, never a shared secret). Each failed check is its own 401 code.
+ * for a minute at most, and read again sooner when a token names a key not
+ * among them (the issuer rotated its keys), at most every 30 s. Issuer,
+ * audience, expiry and not-before are checked, with no leeway, and only
+ * asymmetric signatures are taken (never `none`, never a shared secret). Each
+ * failed check is its own 401 code.
  *
  * `jose` is loaded with the first token (a function called only with keys
  * never loads it: it adds some 30 ms to a start).
@@ -127,7 +128,12 @@ export function tokenVerifier(config: SignInConfig, options: VerifierOptions = {
   let keys: Promise<JWTVerifyGetKey> | undefined = options.keys && Promise.resolve(options.keys);
   const keysOf = () =>
     (keys ??= Promise.all([jwksUriOf(config.issuer, fetcher), loadJose()]).then(([uri, { createRemoteJWKSet }]) =>
-      createRemoteJWKSet(uri, { timeoutDuration: fetchTimeoutMs, cooldownDuration: options.keysCooldownMs ?? 30_000, cacheMaxAge: 10 * 60_000 }),
+      createRemoteJWKSet(uri, {
+        timeoutDuration: fetchTimeoutMs,
+        cooldownDuration: options.keysCooldownMs ?? 30_000,
+        // Kept no longer than a verified token is remembered: a key the issuer withdraws stops being trusted within that minute.
+        cacheMaxAge: verifiedTokens.ttlMs,
+      }),
     ));
   const verified = new Map<string, { person: Person; until: number }>();
   return async (token: string): Promise<Person> => {

@@ -2,15 +2,16 @@
  * People's tokens, verified against an issuer served on loopback (its
  * discovery document and its keys, over real HTTP): a good token names the
  * person; a wrong audience or issuer, an expired or not-yet-valid token, an
- * unsigned one (`alg: none`), one signed with a shared secret, one signed by
- * a key the issuer never published, and garbage are each refused with their
- * own 401 code. A key the issuer rotated in is fetched when a token names it;
- * keys that cannot be read are a 503.
+ * unsigned one (`alg: none`), one signed with a shared secret (the issuer's
+ * public key as one too), one signed by a key the issuer never published, and
+ * garbage are each refused with their own 401 code. A key the issuer rotated
+ * in is fetched when a token names it; one it withdrew is taken no more than
+ * a minute later; keys that cannot be read are a 503.
  */
-import { generateKeyPair, SignJWT } from 'jose';
+import { generateKeyPair } from 'jose';
 import { Issuer, type KeyPair as Pair } from '../helpers/issuer.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxTokenLength, signInConfigFromEnv, tokenVerifier, type SignInConfig } from '../../lib/auth/person-token.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { maxTokenLength, signInConfigFromEnv, tokenVerifier, verifiedTokens, type SignInConfig } from '../../lib/auth/person-token.ts';
 import { ApiError } from '../../lib/vocabulary/errors.ts';
 
 const issuer = new Issuer();
@@ -59,15 +60,10 @@ describe('a person token', () => {
   it('is refused, with the code of the check that failed, when it is wrong in any way', async () => {
     const verify = tokenVerifier(config);
     const stranger = await generateKeyPair('ES256');
-    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(
-      JSON.stringify({ iss: config.issuer, aud: config.audience, sub: 'x', exp: now() + 60 }),
-    ).toString('base64url')}.`;
-    const shared = await new SignJWT({ sub: 'x' })
-      .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
-      .setIssuer(config.issuer)
-      .setAudience(config.audience)
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
+    const unsigned = issuer.unsignedToken(config.audience, { sub: 'x' });
+    const shared = await issuer.sharedSecretToken(config.audience, { sub: 'x' }, 'a shared secret of thirty-two bytes!');
+    // The issuer's public key as the shared secret: what a forger who read the JWKS would sign with, against a verifier taking HS256.
+    const publicKeyAsSecret = await issuer.sharedSecretToken(config.audience, { sub: 'x' });
     const cases: [string, string][] = [
       [await token({ aud: 'another-client' }), '401 token_audience_invalid'],
       [await token({ iss: 'https://issuer.example' }), '401 token_issuer_invalid'],
@@ -75,6 +71,7 @@ describe('a person token', () => {
       [await token({ nbf: now() + 60 }), '401 token_not_yet_valid'],
       [unsigned, '401 token_algorithm_refused'],
       [shared, '401 token_algorithm_refused'],
+      [publicKeyAsSecret, '401 token_algorithm_refused'],
       [await token({}, { key: stranger }), '401 token_signature_invalid'],
       [await token({}, { key: stranger, kid: 'k-unknown' }), '401 token_signature_invalid'],
       ['not a token', '401 token_malformed'],
@@ -95,6 +92,26 @@ describe('a person token', () => {
     await issuer.publish(next, 'k2');
     expect(await verify(await token({}, { key: next, kid: 'k2' }))).toMatchObject({ subject: 'person-ana' });
     expect(issuer.keyFetches).toBe(fetches + 1);
+  });
+
+  it('stops being taken within a minute of the issuer withdrawing its key, remembered or new', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      const verify = tokenVerifier(config);
+      const withdrawn = await generateKeyPair('ES256');
+      await issuer.publish(withdrawn, 'k-withdrawn');
+      const signed = { key: withdrawn, kid: 'k-withdrawn' };
+      const remembered = await token({}, signed);
+      expect(await refusal(verify, remembered)).toBe('accepted');
+      issuer.withdraw('k-withdrawn');
+      expect(await refusal(verify, remembered)).toBe('accepted');
+      vi.setSystemTime(Date.now() + verifiedTokens.ttlMs + 1);
+      expect(await refusal(verify, remembered)).toBe('401 token_signature_invalid');
+      expect(await refusal(verify, await token({}, signed))).toBe('401 token_signature_invalid');
+      expect(await refusal(verify, await token())).toBe('accepted');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is remembered by a warm function until it expires, and no longer', async () => {

@@ -3,6 +3,7 @@
  * Gateway proxy event the local runtime builds for POST
  * /dev/v1/{entityType}/{entityId}/execute, and a fresh Lambda context per
  * call, straight into the handler (as list-call.ts does for the list function).
+ * It calls with the benchmark's key, or as a person with their ID token.
  */
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
@@ -20,8 +21,14 @@ export interface ExecuteAnswer {
   durationMs: number;
 }
 
-/** The event for POST /dev/v1/{entityType}/{id}/execute with the benchmark's key and branch and a JSON body, as a client sends it. */
-export function executeEvent(apiKey: string, branch: string, ruleId: string, body: unknown, entityType: 'rule' | 'workflow' = 'rule'): APIGatewayProxyEvent {
+/** Who calls: a key (`Service-API-Key`), or a person with their ID token in a workspace (`Authorization: Bearer`, `Service-Workspace`). */
+export type Caller = string | { token: string; workspace: string };
+
+const callerHeaders = (caller: Caller) =>
+  typeof caller === 'string' ? ['Service-API-Key', caller] : ['Authorization', `Bearer ${caller.token}`, 'Service-Workspace', caller.workspace];
+
+/** The event for POST /dev/v1/{entityType}/{id}/execute by `caller` (the benchmark's key) on the branch, with a JSON body, as a client sends it. */
+export function executeEvent(caller: Caller, branch: string, ruleId: string, body: unknown, entityType: 'rule' | 'workflow' = 'rule'): APIGatewayProxyEvent {
   const url = new URL(`http://bench.local/dev/v1/${entityType}/${ruleId}/execute`);
   const payload = Buffer.from(JSON.stringify(body));
   const request = {
@@ -32,8 +39,7 @@ export function executeEvent(apiKey: string, branch: string, ruleId: string, bod
       'application/json',
       'Content-Length',
       String(payload.length),
-      'Service-API-Key',
-      apiKey,
+      ...callerHeaders(caller),
       'Service-Branch',
       branch,
     ],
@@ -49,15 +55,17 @@ export interface ExecuteFunction {
 }
 
 /**
- * Loads the execute function. Import it only after the table's environment is
- * set (see startBenchTable) and the log level chosen, as for the list function.
+ * Loads the execute function, called by `caller`; `as` calls the same
+ * function (the same warm module) as another. Import it only after the
+ * table's environment is set (see startBenchTable) and the log level chosen,
+ * as for the list function.
  */
-export async function loadExecuteFunction(apiKey: string): Promise<ExecuteFunction> {
+export async function loadExecuteFunction(caller: Caller): Promise<ExecuteFunction & { as(caller: Caller): ExecuteFunction }> {
   const { handler } = await import('../../functions/execute-entity.ts');
   const invoke = handler as unknown as (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
-  return {
+  const as = (who: Caller): ExecuteFunction => ({
     prepare(branch, id, params, entityType = 'rule') {
-      const event = executeEvent(apiKey, branch, id, { params }, entityType);
+      const event = executeEvent(who, branch, id, { params }, entityType);
       return async () => {
         // A context per call, as Lambda gives one per invocation: its remaining time starts afresh.
         const response = await invoke(event, lambdaContext(route));
@@ -65,5 +73,6 @@ export async function loadExecuteFunction(apiKey: string): Promise<ExecuteFuncti
         return (JSON.parse(response.body) as Envelope).data as ExecuteAnswer;
       };
     },
-  };
+  });
+  return { ...as(caller), as };
 }

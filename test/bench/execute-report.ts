@@ -40,7 +40,8 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 const count = (n: number) => n.toLocaleString('en-US');
 const p99 = (samples: readonly number[]) => quantile(samples, 0.99);
 
-function table(headers: string[], rows: (string | number)[][]): string {
+/** A markdown table. */
+export function table(headers: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }

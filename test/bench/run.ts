@@ -11,10 +11,12 @@
  * against the rule they run and a bare fetch (workflows.ts; `npm run
  * bench:workflows` alone), a batch execute of 1,000 inputs against 1,000
  * single executes, in process and over HTTP (batch.ts; `npm run bench:batch`
- * alone), and the local runtime under 50 concurrent clients
- * (load.ts, in a process of its own; `npm run bench:load` alone; its errors
- * make the run exit 1), and replay's throughput (replay.ts, in a process of
- * its own; `npm run bench:replay` alone). Prints the tables and writes them, with the method, to
+ * alone), what a person's ID token adds to a warm execute against a key
+ * (person-token.ts; `npm run bench:sign-in` alone), and the local runtime
+ * under 50 concurrent clients (load.ts, in a process of its own; `npm run
+ * bench:load` alone; its errors make the run exit 1), and replay's
+ * throughput (replay.ts, in a process of its own; `npm run bench:replay`
+ * alone). Prints the tables and writes them, with the method, to
  * test/bench/RESULTS.md. Not a test: vitest does not collect it.
  */
 // First: sets the log level before any module that loads the logger is evaluated (see log-level.ts).
@@ -27,6 +29,7 @@ import { logger } from '../../lib/logging/logger.ts';
 import type { Store } from '../../lib/store/types.ts';
 import { bareReads } from './bare-query.ts';
 import { batchMarkdown, measureBatch } from './batch.ts';
+import { measureSignIn, signInMarkdown } from './person-token.ts';
 import { branchFor, loadBranch, startBenchTable } from './bench-table.ts';
 import { buildBundles, installedVersion, repoRoot } from './bundles.ts';
 import { capacityReplayer } from './capacity.ts';
@@ -116,6 +119,7 @@ async function main() {
     const executeFigures = await measureExecuteLatency(execute, table.store, table.config, meter, replayer, executeOptions, log);
     const workflows = await measureWorkflows(log, table);
     const batch = await measureBatch(log, table);
+    const signIn = await measureSignIn(log, table);
 
     const loads = [];
     for (const entities of latencySizes) loads.push(await loadSize(table.store, entities));
@@ -160,9 +164,11 @@ async function main() {
     };
     await writeFile(
       join(repoRoot, 'test/bench/RESULTS.md'),
-      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n\n${replayMarkdown(replay)}\n`,
+      `${resultsMarkdown(results)}\n${engineMarkdown(engines)}\n\n${numbersMarkdown(numbers)}\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${signInMarkdown(signIn)}\n\n${loadMarkdown(load)}\n\n${replayMarkdown(replay)}\n`,
     );
-    console.log(`\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${loadMarkdown(load)}\n`);
+    console.log(
+      `\n${summary(results)}\n\n${engineSummary(engines)}\n\n${workflowsMarkdown(workflows)}\n\n${batchMarkdown(batch)}\n\n${signInMarkdown(signIn)}\n\n${loadMarkdown(load)}\n`,
+    );
     if (load.problems.length) process.exitCode = 1;
     log(`done in ${(results.durationMs / 1000).toFixed(0)} s; written to test/bench/RESULTS.md`);
   } finally {

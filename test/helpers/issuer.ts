@@ -7,6 +7,15 @@ import { useRuntime } from './runtime.ts';
 
 export type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
+/** What a token is signed with: the key (the issuer's current one unless said), the `kid` it names (`k1`) and the algorithm (ES256). */
+export interface Signing {
+  key?: KeyPair;
+  kid?: string;
+  alg?: string;
+}
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
 /** `published` are the keys its JWKS serves now; counts the key fetches. */
 export class Issuer {
   server!: Server;
@@ -33,16 +42,35 @@ export class Issuer {
     return this;
   }
 
-  async publish(pair: KeyPair, kid: string) {
-    this.published.push({ ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256', use: 'sig' });
+  async publish(pair: KeyPair, kid: string, alg = 'ES256') {
+    this.published.push({ ...(await exportJWK(pair.publicKey)), kid, alg, use: 'sig' });
+  }
+
+  /** Stops publishing the key `kid`, as an issuer does some time after it rotated to another. */
+  withdraw(kid: string) {
+    this.published = this.published.filter((key) => key.kid !== kid);
+  }
+
+  /** The claims of an ID token of this issuer for `audience`, valid for 5 minutes, with `claims` over the defaults. */
+  claims(audience: string, claims: Record<string, unknown> = {}) {
+    const now = Math.floor(Date.now() / 1000);
+    return { iss: this.url, aud: audience, iat: now, exp: now + 300, email_verified: true, ...claims };
   }
 
   /** An ID token of this issuer for `audience`, valid for 5 minutes, with `claims` over the defaults. */
-  token(audience: string, claims: Record<string, unknown> = {}, options: { key?: KeyPair; kid?: string } = {}) {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ iss: this.url, aud: audience, iat: now, exp: now + 300, email_verified: true, ...claims })
-      .setProtectedHeader({ alg: 'ES256', kid: options.kid ?? 'k1' })
-      .sign((options.key ?? this.current).privateKey);
+  token(audience: string, claims: Record<string, unknown> = {}, { key, kid = 'k1', alg = 'ES256' }: Signing = {}) {
+    return new SignJWT(this.claims(audience, claims)).setProtectedHeader({ alg, kid }).sign((key ?? this.current).privateKey);
+  }
+
+  /** The same claims unsigned (`alg: none`), which no verifier may take. */
+  unsignedToken(audience: string, claims: Record<string, unknown> = {}) {
+    return `${base64url({ alg: 'none' })}.${base64url(this.claims(audience, claims))}.`;
+  }
+
+  /** The same claims signed with HS256 and a shared secret (`kid` k1): by default this issuer's public key, as a forger who read the JWKS would. */
+  async sharedSecretToken(audience: string, claims: Record<string, unknown> = {}, secret?: string) {
+    const shared = new TextEncoder().encode(secret ?? JSON.stringify(this.published[0]));
+    return new SignJWT(this.claims(audience, claims)).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).sign(shared);
   }
 
   close() {
