@@ -127,7 +127,7 @@ export class RuleSchedules extends Construct {
       }),
     );
     const resources = (['schedule', 'schedule-group'] as const).flatMap((resource) => this.ownNames(resource).map((name) => `${resource}/${name}`));
-    Validations.of(fn.role.node.findChild('DefaultPolicy')).acknowledge(
+    Validations.of(fn.role).acknowledge(
       ...resources.map((resource) => ({
         // As cdk-nag names the ARN formatArn makes, pseudo parameters and all.
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:${resource}]`,
