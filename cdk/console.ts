@@ -31,7 +31,7 @@ import {
   type ResponseHeadersPolicyProps,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
@@ -43,6 +43,7 @@ import { buildConsoleSync } from '../lib/console/build.ts';
 import { consolePath, consoleSecurityHeaders, consoleSecurityHeadersFor } from '../lib/console/headers.ts';
 import { routeList } from '../lib/api/routes.ts';
 import { stageName } from '../lib/deployment/names.ts';
+import { InlinePolicyRole } from './inline-policy-role.ts';
 import { projectRoot } from './service-function.ts';
 
 /**
@@ -196,10 +197,10 @@ export class WebConsole extends Construct {
     });
     this.url = `https://${this.distribution.distributionDomainName}${consolePath}`;
 
-    // The deployment's handler gets a role and a log group of its own, as every
+    // The deployment's handler gets a role (its grants inline) and a log group of its own, as every
     // function of the stack does, instead of one with AWSLambdaBasicExecutionRole.
     const deploymentLogs = new LogGroup(this, 'DeploymentLogs', { retention: RetentionDays.ONE_MONTH });
-    const deploymentRole = new Role(this, 'DeploymentRole', {
+    const deploymentRole = new InlinePolicyRole(this, 'DeploymentRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Copies the console files into their bucket at deploy time',
     });
@@ -238,7 +239,7 @@ export class WebConsole extends Construct {
       `BucketDeployment's own grants to its handler, which fetches the zipped build from the CDK asset bucket and mirrors it into the console bucket with aws s3 sync: ${what}`;
     const readGroup = deploymentGrant("CDK's read action group (grantRead, grantReadWrite), on those two buckets only.");
     const writeGroup = deploymentGrant("CDK's write action group (grantReadWrite): sync deletes what the build no longer has; on the console bucket only.");
-    Validations.of(deploymentRole.node.findChild('DefaultPolicy')).acknowledge(
+    Validations.of(deploymentRole).acknowledge(
       { id: 'AwsSolutions-IAM5[Action::s3:GetObject*]', reason: readGroup },
       { id: 'AwsSolutions-IAM5[Action::s3:GetBucket*]', reason: readGroup },
       { id: 'AwsSolutions-IAM5[Action::s3:List*]', reason: readGroup },

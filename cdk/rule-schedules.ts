@@ -18,12 +18,13 @@
  */
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { groupPrefixFor } from '../lib/schedules/scheduler.ts';
 import { deadLetterAlarm, deadLetterQueue } from './dead-letters.ts';
+import { InlinePolicyRole } from './inline-policy-role.ts';
 import { ServiceFunction } from './service-function.ts';
 
 /** Retries of a run that failed in the function (Lambda's asynchronous invocation), and how long it may keep being retried. */
@@ -42,7 +43,7 @@ export class RuleSchedules extends Construct {
   /** The target of every schedule: runs the rule and records the run. */
   readonly runner: ServiceFunction;
   /** The role Scheduler assumes to invoke the runner (and to send to the dead-letter queue). */
-  readonly executionRole: Role;
+  readonly executionRole: InlinePolicyRole;
   readonly deadLetters: Queue;
   readonly deadLetterAlarm: Alarm;
   /** Every schedule group of this stack is named `<prefix>.<workspace>` or `<prefix>_<...>` (lib/schedules/scheduler.ts). */
@@ -75,7 +76,7 @@ export class RuleSchedules extends Construct {
       onFailure: new SqsDestination(this.deadLetters),
     });
 
-    this.executionRole = new Role(this, 'ExecutionRole', {
+    this.executionRole = new InlinePolicyRole(this, 'ExecutionRole', {
       // Only on behalf of this account's schedules (the confused deputy).
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': stack.account } } }),
       description: 'EventBridge Scheduler invokes the scheduled-run function with it',
@@ -127,7 +128,7 @@ export class RuleSchedules extends Construct {
       }),
     );
     const resources = (['schedule', 'schedule-group'] as const).flatMap((resource) => this.ownNames(resource).map((name) => `${resource}/${name}`));
-    Validations.of(fn.role.node.findChild('DefaultPolicy')).acknowledge(
+    Validations.of(fn.role).acknowledge(
       ...resources.map((resource) => ({
         // As cdk-nag names the ARN formatArn makes, pseudo parameters and all.
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:${resource}]`,

@@ -6,10 +6,11 @@
  * log group and its own role that may write only to that log group, and X-Ray
  * active tracing, so every invocation has a trace (joined to the API stage's
  * when API Gateway calls it). Whatever else the function may do is granted by
- * the caller (table access, a queue...).
+ * the caller (table access, a queue...), into the role's one inline policy
+ * (`./inline-policy-role.ts`).
  */
 import { AssetHashType, DockerImage, Duration, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -17,6 +18,7 @@ import { buildSync } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryFile, functionBuildOptions } from './bundling.ts';
+import { InlinePolicyRole } from './inline-policy-role.ts';
 
 /** The repository root: `functions/`, `lib/` and the lock file live here. */
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +46,7 @@ export interface ServiceFunctionProps {
 
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
-  readonly role: Role;
+  readonly role: InlinePolicyRole;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
@@ -53,8 +55,8 @@ export class ServiceFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention ?? RetentionDays.ONE_MONTH });
 
     // An own role instead of the default one with AWSLambdaBasicExecutionRole,
-    // which may write to every log group of the account.
-    this.role = new Role(this, 'Role', {
+    // which may write to every log group of the account; every grant is inline in it (no policy resource of its own).
+    this.role = new InlinePolicyRole(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs ${props.handler}`,
     });
@@ -90,8 +92,8 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       environment: { POWERTOOLS_SERVICE_NAME: serviceName, ...props.environment },
     });
-    // Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role's default policy.
-    Validations.of(this.role.node.findChild('DefaultPolicy')).acknowledge({
+    // Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords to the role's inline policy.
+    Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'X-Ray has no resource-level permissions: xray:PutTraceSegments and xray:PutTelemetryRecords, which active tracing needs, take only Resource "*".',

@@ -75,6 +75,8 @@ interface PlacedStatement {
   statement: Statement;
 }
 
+const statementsIn = (document: unknown): Statement[] => (isRecord(document) ? listOf(document.Statement) : []) as Statement[];
+
 /** Every statement of every policy in the template: IAM policies and roles' inline policies, key policies, resource policies. */
 export function policyStatements(resources: Resources): PlacedStatement[] {
   return Object.entries(resources).flatMap(([id, { Type, Properties: props = {} }]) => {
@@ -84,11 +86,33 @@ export function policyStatements(resources: Resources): PlacedStatement[] {
       for (const policy of props.Policies ?? []) documents.push(['identity', `${id}/${policy.PolicyName}`, policy.PolicyDocument]);
     } else if (Type === 'AWS::KMS::Key') documents.push(['key', id, props.KeyPolicy]);
     else if (props.PolicyDocument) documents.push(['resource', id, props.PolicyDocument]);
-    return documents.flatMap(([kind, at, document]) =>
-      (isRecord(document) ? listOf(document.Statement) : []).map((statement) => ({ kind, at, statement: statement as Statement })),
-    );
+    return documents.flatMap(([kind, at, document]) => statementsIn(document).map((statement) => ({ kind, at, statement })));
   });
 }
+
+/**
+ * What each role may do, by its logical id: the statements of its inline
+ * policies (where a function's role holds its grants, cdk/inline-policy-role.ts)
+ * and of the IAM and managed policies attached to it (CDK's default policy,
+ * and the managed policies it moves the overflow of a large one into), so
+ * that a check reads a role's permissions wherever the stack puts them.
+ */
+export function roleStatements(resources: Resources): Map<string, Statement[]> {
+  const byRole = new Map<string, Statement[]>();
+  const add = (roleId: string, document: unknown) => byRole.set(roleId, [...(byRole.get(roleId) ?? []), ...statementsIn(document)]);
+  for (const [id, { Type, Properties: props = {} }] of Object.entries(resources)) {
+    if (Type === 'AWS::IAM::Role') for (const policy of props.Policies ?? []) add(id, policy.PolicyDocument);
+    if (Type === 'AWS::IAM::Policy' || Type === 'AWS::IAM::ManagedPolicy')
+      for (const role of listOf(props.Roles)) if (isRecord(role) && typeof role.Ref === 'string') add(role.Ref, props.PolicyDocument);
+  }
+  return byRole;
+}
+
+/** The statements of one role (`roleStatements`). */
+export const statementsOfRole = (resources: Resources, roleId: string): Statement[] => roleStatements(resources).get(roleId) ?? [];
+
+/** A statement's actions, as a list. */
+export const actionsOf = (statement: Statement): string[] => listOf(statement.Action) as string[];
 
 /** A statement's principal as text: `*`, or `Service:cloudwatch.amazonaws.com`, `AWS:arn:...:root`. */
 function principalOf(statement: Statement): string {
