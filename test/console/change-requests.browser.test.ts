@@ -4,7 +4,7 @@
  * Propose in place of Publish on a rule's page and a workflow's, saves an
  * edit and proposes it, landing on the request (its description, author,
  * field-by-field difference and test results); alice's publisher key is
- * refused her own approval in the API's words (self_approval); bob and carol
+ * offered no Approve, saying why, and the API refuses it (self_approval); bob and carol
  * approve, each signed in with his or her key, and Publish, disabled until
  * then with why, publishes v1 and closes the request. A request whose draft
  * is edited after it was proposed shows as stale and its approval is
@@ -137,6 +137,7 @@ describe.skipIf(!!skipReason)('console change requests (Chromium)', () => {
     // An editor may neither approve nor publish; Publish waits for the approvals too.
     await expectRefused(alice, review(alice).getByRole('button', { name: 'Approve', exact: true }), [
       'Your key (role editor) cannot approve a change request: that needs the permission approve.',
+      'alice, whose key you use, proposed this change: another person approves it.',
     ]);
     await expectRefused(alice, review(alice).getByRole('button', { name: 'Publish', exact: true }), [
       'Your key (role editor) cannot publish the draft as the next version: that needs the permission publish.',
@@ -160,14 +161,17 @@ describe.skipIf(!!skipReason)('console change requests (Chromium)', () => {
     expectNoPageProblems(alice);
   });
 
-  it("refuses the author's own approval, with her other key, in the API's words", async () => {
+  it('offers the author no Approve, with her other key either, and the API refuses it in its words', async () => {
     expect(requestId, 'the request the test before proposed').toBeDefined();
-    // Alice again, with a key that may approve: the API refuses the author's own approval, and the page says so in its words.
+    // Alice again, with a key that may approve: Approve is disabled, saying why, and the API refuses the author's own approval all the same.
     const aliceAgain = await signInAs('alicePublisher');
     await openRequest(aliceAgain, 'cr-fee', requestId!);
-    const refused = await approve(aliceAgain, 'Mine, but fine');
-    await expect.poll(async () => (await refused.getByRole('alert').textContent()) ?? '').toContain('its author cannot approve it, with any key');
-    expect(await refused.getByRole('alert').textContent()).toContain('HTTP 403 · self_approval');
+    await expectRefused(aliceAgain, review(aliceAgain).getByRole('button', { name: 'Approve', exact: true }), [
+      'alice, whose key you use, proposed this change: another person approves it.',
+    ]);
+    const refused = await call<unknown>(`${requestsOf('cr-fee')}/${requestId}/approve`, 'POST', { comment: 'Mine, but fine' }, 'alicePublisher');
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).toContain('self_approval');
     await screenshot(aliceAgain, 'change-request-self-approval');
     expect((await call<Request>(`${requestsOf('cr-fee')}/${requestId}`)).body.data.approvals).toEqual([]);
     expectNoPageProblems(aliceAgain);

@@ -183,6 +183,17 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     await screenshot(page, 'rollout-shadow');
     await expectAccessible(page, 'the rollout panel');
 
+    // A canary set meanwhile (here through the API): after a reload the form starts from it, so that Change rollout cannot switch it to shadow unseen.
+    const canary = { candidate: 'v2', mode: 'canary', percent: 10, stickyBy: 'customer.id' };
+    expect((await call('/dev/v1/rule/rollout-fees/rollout', 'PUT', canary)).status).toBe(200);
+    await page.reload();
+    await tab(page, 'Publish and versions');
+    await panel.getByText('Candidate: v2').waitFor();
+    await expect.poll(() => panel.getByLabel('Mode').inputValue()).toBe('canary');
+    expect(await panel.getByLabel('Percent of executions').inputValue()).toBe('10');
+    expect(await panel.getByLabel('Sticky by (param path, such as customer.id)').inputValue()).toBe('customer.id');
+    expect(await panel.getByRole('button', { name: 'Change rollout' }).count()).toBe(1);
+
     await panel.getByRole('button', { name: 'Promote v2' }).click();
     await panel.getByText('Serving now: v2').waitFor();
     expect(await panel.getByText('promoted', { exact: true }).count()).toBe(1);

@@ -48,6 +48,8 @@ describe.skipIf(skipReason)('signing in as a person', () => {
   it('signs in at the provider and calls the API as the person, with no token where page scripts can read it', async () => {
     const page = await t.page();
     const seen = watchTokens(page);
+    const missing: string[] = [];
+    page.on('response', (response) => void (response.status() === 404 && missing.push(response.url())));
     const started = Date.now();
     await signInAs(page, ana);
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
@@ -59,6 +61,8 @@ describe.skipIf(skipReason)('signing in as a person', () => {
     const text = await readable(page);
     for (const token of seen.tokens) expect(text).not.toContain(token);
     expect(text).not.toMatch(/[?&]code=/);
+    // Nothing the page or the provider's pages load is missing.
+    expect(missing).toEqual([]);
     await expectAccessible(page, 'the console signed in as a person');
     expectNoPageProblems(page);
   });

@@ -32,6 +32,13 @@ describe('console host', () => {
     expect((await fetch(`${t.runtime.url}/console/app.js`, { method: 'DELETE' })).status).toBe(405);
   });
 
+  it('names its icon in the page, as an image its policy takes, so that no browser asks for a /favicon.ico that is not there', async () => {
+    const page = await (await fetch(`${t.runtime.url}/console/`)).text();
+    const icon = /<link\s+rel="icon"\s+href="([^"]+)"/.exec(page)?.[1];
+    expect(icon).toMatch(/^data:image\/svg\+xml,/);
+    expect(contentSecurityPolicy).toContain("img-src 'self' data:");
+  });
+
   it('trades a sign-in code for the key once, and refuses a used, made-up or malformed one', async () => {
     const code = decodeURIComponent(t.runtime.consoleSignInLink().split('#/sign-in/')[1]!);
     const first = await redeem(code);

@@ -7,7 +7,7 @@
  * and the newest disagreements, read again on demand; promoting makes the
  * candidate the served version, ending stops the rollout.
  */
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { useConsole } from '../context.ts';
 import type { operations } from '../schema.ts';
 import { describedBy } from '../ui/described-by.ts';
@@ -81,6 +81,14 @@ export function RolloutPanel({ rule, dirty, onChanged, onConflict }: Props) {
   const view = loaded.value;
   const candidate = view?.candidate?.version;
   const running = view?.rollout?.state === 'running' ? view.rollout : undefined;
+  // The form starts from the rollout that runs, read again after each change: a reload must not offer to switch a running canary to shadow.
+  const runningAs = running && `${running.candidate} ${running.mode} ${running.percent ?? ''} ${running.stickyBy ?? ''}`;
+  useEffect(() => {
+    if (!running) return;
+    setMode(running.mode);
+    setPercent(String(running.percent ?? 5));
+    setStickyBy(running.stickyBy ?? '');
+  }, [runningAs]);
   const percentValue = Number(percent);
   const percentOk = Number.isInteger(percentValue) && percentValue >= percentBounds.min && percentValue <= percentBounds.max;
 

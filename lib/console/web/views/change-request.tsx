@@ -49,7 +49,7 @@ function waitsFor(request: ChangeRequest): string | undefined {
 }
 
 function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
-  const { api } = useConsole();
+  const { api, caller } = useConsole();
   const loaded = useLoad(
     () =>
       api.data(
@@ -62,7 +62,10 @@ function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
   const publishing = usePublish(entityType, entityId, { published: loaded.reload });
   const permits = { approve: usePermit('approveChange'), reject: usePermit('rejectChange'), publish: usePermit('publishEntity') };
   const waitingNote = useId();
+  const ownNote = useId();
   const request = loaded.value;
+  // The author's own approval can only be refused (403 self_approval): Approve says so beforehand. The API also refuses keys that act for the author.
+  const own = request !== undefined && (request.author.keyId === caller.keyId || request.author.owner === caller.owner);
   const section = entityType === 'rule' ? { href: hrefOf.rules, label: 'Rules' } : { href: hrefOf.workflows, label: 'Workflows' };
   const trail = (
     <p class="muted">
@@ -150,8 +153,8 @@ function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
                 type="button"
                 class={each === 'reject' ? 'danger' : 'secondary'}
                 aria-expanded={verdict === each}
-                disabled={!permits[each].allowed}
-                aria-describedby={permits[each].describedBy}
+                disabled={!permits[each].allowed || (each === 'approve' && own)}
+                aria-describedby={[permits[each].describedBy, each === 'approve' && own && ownNote].filter(Boolean).join(' ') || undefined}
                 onClick={() => (setNotice(undefined), setVerdict(each))}
               >
                 {verdicts[each].button}
@@ -167,6 +170,11 @@ function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
             </button>
           </div>
           <Why permits={[permits.approve, permits.reject, permits.publish]} />
+          {own && (
+            <p class="hint" id={ownNote}>
+              {caller.person ? 'You' : `${request.author.owner}, whose key you use,`} proposed this change: another person approves it.
+            </p>
+          )}
           {waiting && (
             <p class="hint" id={waitingNote}>
               {waiting}
