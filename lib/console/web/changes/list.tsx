@@ -9,7 +9,7 @@ import { useConsole } from '../context.ts';
 import { hrefOf, type EntityType } from '../route.ts';
 import { Failure } from '../ui/failure.tsx';
 import { useLoad } from '../ui/use-load.ts';
-import type { ChangeRequest } from './model.ts';
+import { approvalsCell, type ChangeRequest } from './model.ts';
 import { when } from '../ui/local-time.ts';
 
 export function ChangeRequestList({ entityType, entityId }: { entityType: EntityType; entityId: string }) {
@@ -52,9 +52,7 @@ export function ChangeRequestList({ entityType, entityId }: { entityType: Entity
                   <td>
                     <StateBadges request={request} />
                   </td>
-                  <td>
-                    {request.approvalsCounted} of {request.requiredApprovals}
-                  </td>
+                  <td>{approvalsCell(request.approvalsCounted, request.requiredApprovals)}</td>
                   <td>{request.author.owner}</td>
                   <td>{when(request.createdAt)}</td>
                 </tr>

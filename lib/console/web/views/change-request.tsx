@@ -13,7 +13,7 @@ import '../rules/rules.css';
 import '../changes/changes.css';
 import { useId, useState } from 'preact/hooks';
 import { StateBadges } from '../changes/list.tsx';
-import { approvalsOf, type ChangeRequest } from '../changes/model.ts';
+import { approvalsAgainst, approvalsOf, publishableOnce, type ChangeRequest } from '../changes/model.ts';
 import { useConsole } from '../context.ts';
 import { hrefOf, type EntityType } from '../route.ts';
 import { DiffRows, DiffTable, linesOf } from '../rules/diff-table.tsx';
@@ -107,7 +107,7 @@ function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
         </dd>
         <dt>Approvals</dt>
         <dd>
-          {request.approvalsCounted} of the {approvalsOf(request.requiredApprovals)} the branch requires
+          {approvalsAgainst(request.approvalsCounted, request.requiredApprovals)}
           {request.approvalsCounted < request.approvals.length && ` (${request.approvals.length - request.approvalsCounted} no longer count)`}
         </dd>
         {request.publishedVersion && (
@@ -143,9 +143,7 @@ function ChangeRequestPage({ entityType, entityId, changeRequestId }: Props) {
       {request.state === 'open' && (
         <section class="card" aria-labelledby="review-title">
           <h2 id="review-title">Review</h2>
-          <p class="hint">
-            Each person's approval counts once, and not the author's, with any key. Once it has {approvalsOf(request.requiredApprovals)}, it can be published.
-          </p>
+          <p class="hint">Each person's approval counts once, and not the author's, with any key. {publishableOnce(request.requiredApprovals)}</p>
           <div class="actions">
             {(['approve', 'reject'] as const).map((each) => (
               <button
