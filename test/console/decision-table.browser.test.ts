@@ -80,6 +80,12 @@ describe.skipIf(!!skipReason)('console decision-table values (Chromium)', { time
     await createRule('dt-priority', 'decisionTable', tiers({}));
     await openRule(page, 'dt-priority');
     await page.getByLabel('Hit policy').selectOption('priority');
+    // The select is described by one plain line saying what the chosen policy does.
+    const policyNote = async () => {
+      const ids = (await page.getByLabel('Hit policy').getAttribute('aria-describedby')) ?? '';
+      return (await Promise.all(ids.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
+    };
+    expect(await policyNote()).toMatch(/^Priority: of the matching rows, the one whose output comes first in the output's allowed values answers/);
     await openOutput(page);
 
     // Adding focuses the new value's field, so the keyboard can type straight into it.

@@ -8,13 +8,13 @@
  * module holds what joins them: which panel is open, the view's filter and
  * grouping, and where the focus goes after a move.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { parameterNames } from '../feel/names.ts';
 import { columnEdits, type ColumnKind } from './column-edits.ts';
 import { CoverageSummary, type TableCoverage } from './coverage.tsx';
 import { GridShortcuts, GridTools } from './grid-tools.tsx';
 import { gridColumns, gridItems, rowEdits, type RowFilter } from './grid-model.ts';
-import { HitPolicyCorner } from './hit-policy.tsx';
+import { HitPolicyCorner, HitPolicyNote } from './hit-policy.tsx';
 import type { Marks, Touched } from './marks.tsx';
 import type { TableDefinition } from './model.ts';
 import { moved } from './reorder.ts';
@@ -36,6 +36,7 @@ const panelId = 'table-details';
 
 export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Props) {
   const root = useRef<HTMLDivElement>(null);
+  const hitPolicyNote = useId();
   // After a move, focus follows the moved row or column: the button of the same action at its new place.
   const focusNext = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
@@ -132,6 +133,7 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
           onDeleted={() => setOpenRow(undefined)}
         />
       )}
+      <HitPolicyNote definition={definition} id={hitPolicyNote} />
       <TableGrid
         definition={definition}
         columns={columns}
@@ -144,7 +146,7 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
           if (!next.delete(value)) next.add(value);
           setCollapsed(next);
         }}
-        corner={<HitPolicyCorner definition={definition} marks={marks} onEdit={onEdit} />}
+        corner={<HitPolicyCorner definition={definition} marks={marks} noteId={hitPolicyNote} onEdit={onEdit} />}
         columnHead={(c) => (
           <ColumnHead
             column={columns[c]!}

@@ -2,22 +2,38 @@
  * The decision table's hit policy, in the grid's corner as DMN draws it:
  * which matching rows answer, and under "collect" how their outputs are
  * aggregated. An aggregation is kept only under "collect", the one policy
- * that reads it.
+ * that reads it. What the chosen policy does is said in one line
+ * (`HitPolicyNote`, words from ./hit-policy-words.ts) that both selects name
+ * in aria-describedby.
  */
 import { aggregations, hitPolicies, type Aggregation, type HitPolicy } from '../../../engine/definitions.ts';
+import { describedBy } from '../ui/described-by.ts';
+import { hitPolicyLine } from './hit-policy-words.ts';
 import { markOf, type Marks, type Touched } from './marks.tsx';
 import type { TableDefinition } from './model.ts';
 
 /** The default hit policy, when a table names none (as the API applies it). */
 const defaultHitPolicy: HitPolicy = 'first';
 
+/** What the table's hit policy (and aggregation) does, in one line; `id` is what the selects are described by. */
+export function HitPolicyNote({ definition, id }: { definition: TableDefinition; id: string }) {
+  return (
+    <p class="hint" id={id}>
+      {hitPolicyLine(definition.hitPolicy ?? defaultHitPolicy, definition.aggregation)}
+    </p>
+  );
+}
+
 export function HitPolicyCorner({
   definition,
   marks,
+  noteId,
   onEdit,
 }: {
   definition: TableDefinition;
   marks: Marks;
+  /** The id of the table's HitPolicyNote. */
+  noteId: string;
   onEdit(next: TableDefinition, touched: Touched): void;
 }) {
   const hitPolicy = definition.hitPolicy ?? defaultHitPolicy;
@@ -29,7 +45,7 @@ export function HitPolicyCorner({
       <select
         aria-label="Hit policy"
         class={hitPolicyMark.class}
-        aria-describedby={hitPolicyMark.describedBy}
+        aria-describedby={describedBy(noteId, hitPolicyMark.describedBy)}
         value={hitPolicy}
         onChange={(event) => {
           const next = event.currentTarget.value as HitPolicy;
@@ -48,7 +64,7 @@ export function HitPolicyCorner({
           <select
             aria-label="Aggregation"
             class={aggregationMark.class}
-            aria-describedby={aggregationMark.describedBy}
+            aria-describedby={describedBy(noteId, aggregationMark.describedBy)}
             value={definition.aggregation ?? ''}
             onChange={(event) => {
               const value = event.currentTarget.value;
