@@ -162,6 +162,8 @@ describe.skipIf(!!skipReason)('console impact, coverage and rollout (Chromium)',
     await openRule(page, 'rollout-fees');
     await tab(page, 'Publish and versions');
     const panel = page.getByRole('region', { name: 'Candidate and rollout' });
+    // Batches take no part in a rollout (lib/rules/execute.ts, executeBatch): the panel says so.
+    await panel.getByText('A batch (paramsList) is always answered by the served version').waitFor();
     await panel.getByRole('button', { name: 'Publish as candidate' }).click();
     await panel.getByRole('status').filter({ hasText: 'Published as v2' }).waitFor();
     await panel.getByText('Candidate: v2').waitFor();

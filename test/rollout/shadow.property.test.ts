@@ -7,7 +7,8 @@
  * is the engine's for the version it names. Either way every execution is
  * compared once, and the counts say how the two versions compared, as a
  * reference loop over the same params finds. And a replay of the same
- * params on the same two versions counts what the shadow counted.
+ * params on the same two versions counts what the shadow counted. A batch
+ * (`paramsList`) takes no part: the served version answers it, uncounted.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import { checkRule } from '../../lib/engine/authoring.ts';
 import { compareOutcomes, compileRule, EngineError, evaluateRule, type Outcome, type RuleDefinition } from '../../lib/engine/index.ts';
 import { agreementOf } from '../../lib/rules/rollout-compare.ts';
 import { getRollout, startRollout } from '../../lib/rollout/service.ts';
-import { executeRule } from '../../lib/rules/execute.ts';
+import { executeBatch, executeRule } from '../../lib/rules/execute.ts';
 import type { EntityRef } from '../../lib/store/types.ts';
 import { useEmbeddedStore } from '../helpers/store.ts';
 import { flushTallies } from '../../lib/tallies/buffer.ts';
@@ -147,6 +148,28 @@ describe('a rollout on live executions', () => {
       { numRuns: 25 },
     );
   }, 60_000);
+
+  it('leaves a batch out: under a canary of every execution, each input of a paramsList is answered by the served version and none is counted', async () => {
+    const ref: EntityRef = { workspaceId: 'w', branch: 'main', entityType: 'rule', id: `batch-${run++}` };
+    const { saved } = await createEntity(
+      fixture.store,
+      ref,
+      { id: ref.id, name: ref.id, type: 'decisionTable', definition: definitionOf('first', [{ when: '-', fee: 1 }]) },
+      actor,
+    );
+    await publishDraft(fixture.store, ref, { checksum: saved.checksum }, actor);
+    const edited = await updateEntity(fixture.store, ref, { checksum: saved.checksum, definition: definitionOf('first', [{ when: '-', fee: 2 }]) }, actor);
+    await publishDraft(fixture.store, ref, { checksum: edited.checksum, candidate: true }, actor);
+    await startRollout(fixture.store, ref, { candidate: 'v2', mode: 'canary', percent: 100 }, actor);
+
+    const batch = await executeBatch(fixture.store, ref, { paramsList: [{ x: 1 }, { x: 2 }, { x: 3 }] });
+    expect(batch.version).toBe('v1');
+    expect(batch.outputs.map((slot) => ('output' in slot ? slot.output : slot.error))).toEqual([{ fee: 1 }, { fee: 1 }, { fee: 1 }]);
+    // A single execution is the canary's, and counted.
+    expect(await executeRule(fixture.store, ref, { params: { x: 1 } })).toMatchObject({ output: { fee: 2 }, version: 'v2' });
+    await flushTallies();
+    expect((await getRollout(fixture.store, ref)).counts).toMatchObject({ compared: 1, servedByCandidate: 1, servedByBaseline: 0 });
+  });
 
   it('counts what a replay of the same params on the same two versions counts', async () => {
     // A candidate that takes text where the served version takes numbers, and fails on every text it takes: on {x: 'text'}

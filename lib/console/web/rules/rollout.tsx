@@ -106,6 +106,10 @@ export function RolloutPanel({ rule, dirty, onChanged, onConflict }: Props) {
         A candidate is a published version that executions get only through a rollout, or by naming it, until it is promoted. Serving now:{' '}
         {view?.version || 'no version'}.
       </p>
+      <p class="hint">
+        Only single executions take part in a rollout. A batch (paramsList) is always answered by the served version, or the version it names, and its inputs
+        are not counted here; executions that name a version, scheduled runs and workflow steps take no part either.
+      </p>
       <div class="actions">
         <button
           type="button"
