@@ -128,6 +128,18 @@ describe.skipIf(!!skipReason)('the FEEL editor (Chromium)', { timeout: 60_000 },
     await expect.poll(() => focused(page.getByLabel('Output path 1 of entry 2', { exact: true }))).toBe(true);
     await page.keyboard.press('Shift+Tab');
     await expect.poll(() => focused(when)).toBe(true);
+
+    // A range's ends are a pair whatever their kinds (`(14..30]` is whole); a bracket left open is marked as one.
+    // The text is inserted whole, as a paste is, so that no bracket is closed for it.
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('age in (14..30]');
+    await expect.poll(() => when.locator('.cm-matchingBracket').allTextContents()).toEqual(['(', ']']);
+    expect(await when.locator('.cm-nonmatchingBracket').count()).toBe(0);
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('(1 + 2 > age');
+    await page.keyboard.press('Home');
+    await expect.poll(() => when.locator('.cm-nonmatchingBracket').allTextContents()).toEqual(['(']);
+    expect(await when.locator('.cm-matchingBracket').count()).toBe(0);
     expectNoPageProblems(page);
   });
 

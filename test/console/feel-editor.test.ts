@@ -5,11 +5,15 @@
  * with their signatures, and the names a field may read), and which names
  * those are in a rule set and in a workflow.
  */
+import { feel } from '@bpmn-io/lang-feel';
+import { ensureSyntaxTree, matchBrackets } from '@codemirror/language';
+import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import { buildConsole } from '../../lib/console/build.ts';
 import { recordProblems } from '../../lib/authoring/record-check.ts';
 import { builtinSignatures } from '../../lib/engine/feel/builtin-signatures.ts';
 import { FeelSyntaxError, parseExpression } from '../../lib/engine/feel/parse.ts';
+import { withRanges } from '../../lib/console/web/feel/brackets.ts';
 import { callSnippet, completionsOf, signatureText } from '../../lib/console/web/feel/completions.ts';
 import { parameterNames, ruleSetNames, workflowNames } from '../../lib/console/web/feel/names.ts';
 import { offsetOf, problemRanges } from '../../lib/console/web/feel/problem-range.ts';
@@ -158,4 +162,29 @@ describe('the console build', () => {
     const withGrammar = [...files].filter(([name, file]) => name.endsWith('.js') && file.body.toString().includes('satisfies:'));
     expect(withGrammar.map(([name]) => name)).toHaveLength(1);
   }, 60_000);
+});
+
+describe('matching brackets', () => {
+  /** The brackets marked with the cursor just after the first bracket, and whether they are marked as a pair. */
+  function marked(text: string, dialect: 'expression' | 'unaryTests') {
+    const state = EditorState.create({ doc: text, extensions: feel({ dialect }) });
+    ensureSyntaxTree(state, text.length);
+    const at = text.search(/[[\](]/);
+    const found = matchBrackets(state, at + 1, -1) ?? matchBrackets(state, at, 1)!;
+    const match = withRanges(found, state);
+    return { brackets: [match.start, ...(match.end ? [match.end] : [])].map(({ from, to }) => text.slice(from, to)).join(''), matched: match.matched };
+  }
+
+  it("pairs a range's ends, whatever their kinds", () => {
+    expect(marked('(14..30]', 'unaryTests')).toEqual({ brackets: '(]', matched: true });
+    expect(marked(']1..5[', 'unaryTests')).toEqual({ brackets: '][', matched: true });
+    expect(marked('x in [1..10)', 'expression')).toEqual({ brackets: '[)', matched: true });
+    expect(marked('[(1..2], 3]', 'unaryTests')).toEqual({ brackets: '[]', matched: true });
+  });
+
+  it('leaves unbalanced brackets unmatched, in a range too', () => {
+    expect(marked('(1 + 2', 'expression').matched).toBe(false);
+    expect(marked('(14..30', 'unaryTests').matched).toBe(false);
+    expect(marked('(1 + 2]', 'expression').matched).toBe(false);
+  });
 });

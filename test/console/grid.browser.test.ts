@@ -165,6 +165,19 @@ describe.skipIf(!!skipReason)('console decision-table grid (Chromium)', { timeou
     expectNoPageProblems(page);
   });
 
+  it('goes to the row Add row makes, with the focus, so that a paste right after lands in it', async () => {
+    await createRule('grid-add', 'decisionTable', fees);
+    await openRule(page, 'grid-add');
+    await page.getByRole('button', { name: 'Add row', exact: true }).click();
+    await expect.poll(() => grid(page).evaluate((table) => table === document.activeElement)).toBe(true);
+    expect(await cell(page, 4, 0).getAttribute('id')).toBe(await grid(page).getAttribute('aria-activedescendant'));
+    await clipboard.write(page, 'island\t< 5\t3');
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await cellTexts(page))[3]?.slice(0, 3)).toEqual(['"island"', '< 5', '3']);
+    expect(await cellTexts(page)).toHaveLength(4);
+    expectNoPageProblems(page);
+  });
+
   it('pastes tab-separated text from a spreadsheet: numbers, dates, booleans and text become literals of their columns, a bad value is marked with why', async () => {
     await createRule('grid-paste', 'decisionTable', {
       inputs: [

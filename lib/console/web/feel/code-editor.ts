@@ -7,7 +7,8 @@
  *
  * It gives highlighting (classes, coloured by feel.css so the page's colours
  * and dark mode apply), completion of the names the field may read and of the
- * engine's built-in functions with their signatures, matching brackets, undo,
+ * engine's built-in functions with their signatures, matching brackets (a
+ * range's ends, as in `(14..30]`, paired: ./brackets.ts), undo,
  * and the draft check's problem underlined where the check puts it. It checks
  * nothing itself: the draft check (the save's own) is the one source of
  * problems, so the field never disagrees with a save.
@@ -28,12 +29,13 @@ import {
   type CompletionSource,
 } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { bracketMatching, syntaxHighlighting, syntaxTree } from '@codemirror/language';
+import { syntaxHighlighting, syntaxTree } from '@codemirror/language';
 import { setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { Annotation, Compartment, EditorState, Prec, Transaction, type Extension } from '@codemirror/state';
 import { EditorView, keymap, placeholder } from '@codemirror/view';
 import { feel, keywordCompletions, snippetCompletion as snippetsWhereExpression, snippets } from '@bpmn-io/lang-feel';
 import { tagHighlighter, tags } from '@lezer/highlight';
+import { feelBracketMatching } from './brackets.ts';
 import { completionsOf, type FeelCompletion, type FeelName } from './completions.ts';
 import { problemRanges } from './problem-range.ts';
 
@@ -219,7 +221,7 @@ export function createFeelEditor(parent: HTMLElement, initial: FeelEditorOptions
         initial.multiline ? EditorView.lineWrapping : oneLine,
         syntaxHighlighting(highlighter),
         history(),
-        bracketMatching(),
+        feelBracketMatching,
         closeBrackets(),
         autocompletion({ icons: false }),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),

@@ -6,7 +6,7 @@
  * shows rows, not forms; the tools above the grid (`grid-tools.tsx`) search,
  * filter and group rows, which change what is shown, never the table. This
  * module holds what joins them: which panel is open, the view's filter and
- * grouping, and where the focus goes after a move.
+ * grouping, and where the focus goes after a move or Add row.
  */
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { parameterNames } from '../feel/names.ts';
@@ -51,6 +51,8 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
   const [grouped, setGrouped] = useState(false);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState('');
+  /** The row Add row made: the grid's cursor goes to it, and the focus with it, so a paste lands there. */
+  const [addedRow, setAddedRow] = useState<{ r: number }>();
 
   const { inputs, outputs, rules } = definition;
   const columns = useMemo(() => gridColumns(definition), [inputs, outputs]);
@@ -174,13 +176,21 @@ export function DecisionTableEditor({ definition, marks, onEdit, coverage }: Pro
         coverage={coverage}
         names={cellNames}
         onNotice={setNotice}
+        focusRow={addedRow}
       />
       <p class="grid-notice" role="status">
         {notice}
       </p>
       {rules.length === 0 && <p>No rows: nothing matches until you add one.</p>}
       <div class="actions">
-        <button type="button" class="secondary" onClick={() => onEdit(rowEdits.insert(definition, rules.length), 'structure')}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            onEdit(rowEdits.insert(definition, rules.length), 'structure');
+            setAddedRow({ r: rules.length });
+          }}
+        >
           Add row
         </button>
         <span class="hint">A “-” cell matches any value. Output text is FEEL: write a string as "gold", with its quotes; a pasted word becomes one.</span>

@@ -52,6 +52,8 @@ interface Props {
   names: readonly FeelName[];
   /** Said in the grid's status line: what a paste did. */
   onNotice(text: string): void;
+  /** A row to go to (its first cell the cursor, the grid focused), once it is shown: a new object for each time, as after Add row. */
+  focusRow?: { r: number } | undefined;
 }
 
 /** A paste reads values with FEEL's parser: fetched when the grid is first focused, with the FEEL editor a cell opens. */
@@ -135,6 +137,20 @@ export function TableGrid(props: Props) {
     setCursor(next);
     if (!extend) setAnchor(next);
   };
+
+  // A row asked for from outside (Add row) takes the cursor and the focus once the table has it, so a paste goes there
+  // next; a row the filter or a collapsed group hides is not gone to.
+  const focusedRow = useRef<object | undefined>(undefined);
+  useLayoutEffect(() => {
+    const request = props.focusRow;
+    if (!request || focusedRow.current === request || request.r >= definition.rules.length) return;
+    focusedRow.current = request;
+    const item = items.findIndex((each) => each.kind === 'row' && each.r === request.r);
+    if (item < 0) return;
+    setEditing(undefined);
+    moveTo({ item, c: 0 });
+    grid.current?.focus({ preventScroll: true });
+  }, [props.focusRow, items]);
 
   const edit = (next: TableDefinition, touched: Touched) => {
     if (touched === 'structure') setPasteProblems(new Map());
