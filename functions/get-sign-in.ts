@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { signInConfigFromEnv } from '../lib/auth/person-token.ts';
 import { jsonResponse, successEnvelope } from '../lib/http/envelope.ts';
-import { cliSignInRedirect } from '../lib/deployment/names.ts';
+import { cliSignInRedirect, signInScope } from '../lib/deployment/names.ts';
 
 export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
   const config = signInConfigFromEnv();
@@ -14,7 +14,7 @@ export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayPr
     issuer: config.issuer,
     clientId: config.audience,
     groupsClaim: config.groupsClaim,
-    scope: 'openid email profile',
+    scope: signInScope,
     ...(config.signOutUrl && { signOutUrl: config.signOutUrl }),
     cliRedirectUris: [cliSignInRedirect],
   };

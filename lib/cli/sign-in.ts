@@ -11,6 +11,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import * as oauth from 'oauth4webapi';
+import { authorizationRequest } from '../auth/authorization-request.ts';
 
 /** What the API says about its sign-in (GET /dev/v1/sign-in). */
 export interface SignInConfig {
@@ -122,23 +123,14 @@ export async function signIn(options: SignInOptions): Promise<Tokens> {
   const client: oauth.Client = { client_id: config.clientId };
   const redirect = loopbackRedirect(config);
   const redirectUri = redirect.href;
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const nonce = oauth.generateRandomNonce();
-  const authorization = checkedUrl(as.authorization_endpoint ?? '', "the issuer's authorization endpoint");
-  const parameters = {
-    client_id: config.clientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
+  const { url: authorization, pending } = await authorizationRequest(checkedUrl(as.authorization_endpoint ?? '', "the issuer's authorization endpoint"), {
+    clientId: config.clientId,
+    redirectUri,
     scope: config.scope,
-    state,
-    nonce,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
     // Named, the person is asked for their password even when the browser is signed in as someone else already.
-    ...(options.loginHint && { login_hint: options.loginHint, prompt: 'login' }),
-  };
-  for (const [name, value] of Object.entries(parameters)) authorization.searchParams.set(name, value);
+    ...(options.loginHint && { extra: { login_hint: options.loginHint, prompt: 'login' } }),
+  });
+  const { verifier, state, nonce } = pending;
 
   let settle: { resolve: (tokens: Tokens) => void; reject: (error: Error) => void };
   const done = new Promise<Tokens>((resolve, reject) => (settle = { resolve, reject }));

@@ -33,6 +33,9 @@ export const defaultLocalEndpoint = 'http://127.0.0.1:8000';
 /** The local OpenID provider's client id for the console and the CLI (lib/local/openid-provider.ts); deployed, the issuer names it. */
 export const signInClientId = 'rules-console';
 
+/** The scopes people's sign-ins ask for: the ID token then names their e-mail, name and groups (the stack's user pool client allows these three). */
+export const signInScope = 'openid email profile';
+
 /**
  * Where the CLI's sign-in comes back to (RFC 8252's loopback redirect): one
  * fixed port, since Cognito takes only callback URLs registered to the

@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { cliSignInRedirects, signInClientId } from '../deployment/names.ts';
+import { cliSignInRedirects, signInClientId, signInScope } from '../deployment/names.ts';
 import { demoPeople, localGroupsClaim, type DemoPerson } from './demo-people.ts';
 
 export interface OpenIdProviderOptions {
@@ -129,7 +129,7 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions) {
   });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const signingKey = await generateKeyPair('ES256', { extractable: true });
-  const scopes = ['openid', 'email', 'profile'];
+  const scopes = signInScope.split(' ');
 
   const configuration: Configuration = {
     adapter: memoryAdapter(),

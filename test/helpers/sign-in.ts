@@ -7,6 +7,8 @@
  * provider (lib/local/openid-provider.ts); nothing is signed here.
  */
 import * as oauth from 'oauth4webapi';
+import { authorizationRequest } from '../../lib/auth/authorization-request.ts';
+import { signInScope } from '../../lib/deployment/names.ts';
 
 /** Where the provider sent the browser back: the redirect URI with the code, or with an error. */
 export async function browseSignIn(authorizationUrl: string, redirectUri: string, credentials: { username: string; password: string }): Promise<URL> {
@@ -74,23 +76,13 @@ export async function signInAs(
   const issuer = new URL(provider.issuer);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { [oauth.allowInsecureRequests]: true }));
   const client: oauth.Client = { client_id: provider.clientId };
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const authorization = new URL(as.authorization_endpoint!);
-  for (const [name, value] of Object.entries({
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'openid email profile',
-    state,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  }))
-    authorization.searchParams.set(name, value);
-  const back = await browseSignIn(authorization.href, redirectUri, credentials);
-  const params = oauth.validateAuthResponse(as, client, back, state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, { [oauth.allowInsecureRequests]: true });
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+  const { url, pending } = await authorizationRequest(new URL(as.authorization_endpoint!), { clientId: client.client_id, redirectUri, scope: signInScope });
+  const back = await browseSignIn(url.href, redirectUri, credentials);
+  const params = oauth.validateAuthResponse(as, client, back, pending.state);
+  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, pending.verifier, {
+    [oauth.allowInsecureRequests]: true,
+  });
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: pending.nonce });
   return {
     idToken: tokens.id_token!,
     ...(tokens.refresh_token && { refreshToken: tokens.refresh_token }),

@@ -1,4 +1,5 @@
 /** What the page and the token worker (`./token-worker.ts`) say to each other: no message from the worker carries a token. */
+import type { PendingSignIn } from '../../../auth/authorization-request.ts';
 
 /** Who people sign in with (GET /dev/v1/sign-in), and where the issuer sends them back: the console. */
 export interface SignInConfig {
@@ -9,12 +10,8 @@ export interface SignInConfig {
   redirectUri: string;
 }
 
-/** What a sign-in needs back when the issuer returns: kept by the page in sessionStorage across the redirect, and removed then. */
-export interface PendingSignIn {
-  verifier: string;
-  state: string;
-  nonce: string;
-}
+/** What a sign-in needs back when the issuer returns (the PKCE verifier, state and nonce): kept by the page in sessionStorage across the redirect, and removed then. */
+export type { PendingSignIn };
 
 /** Who signed in, as their ID token's claims say: for the page to show, never to authenticate with. */
 export interface SignedInPerson {

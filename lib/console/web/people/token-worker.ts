@@ -17,7 +17,8 @@
  * minute before it expires, and when the API answers 401 token_expired.
  */
 import * as oauth from 'oauth4webapi';
-import type { SignInRequest, SignInAnswer, PendingSignIn, SignInConfig, SignedInPerson, SentRequest, ReceivedResponse } from './token-messages.ts';
+import { authorizationRequest, type PendingSignIn } from '../../../auth/authorization-request.ts';
+import type { SignInRequest, SignInAnswer, SignInConfig, SignedInPerson, SentRequest, ReceivedResponse } from './token-messages.ts';
 
 /** The worker's side of its port (the project's type check knows the page's globals, not a worker's). */
 const port = self as unknown as {
@@ -88,19 +89,11 @@ function keep(response: oauth.TokenEndpointResponse, previous?: Tokens): SignedI
 
 async function start(): Promise<{ url: string; pending: PendingSignIn }> {
   const as = await metadata();
-  const pending = { verifier: oauth.generateRandomCodeVerifier(), state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce() };
-  const url = new URL(as.authorization_endpoint!);
-  for (const [name, value] of Object.entries({
-    client_id: config!.clientId,
-    redirect_uri: config!.redirectUri,
-    response_type: 'code',
+  const { url, pending } = await authorizationRequest(new URL(as.authorization_endpoint!), {
+    clientId: config!.clientId,
+    redirectUri: config!.redirectUri,
     scope: config!.scope,
-    state: pending.state,
-    nonce: pending.nonce,
-    code_challenge: await oauth.calculatePKCECodeChallenge(pending.verifier),
-    code_challenge_method: 'S256',
-  }))
-    url.searchParams.set(name, value);
+  });
   return { url: url.href, pending };
 }
 
