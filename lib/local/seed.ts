@@ -40,7 +40,8 @@ export async function seedDemo(store: Store, options: { apiKey?: string } = {}) 
   }
   await importEntities(store, { workspaceId: workspace.id, branch: 'staging' }, sources([...demoRules.slice(0, 4), demoWorkflows[0]!]), { actor });
   // The demo people's groups (./demo-people.ts), mapped once: a mapping changed since is the user's.
-  if (!(await store.getWorkspace(workspace.id))?.access) await store.setWorkspaceAccess(workspace.id, { ...demoAccess, updatedAt: new Date().toISOString() });
+  // createWorkspace answers the stored workspace, so a mapping kept in DATA_DIR shows here.
+  if (!workspace.access) await store.setWorkspaceAccess(workspace.id, { ...demoAccess, updatedAt: new Date().toISOString() });
   const { key } = await createApiKey(store, workspace.id, { label: 'demo', secret: options.apiKey });
   return { workspace, apiKey: key };
 }
